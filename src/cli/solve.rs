@@ -1,0 +1,171 @@
+//! `menace solve`: game values, first moves, principal line; the hexapawn winners table.
+
+use anyhow::{bail, Context};
+use clap::Args;
+use serde_json::json;
+
+use menace::solver::{self, Solver, Value};
+use menace::{parse_spec, with_game, Game, Hexapawn, Outcome, Player};
+
+use super::output::{numbered_line, print_json};
+
+#[derive(Args)]
+pub struct SolveArgs {
+    /// The game spec, e.g. hexapawn, hexapawn:4x4, tictactoe.
+    #[arg(required_unless_present = "table")]
+    game: Option<String>,
+    /// Print the winners-by-board-size table for a game family (only `hexapawn`).
+    #[arg(long, value_name = "FAMILY", conflicts_with = "game")]
+    table: Option<String>,
+    /// Largest number of files in the table.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(1..=16))]
+    max_files: u8,
+    /// Largest number of ranks in the table.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(3..=16))]
+    max_ranks: u8,
+    /// Give up once the solver would store more positions than this
+    /// [default: 20000000, or 5000000 a board with --table].
+    #[arg(long)]
+    max_positions: Option<usize>,
+    /// Print a machine-readable result on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: SolveArgs) -> anyhow::Result<()> {
+    if let Some(family) = &args.table {
+        return table(family, &args);
+    }
+    let spec = args.game.as_deref().unwrap_or_default();
+    let game = parse_spec(spec)?;
+    with_game!(game, g => solve_game(&g, &args))
+}
+
+fn solve_game<G: Game>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
+    let mut solver = Solver::with_limit(game.clone(), args.max_positions.unwrap_or(solver::DEFAULT_LIMIT));
+    let start = game.start();
+    let value = solver.value(&start)?;
+    let mut first_moves = solver.move_values(&start)?;
+    first_moves.sort_by_key(|(m, v)| (-v.score(), *m));
+    let line = solver.principal_line(&start)?;
+    let mover = game.turn(&start);
+    let verdict = match value {
+        Value::Win(_) => format!("{} wins", game.player_name(mover)),
+        Value::Loss(_) => format!("{} wins", game.player_name(mover.other())),
+        Value::Draw => "draw".to_string(),
+    };
+    let line_text = numbered_line(game, &start, &line);
+    if args.json {
+        let moves: Vec<_> = first_moves
+            .iter()
+            .map(|(m, v)| json!({"move": game.move_name(&start, *m), "value": v}))
+            .collect();
+        return print_json(&json!({
+            "game": game.spec(),
+            "to_move": game.player_name(mover),
+            "result": verdict,
+            "value": value,
+            "first_moves": moves,
+            "principal_line": line.iter().scan(start.clone(), |p, &m| {
+                let name = game.move_name(p, m);
+                *p = game.play(p, m);
+                Some(name)
+            }).collect::<Vec<_>>(),
+            "positions": solver.positions(),
+        }));
+    }
+    println!("{}: {} with best play.", game.spec(), verdict);
+    let plies = match value {
+        Value::Win(n) | Value::Loss(n) => n,
+        Value::Draw => line.len() as u32,
+    };
+    match value {
+        Value::Draw => println!("The best line lasts {plies} plies."),
+        _ => println!(
+            "{} moves first and {} in {} plies ({} of {}'s own moves).",
+            game.player_name(mover),
+            if matches!(value, Value::Win(_)) {
+                "wins"
+            } else {
+                "loses"
+            },
+            plies,
+            plies.div_ceil(2),
+            game.player_name(mover)
+        ),
+    }
+    println!("Principal line: {line_text}");
+    println!("First moves for {}:", game.player_name(mover));
+    for (m, v) in &first_moves {
+        println!("  {:<8} {}", game.move_name(&start, *m), v);
+    }
+    println!("({} positions solved)", solver.positions());
+    Ok(())
+}
+
+/// One board of the table: files, ranks, and the winner with the positions stored (None: too large).
+type Cell = (u8, u8, Option<(Outcome, usize)>);
+
+/// The default position limit a board for `--table`.
+const TABLE_LIMIT: usize = 5_000_000;
+
+fn table(family: &str, args: &SolveArgs) -> anyhow::Result<()> {
+    if family != "hexapawn" {
+        bail!("--table '{family}': only the hexapawn family has a table of board sizes");
+    }
+    let limit = args.max_positions.unwrap_or(TABLE_LIMIT);
+    let mut rows: Vec<Vec<Cell>> = Vec::new();
+    for h in 3..=args.max_ranks {
+        let mut row = Vec::new();
+        for w in 1..=args.max_files {
+            // A board wider or longer than one that already exceeded the limit
+            // has more positions still: report it as too large without trying.
+            let narrower_failed = w > 1 && row.last().is_some_and(|c: &Cell| c.2.is_none());
+            let shorter_failed = h > 3 && rows.last().is_some_and(|r| r[usize::from(w) - 1].2.is_none());
+            if u32::from(w) * u32::from(h) > 64 || narrower_failed || shorter_failed {
+                row.push((w, h, None));
+                continue;
+            }
+            let game = Hexapawn::new(w, h).map_err(anyhow::Error::msg).context("board size")?;
+            let result = solver::winner(&game, &game.start(), limit).ok();
+            row.push((w, h, result));
+        }
+        rows.push(row);
+    }
+    if args.json {
+        let cells: Vec<_> = rows
+            .iter()
+            .flatten()
+            .map(|(w, h, r)| {
+                let (winner, positions) = match r {
+                    Some((Outcome::Win(Player::One), n)) => (json!("white"), json!(n)),
+                    Some((Outcome::Win(Player::Two), n)) => (json!("black"), json!(n)),
+                    Some((_, n)) => (json!("draw"), json!(n)),
+                    None => (json!(null), json!(null)),
+                };
+                json!({"files": w, "ranks": h, "winner": winner, "positions": positions})
+            })
+            .collect();
+        return print_json(&json!({"family": "hexapawn", "max_positions": limit, "boards": cells}));
+    }
+    println!("Hexapawn: who wins with best play (W = White, B = Black, - = too large: over {limit} positions)");
+    print!("ranks\\files");
+    for w in 1..=args.max_files {
+        print!("{w:>4}");
+    }
+    println!();
+    for row in &rows {
+        print!("{:>11}", row[0].1);
+        for (_, _, r) in row {
+            let c = match r {
+                Some((Outcome::Win(Player::One), _)) => "W",
+                Some((Outcome::Win(Player::Two), _)) => "B",
+                Some(_) => "D",
+                None => "-",
+            };
+            print!("{c:>4}");
+        }
+        println!();
+    }
+    Ok(())
+}

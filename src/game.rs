@@ -1,0 +1,236 @@
+//! The one abstraction every game implements.
+
+use std::fmt;
+use std::hash::Hash;
+
+/// One of the two players. Each game names them in its own words
+/// (`White`/`Black`, `X`/`O`, `Red`/`Blue`); `One` is the colour named first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Player {
+    One,
+    Two,
+}
+
+impl Player {
+    /// The other player.
+    pub fn other(self) -> Player {
+        match self {
+            Player::One => Player::Two,
+            Player::Two => Player::One,
+        }
+    }
+
+    /// 0 for `One`, 1 for `Two`: an index into per-player arrays.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// How a position stands: still in play, won by a player, or drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Ongoing,
+    Win(Player),
+    Draw,
+}
+
+impl Outcome {
+    /// True once the game is over.
+    pub fn is_over(self) -> bool {
+        self != Outcome::Ongoing
+    }
+}
+
+/// A move text that could not be read, or names a move that is not legal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveError {
+    /// The text as the user gave it.
+    pub text: String,
+    /// What was wrong and what was expected.
+    pub reason: String,
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "move '{}': {}", self.text, self.reason)
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// A position string that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionError {
+    pub text: String,
+    pub reason: String,
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "position '{}': {}", self.text, self.reason)
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// A two-player game with perfect information, as the matchbox machine, the
+/// opponents, the solver, the trainer and the command line all see it.
+///
+/// An implementor supplies the rules (`start`, `turn`, `legal_moves`, `play`,
+/// `outcome`), the notation, and its symmetry group; the rest is provided.
+/// How each game maps onto it:
+/// - Hexapawn W×H: square board in bitboards; no draws; group {identity, mirror}.
+/// - Noughts and crosses: draws on a full board; the 8 symmetries of the square.
+/// - Hex N×N: the swap is an ordinary `Move` legal only on the second player's
+///   first turn; who places first is part of the game value (decided by its
+///   seed); group {identity, 180° rotation}.
+/// - Chessapawn: the en passant square lives in the position; no draws; trivial group.
+/// - Mini Hexchess: the position carries the fifty-move counter and the history
+///   needed for threefold repetition, so `outcome` can see repetition draws;
+///   trivial group.
+///
+/// `legal_moves` fills a caller-owned buffer, so the hot path (legal moves,
+/// play, outcome) does not allocate per move once the buffer has grown.
+///
+/// ```
+/// use menace::{Game, Hexapawn, Outcome, Player};
+/// let game = Hexapawn::new(3, 3).unwrap();
+/// let mut pos = game.start();
+/// for m in ["b2", "axb2", "cxb2", "c2", "a2", "c1#"] {
+///     pos = game.try_play(&pos, m).unwrap();
+/// }
+/// assert_eq!(game.outcome(&pos), Outcome::Win(Player::Two));
+/// ```
+pub trait Game: Clone + Send + Sync + 'static {
+    /// Everything that decides the legal moves and the result from here on.
+    type Position: Clone + Eq + Ord + Hash + fmt::Debug + Send + Sync;
+    /// A small value naming one move in one position.
+    type Move: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync;
+
+    /// The game spec string that makes this game again (e.g. `hexapawn:4x4`).
+    fn spec(&self) -> String;
+
+    /// The name of a player in this game (`White`, `X`, `Red`, ...).
+    fn player_name(&self, player: Player) -> &'static str;
+
+    /// The starting position.
+    fn start(&self) -> Self::Position;
+
+    /// Whose turn it is.
+    fn turn(&self, pos: &Self::Position) -> Player;
+
+    /// Fill `out` with the legal moves (cleared first); empty once the game is over.
+    fn legal_moves(&self, pos: &Self::Position, out: &mut Vec<Self::Move>);
+
+    /// The position after a legal move. Behaviour for an illegal move is
+    /// unspecified (but memory-safe); use [`Game::try_play`] on user input.
+    fn play(&self, pos: &Self::Position, mv: Self::Move) -> Self::Position;
+
+    /// Whether the game is over, and how.
+    fn outcome(&self, pos: &Self::Position) -> Outcome;
+
+    /// How many elements the symmetry group has (1 = no symmetry). Element 0
+    /// is the identity.
+    fn symmetry_count(&self) -> usize {
+        1
+    }
+
+    /// The image of a position under symmetry `sym`.
+    fn map_position(&self, pos: &Self::Position, sym: usize) -> Self::Position {
+        debug_assert!(sym < self.symmetry_count());
+        pos.clone()
+    }
+
+    /// The image of a move under symmetry `sym`.
+    fn map_move(&self, mv: Self::Move, sym: usize) -> Self::Move {
+        debug_assert!(sym < self.symmetry_count());
+        mv
+    }
+
+    /// The element that undoes `sym`.
+    fn inverse_symmetry(&self, sym: usize) -> usize {
+        sym
+    }
+
+    /// A move in the game's notation (as a player would write it).
+    fn move_name(&self, pos: &Self::Position, mv: Self::Move) -> String;
+
+    /// Read a move in any notation the game accepts; it must be legal in `pos`.
+    fn parse_move(&self, pos: &Self::Position, text: &str) -> Result<Self::Move, MoveError>;
+
+    /// A compact one-line string that [`Game::parse_position`] reads back.
+    fn position_string(&self, pos: &Self::Position) -> String;
+
+    /// Read a position string.
+    fn parse_position(&self, text: &str) -> Result<Self::Position, PositionError>;
+
+    /// A text diagram of the board for people.
+    fn diagram(&self, pos: &Self::Position) -> String;
+
+    // ---- provided ----
+
+    /// The moves in a fresh vector (for code off the hot path).
+    fn moves(&self, pos: &Self::Position) -> Vec<Self::Move> {
+        let mut out = Vec::new();
+        self.legal_moves(pos, &mut out);
+        out
+    }
+
+    /// Play a move given as text, refusing unreadable or illegal ones.
+    fn try_play(&self, pos: &Self::Position, text: &str) -> Result<Self::Position, MoveError> {
+        let mv = self.parse_move(pos, text)?;
+        Ok(self.play(pos, mv))
+    }
+
+    /// The canonical representative of a position's symmetry class (the
+    /// smallest image), and a symmetry that maps `pos` onto it.
+    fn canonical(&self, pos: &Self::Position) -> (Self::Position, usize) {
+        let mut best = pos.clone();
+        let mut best_sym = 0;
+        for sym in 1..self.symmetry_count() {
+            let image = self.map_position(pos, sym);
+            if image < best {
+                best = image;
+                best_sym = sym;
+            }
+        }
+        (best, best_sym)
+    }
+
+    /// Read a player name: the game's own (`white`, `x`, `red`), or `first`/`second`.
+    fn parse_player(&self, text: &str) -> Result<Player, String> {
+        let t = text.trim().to_ascii_lowercase();
+        for p in [Player::One, Player::Two] {
+            if t == self.player_name(p).to_ascii_lowercase() {
+                return Ok(p);
+            }
+        }
+        match t.as_str() {
+            "first" | "1" => Ok(Player::One),
+            "second" | "2" => Ok(Player::Two),
+            _ => Err(format!(
+                "side '{text}': expected {} or {} (or first/second)",
+                self.player_name(Player::One).to_ascii_lowercase(),
+                self.player_name(Player::Two).to_ascii_lowercase()
+            )),
+        }
+    }
+
+    /// The legal moves as a readable list, for error messages.
+    fn legal_move_names(&self, pos: &Self::Position) -> String {
+        let names: Vec<String> = self.moves(pos).into_iter().map(|m| self.move_name(pos, m)).collect();
+        if names.is_empty() {
+            "none (the game is over)".to_string()
+        } else {
+            names.join(" ")
+        }
+    }
+
+    /// A `MoveError` for text that names no legal move, listing the legal ones.
+    fn illegal(&self, pos: &Self::Position, text: &str, why: &str) -> MoveError {
+        MoveError {
+            text: text.to_string(),
+            reason: format!("{why}; legal moves: {}", self.legal_move_names(pos)),
+        }
+    }
+}

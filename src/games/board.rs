@@ -1,0 +1,29 @@
+//! Square names shared by the games on file/rank boards (`a1`, `b2`, ...).
+
+/// The name of the cell on file `f` and rank `r` (both from 0): `a1`, `c3`, `k11`.
+pub fn cell_name(f: u32, r: u32) -> String {
+    let letter = char::from(b'a' + (f % 26) as u8);
+    format!("{letter}{}", r + 1)
+}
+
+/// Read a cell name (`b2`) into (file, rank) from 0; `None` if it is not one.
+pub fn parse_cell(text: &str) -> Option<(u32, u32)> {
+    let mut chars = text.chars();
+    let letter = chars.next().filter(|c| c.is_ascii_lowercase())?;
+    let digits = chars.as_str();
+    if digits.is_empty() || digits.len() > 2 || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.starts_with('0') {
+        return None;
+    }
+    let rank: u32 = digits.parse().ok()?;
+    Some((u32::from(letter as u8 - b'a'), rank - 1))
+}
+
+/// Split off a leading cell name (a letter and its digits): `("a3", "-b2")`.
+pub fn split_cell(text: &str) -> Option<(&str, &str)> {
+    let bytes = text.as_bytes();
+    if !bytes.first()?.is_ascii_lowercase() {
+        return None;
+    }
+    let digits = bytes[1..].iter().take_while(|b| b.is_ascii_digit()).count();
+    (digits > 0).then(|| text.split_at(1 + digits))
+}

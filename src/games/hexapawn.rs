@@ -1,0 +1,437 @@
+//! Hexapawn on a W×H board (Gardner 1962, and its n×m generalisation).
+
+use crate::game::{Game, MoveError, Outcome, Player, PositionError};
+use crate::games::board::{cell_name, parse_cell, split_cell};
+
+/// Hexapawn with W files and H ranks: White's pawns fill rank 1, Black's
+/// fill rank H; pawns step straight forward or capture diagonally forward; a
+/// player wins by reaching the far rank or when the other cannot move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hexapawn {
+    width: u8,
+    height: u8,
+    board: u64,
+    not_first_file: u64,
+    not_last_file: u64,
+    first_rank: u64,
+    last_rank: u64,
+}
+
+/// A Hexapawn position: one bitboard a side (bit `rank * W + file`) and the
+/// side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct HexapawnPosition {
+    pub white: u64,
+    pub black: u64,
+    pub turn: Player,
+}
+
+/// A pawn move from one cell to another (cell = `rank * W + file`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct HexapawnMove {
+    pub from: u8,
+    pub to: u8,
+}
+
+impl Hexapawn {
+    /// The largest board side accepted.
+    pub const MAX_SIDE: u8 = 16;
+
+    /// A board of `width` files and `height` ranks (W ≥ 1, H ≥ 3, W×H ≤ 64).
+    pub fn new(width: u8, height: u8) -> Result<Hexapawn, String> {
+        if !(1..=Self::MAX_SIDE).contains(&width) {
+            return Err(format!(
+                "width {width} is out of range: expected 1 to {} files",
+                Self::MAX_SIDE
+            ));
+        }
+        if !(3..=Self::MAX_SIDE).contains(&height) {
+            return Err(format!(
+                "height {height} is out of range: expected 3 to {} ranks",
+                Self::MAX_SIDE
+            ));
+        }
+        if u32::from(width) * u32::from(height) > 64 {
+            return Err(format!("board {width}x{height} has more than 64 cells"));
+        }
+        let (w, h) = (u32::from(width), u32::from(height));
+        let cells = w * h;
+        let board = if cells == 64 { u64::MAX } else { (1u64 << cells) - 1 };
+        let mut file_a = 0u64;
+        for r in 0..h {
+            file_a |= 1 << (r * w);
+        }
+        let last_file = file_a << (w - 1);
+        let first_rank = (1u64 << w) - 1;
+        Ok(Hexapawn {
+            width,
+            height,
+            board,
+            not_first_file: board & !file_a,
+            not_last_file: board & !last_file,
+            first_rank,
+            last_rank: first_rank << (w * (h - 1)),
+        })
+    }
+
+    /// Number of files.
+    pub fn width(&self) -> u8 {
+        self.width
+    }
+
+    /// Number of ranks.
+    pub fn height(&self) -> u8 {
+        self.height
+    }
+
+    fn w(&self) -> u32 {
+        u32::from(self.width)
+    }
+
+    fn arrived(&self, pos: &HexapawnPosition) -> Option<Player> {
+        if pos.white & self.last_rank != 0 {
+            Some(Player::One)
+        } else if pos.black & self.first_rank != 0 {
+            Some(Player::Two)
+        } else {
+            None
+        }
+    }
+
+    /// Destination sets for the side to move: (pushes, captures to the left file, captures to the right file).
+    fn targets(&self, pos: &HexapawnPosition) -> (u64, u64, u64) {
+        let w = self.w();
+        let empty = self.board & !(pos.white | pos.black);
+        match pos.turn {
+            Player::One => (
+                (pos.white << w) & empty,
+                ((pos.white & self.not_first_file) << (w - 1)) & pos.black,
+                ((pos.white & self.not_last_file) << (w + 1)) & pos.black,
+            ),
+            Player::Two => (
+                (pos.black >> w) & empty,
+                ((pos.black & self.not_first_file) >> (w + 1)) & pos.white,
+                ((pos.black & self.not_last_file) >> (w - 1)) & pos.white,
+            ),
+        }
+    }
+
+    fn is_capture(&self, pos: &HexapawnPosition, mv: HexapawnMove) -> bool {
+        (pos.white | pos.black) & (1u64 << mv.to) != 0
+    }
+
+    fn cell(&self, index: u8) -> String {
+        cell_name(u32::from(index) % self.w(), u32::from(index) / self.w())
+    }
+
+    fn cell_index(&self, text: &str) -> Option<u8> {
+        let (f, r) = parse_cell(text)?;
+        (f < self.w() && r < u32::from(self.height)).then(|| (r * self.w() + f) as u8)
+    }
+
+    fn mirror_bits(&self, bits: u64) -> u64 {
+        let w = self.w();
+        let mut out = 0u64;
+        let mut rest = bits;
+        while rest != 0 {
+            let i = rest.trailing_zeros();
+            rest &= rest - 1;
+            let (f, r) = (i % w, i / w);
+            out |= 1u64 << (r * w + (w - 1 - f));
+        }
+        out
+    }
+}
+
+impl Game for Hexapawn {
+    type Position = HexapawnPosition;
+    type Move = HexapawnMove;
+
+    fn spec(&self) -> String {
+        if (self.width, self.height) == (3, 3) {
+            "hexapawn".to_string()
+        } else {
+            format!("hexapawn:{}x{}", self.width, self.height)
+        }
+    }
+
+    fn player_name(&self, player: Player) -> &'static str {
+        match player {
+            Player::One => "White",
+            Player::Two => "Black",
+        }
+    }
+
+    fn start(&self) -> HexapawnPosition {
+        HexapawnPosition {
+            white: self.first_rank,
+            black: self.last_rank,
+            turn: Player::One,
+        }
+    }
+
+    fn turn(&self, pos: &HexapawnPosition) -> Player {
+        pos.turn
+    }
+
+    fn legal_moves(&self, pos: &HexapawnPosition, out: &mut Vec<HexapawnMove>) {
+        out.clear();
+        if self.arrived(pos).is_some() {
+            return;
+        }
+        let w = self.w() as i32;
+        let (push, left, right) = self.targets(pos);
+        let forward = if pos.turn == Player::One { w } else { -w };
+        for (set, delta) in [(push, forward), (left, forward - 1), (right, forward + 1)] {
+            let mut rest = set;
+            while rest != 0 {
+                let to = rest.trailing_zeros() as i32;
+                rest &= rest - 1;
+                out.push(HexapawnMove {
+                    from: (to - delta) as u8,
+                    to: to as u8,
+                });
+            }
+        }
+    }
+
+    fn play(&self, pos: &HexapawnPosition, mv: HexapawnMove) -> HexapawnPosition {
+        let from = 1u64 << mv.from;
+        let to = 1u64 << mv.to;
+        let mut next = *pos;
+        match pos.turn {
+            Player::One => {
+                next.white = (pos.white & !from) | to;
+                next.black = pos.black & !to;
+            }
+            Player::Two => {
+                next.black = (pos.black & !from) | to;
+                next.white = pos.white & !to;
+            }
+        }
+        next.turn = pos.turn.other();
+        next
+    }
+
+    fn outcome(&self, pos: &HexapawnPosition) -> Outcome {
+        if let Some(player) = self.arrived(pos) {
+            return Outcome::Win(player);
+        }
+        let (push, left, right) = self.targets(pos);
+        if push | left | right == 0 {
+            Outcome::Win(pos.turn.other())
+        } else {
+            Outcome::Ongoing
+        }
+    }
+
+    fn symmetry_count(&self) -> usize {
+        2
+    }
+
+    fn map_position(&self, pos: &HexapawnPosition, sym: usize) -> HexapawnPosition {
+        if sym == 0 {
+            return *pos;
+        }
+        HexapawnPosition {
+            white: self.mirror_bits(pos.white),
+            black: self.mirror_bits(pos.black),
+            turn: pos.turn,
+        }
+    }
+
+    fn map_move(&self, mv: HexapawnMove, sym: usize) -> HexapawnMove {
+        if sym == 0 {
+            return mv;
+        }
+        let w = self.w() as u8;
+        let mirror = |c: u8| (c / w) * w + (w - 1 - c % w);
+        HexapawnMove {
+            from: mirror(mv.from),
+            to: mirror(mv.to),
+        }
+    }
+
+    fn move_name(&self, pos: &HexapawnPosition, mv: HexapawnMove) -> String {
+        let mut name = if self.is_capture(pos, mv) {
+            let from = self.cell(mv.from);
+            format!("{}x{}", &from[..1], self.cell(mv.to))
+        } else {
+            self.cell(mv.to)
+        };
+        if self.outcome(&self.play(pos, mv)) == Outcome::Win(pos.turn) {
+            name.push('#');
+        }
+        name
+    }
+
+    fn parse_move(&self, pos: &HexapawnPosition, text: &str) -> Result<HexapawnMove, MoveError> {
+        let clean = text.trim().trim_end_matches(['#', '+', '!', '?']).to_ascii_lowercase();
+        let unreadable = || MoveError {
+            text: text.to_string(),
+            reason: "expected a step like b2, a capture like axb2, or a from-to move like b1b2 or a3-b2".to_string(),
+        };
+        let moves = self.moves(pos);
+        let pick = |pred: &dyn Fn(&HexapawnMove) -> bool, what: &str| -> Result<HexapawnMove, MoveError> {
+            let found: Vec<&HexapawnMove> = moves.iter().filter(|m| pred(m)).collect();
+            match found.as_slice() {
+                [one] => Ok(**one),
+                [] => Err(self.illegal(pos, text, &format!("no legal {what}"))),
+                _ => Err(self.illegal(pos, text, "ambiguous")),
+            }
+        };
+        // Coordinate forms: b1b2, a3-b2, a3xb2.
+        if let Some((first, rest)) = split_cell(&clean) {
+            if !rest.is_empty() {
+                let second = rest.strip_prefix(['-', 'x']).unwrap_or(rest);
+                let from = self.cell_index(first).ok_or_else(unreadable)?;
+                let to = self.cell_index(second).ok_or_else(unreadable)?;
+                return pick(&|m| m.from == from && m.to == to, "move from that cell to that cell");
+            }
+        }
+        // Capture form: axb2 (file of the capturing pawn, then the cell).
+        if let Some((file, cell)) = clean.split_once('x') {
+            let to = self.cell_index(cell).ok_or_else(unreadable)?;
+            let (f, _) = parse_cell(&format!("{file}1")).ok_or_else(unreadable)?;
+            let w = self.w();
+            return pick(
+                &|m| m.to == to && u32::from(m.from) % w == f && self.is_capture(pos, *m),
+                "capture",
+            );
+        }
+        // Destination only: the step (or the only move) landing there.
+        let to = self.cell_index(&clean).ok_or_else(unreadable)?;
+        pick(&|m| m.to == to && !self.is_capture(pos, *m), "step to that cell")
+            .or_else(|e| pick(&|m| m.to == to, "move to that cell").map_err(|_| e))
+    }
+
+    fn position_string(&self, pos: &HexapawnPosition) -> String {
+        let mut ranks = Vec::new();
+        for r in (0..u32::from(self.height)).rev() {
+            let mut row = String::new();
+            let mut empty = 0;
+            for f in 0..self.w() {
+                let bit = 1u64 << (r * self.w() + f);
+                let piece = if pos.white & bit != 0 {
+                    Some('P')
+                } else if pos.black & bit != 0 {
+                    Some('p')
+                } else {
+                    None
+                };
+                match piece {
+                    Some(c) => {
+                        if empty > 0 {
+                            row.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        row.push(c);
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                row.push_str(&empty.to_string());
+            }
+            ranks.push(row);
+        }
+        let side = if pos.turn == Player::One { 'w' } else { 'b' };
+        format!("{} {side}", ranks.join("/"))
+    }
+
+    fn parse_position(&self, text: &str) -> Result<HexapawnPosition, PositionError> {
+        let err = |reason: String| PositionError {
+            text: text.to_string(),
+            reason,
+        };
+        let expected = format!(
+            "expected {} ranks of {} cells from rank {} down to 1, separated by '/', using P, p and digits, then ' w' or ' b' (like '{}')",
+            self.height,
+            self.width,
+            self.height,
+            self.position_string(&self.start())
+        );
+        let mut parts = text.split_whitespace();
+        let (Some(board), Some(side), None) = (parts.next(), parts.next(), parts.next()) else {
+            return Err(err(expected));
+        };
+        let turn = match side {
+            "w" => Player::One,
+            "b" => Player::Two,
+            other => return Err(err(format!("side to move '{other}' is not 'w' or 'b'"))),
+        };
+        let rows: Vec<&str> = board.split('/').collect();
+        if rows.len() != usize::from(self.height) {
+            return Err(err(format!("found {} ranks; {expected}", rows.len())));
+        }
+        let (mut white, mut black) = (0u64, 0u64);
+        for (i, row) in rows.iter().enumerate() {
+            let r = u32::from(self.height) - 1 - i as u32;
+            let mut f = 0u32;
+            let mut digits = String::new();
+            let flush = |digits: &mut String, f: &mut u32| {
+                if !digits.is_empty() {
+                    *f += digits.parse::<u32>().unwrap_or(u32::MAX / 2);
+                    digits.clear();
+                }
+            };
+            for c in row.chars() {
+                match c {
+                    '0'..='9' => digits.push(c),
+                    'P' | 'p' => {
+                        flush(&mut digits, &mut f);
+                        if f >= self.w() {
+                            return Err(err(format!("rank {} is longer than {} cells", r + 1, self.width)));
+                        }
+                        let bit = 1u64 << (r * self.w() + f);
+                        if c == 'P' {
+                            white |= bit;
+                        } else {
+                            black |= bit;
+                        }
+                        f += 1;
+                    }
+                    other => {
+                        return Err(err(format!(
+                            "unexpected character '{other}' in rank {}; {expected}",
+                            r + 1
+                        )))
+                    }
+                }
+            }
+            flush(&mut digits, &mut f);
+            if f != self.w() {
+                return Err(err(format!("rank {} has {f} cells, not {}", r + 1, self.width)));
+            }
+        }
+        Ok(HexapawnPosition { white, black, turn })
+    }
+
+    fn diagram(&self, pos: &HexapawnPosition) -> String {
+        let mut out = String::new();
+        let label_width = self.height.to_string().len();
+        for r in (0..u32::from(self.height)).rev() {
+            out.push_str(&format!("{:>label_width$} |", r + 1));
+            for f in 0..self.w() {
+                let bit = 1u64 << (r * self.w() + f);
+                let c = if pos.white & bit != 0 {
+                    'P'
+                } else if pos.black & bit != 0 {
+                    'p'
+                } else {
+                    '.'
+                };
+                out.push(' ');
+                out.push(c);
+            }
+            out.push('\n');
+        }
+        out.push_str(&" ".repeat(label_width + 2));
+        for f in 0..self.w() {
+            out.push(' ');
+            out.push_str(&cell_name(f, 0)[..1]);
+        }
+        out.push('\n');
+        out
+    }
+}

@@ -1,0 +1,17 @@
+//! `menace`: matchbox learning machines (Michie's MENACE, Gardner's HER) and
+//! the games they learn.
+//!
+//! Games implement [`Game`]; the matchbox machine, the opponents, the solver
+//! and the trainer are written against it and know no game by name. The
+//! [`registry`] maps game spec strings to games.
+
+pub mod boxes;
+pub mod game;
+pub mod games;
+pub mod registry;
+pub mod solver;
+
+pub use game::{Game, MoveError, Outcome, Player, PositionError};
+pub use games::hexapawn::Hexapawn;
+pub use games::tictactoe::TicTacToe;
+pub use registry::{parse_spec, AnyGame, SpecError};

@@ -1,0 +1,87 @@
+//! The command line end to end: outputs, errors and exit codes.
+
+use std::process::{Command, Output};
+
+fn menace(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_menace")).args(args).output().expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn solve_hexapawn_says_black_wins() {
+    let out = menace(&["solve", "hexapawn"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.contains("Black wins with best play"), "{text}");
+    assert!(text.contains("loses in 6 plies (3 of White's own moves)"), "{text}");
+    assert!(text.contains("Principal line: 1. "), "{text}");
+}
+
+#[test]
+fn solve_json_has_the_documented_fields() {
+    let out = menace(&["solve", "hexapawn:4x4", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["game"], "hexapawn:4x4");
+    assert_eq!(v["result"], "White wins");
+    assert_eq!(v["value"]["result"], "win");
+    assert_eq!(v["first_moves"].as_array().unwrap().len(), 4);
+    assert!(v["principal_line"].as_array().unwrap().len() as u64 == v["value"]["plies"].as_u64().unwrap());
+}
+
+#[test]
+fn solve_table_covers_small_boards() {
+    let out = menace(&["solve", "--table", "hexapawn", "--max-files", "4", "--max-ranks", "4", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let boards = v["boards"].as_array().unwrap();
+    assert_eq!(boards.len(), 8);
+    let find = |w: u64, h: u64| {
+        boards.iter().find(|b| b["files"] == w && b["ranks"] == h).unwrap()["winner"].clone()
+    };
+    assert_eq!(find(3, 3), "black");
+    assert_eq!(find(4, 4), "white");
+    assert_eq!(find(3, 4), "black");
+}
+
+#[test]
+fn boxes_for_her() {
+    let out = menace(&["boxes", "hexapawn", "--side", "black", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["sets"][0]["set"], "all");
+    assert_eq!(v["sets"][0]["total"], 19);
+    let per: Vec<u64> = v["sets"][0]["per_move"].as_array().unwrap().iter().map(|m| m["boxes"].as_u64().unwrap()).collect();
+    assert_eq!(per, [2, 10, 7]);
+    let out = menace(&["boxes", "hexapawn", "--side", "black", "--no-symmetry"]);
+    assert!(stdout(&out).contains(" total       37"), "{}", stdout(&out));
+    let out = menace(&["boxes", "hexapawn", "--side", "white", "--no-symmetry"]);
+    assert!(stdout(&out).contains(" total       33"), "{}", stdout(&out));
+}
+
+#[test]
+fn runtime_errors_exit_1_with_one_clear_line() {
+    let out = menace(&["solve", "hexapawn:4"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("Error: game spec 'hexapawn:4'"), "{err}");
+    let out = menace(&["boxes", "hexapawn", "--side", "purple"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("side 'purple': expected white or black"));
+    let out = menace(&["solve", "hexapawn:4x4", "--max-positions", "100"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("too large to solve exactly"));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(menace(&["solve"]).status.code(), Some(2));
+    assert_eq!(menace(&["frobnicate"]).status.code(), Some(2));
+    assert_eq!(menace(&["boxes", "hexapawn"]).status.code(), Some(2));
+}

@@ -1,0 +1,167 @@
+//! One rule suite that every game runs: each game's test file calls
+//! [`check_game`] (and adds its own known facts).
+
+use std::collections::HashSet;
+
+use menace::{Game, Outcome};
+use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Visit positions: every reachable one when there are at most `exhaustive`
+/// of them, otherwise those met in `playouts` seeded random games.
+pub fn sample_positions<G: Game>(game: &G, exhaustive: usize, playouts: usize) -> Vec<G::Position> {
+    let mut seen = HashSet::new();
+    let mut stack = vec![game.start()];
+    seen.insert(game.start());
+    while let Some(pos) = stack.pop() {
+        if seen.len() > exhaustive {
+            break;
+        }
+        for mv in game.moves(&pos) {
+            let child = game.play(&pos, mv);
+            if seen.insert(child.clone()) {
+                stack.push(child);
+            }
+        }
+    }
+    if seen.len() <= exhaustive {
+        return seen.into_iter().collect();
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let mut out = Vec::new();
+    for _ in 0..playouts {
+        let mut pos = game.start();
+        loop {
+            out.push(pos.clone());
+            let moves = game.moves(&pos);
+            let Some(&mv) = moves.choose(&mut rng) else { break };
+            pos = game.play(&pos, mv);
+        }
+    }
+    out
+}
+
+/// The shared rules every game must keep, checked on sampled positions.
+pub fn check_game<G: Game>(game: &G, exhaustive: usize, playouts: usize) {
+    let positions = sample_positions(game, exhaustive, playouts);
+    assert!(!positions.is_empty());
+    for pos in &positions {
+        check_position(game, pos);
+    }
+    check_games_end(game);
+    check_garbage_is_refused(game);
+}
+
+fn check_position<G: Game>(game: &G, pos: &G::Position) {
+    let moves = game.moves(pos);
+    let outcome = game.outcome(pos);
+    let text = game.position_string(pos);
+    // Finished positions have no moves; positions in play have some.
+    assert_eq!(
+        outcome.is_over(),
+        moves.is_empty(),
+        "{text}: outcome {outcome:?} with {} moves",
+        moves.len()
+    );
+    // No duplicate moves.
+    let unique: HashSet<_> = moves.iter().collect();
+    assert_eq!(unique.len(), moves.len(), "{text}: duplicate moves");
+    // Position strings round-trip.
+    let back = game
+        .parse_position(&text)
+        .unwrap_or_else(|e| panic!("{text} does not parse back: {e}"));
+    assert_eq!(&back, pos, "{text} parses to another position");
+    // The diagram is not empty and mentions every rank.
+    assert!(game.diagram(pos).lines().count() >= 2);
+    for &mv in &moves {
+        // Notation round-trips, and names a legal move.
+        let name = game.move_name(pos, mv);
+        let parsed = game
+            .parse_move(pos, &name)
+            .unwrap_or_else(|e| panic!("{text}: '{name}' does not parse back: {e}"));
+        assert_eq!(parsed, mv, "{text}: '{name}' parses to another move");
+        // The mover's turn passes (two-player alternation), unless the game ended.
+        let child = game.play(pos, mv);
+        if game.outcome(&child) == Outcome::Ongoing {
+            assert_ne!(
+                game.turn(&child),
+                game.turn(pos),
+                "{text}: {name} does not pass the turn"
+            );
+        }
+    }
+    check_symmetry(game, pos, &moves);
+}
+
+fn check_symmetry<G: Game>(game: &G, pos: &G::Position, moves: &[G::Move]) {
+    let text = game.position_string(pos);
+    assert_eq!(&game.map_position(pos, 0), pos, "symmetry 0 must be the identity");
+    for sym in 0..game.symmetry_count() {
+        let image = game.map_position(pos, sym);
+        let inv = game.inverse_symmetry(sym);
+        assert_eq!(
+            &game.map_position(&image, inv),
+            pos,
+            "{text}: symmetry {sym} then its inverse {inv}"
+        );
+        // Outcome and turn are invariant.
+        assert_eq!(
+            game.outcome(&image),
+            game.outcome(pos),
+            "{text}: outcome under symmetry {sym}"
+        );
+        assert_eq!(game.turn(&image), game.turn(pos));
+        // The moves of the image are the images of the moves.
+        let mapped: HashSet<_> = moves.iter().map(|&m| game.map_move(m, sym)).collect();
+        let image_moves: HashSet<_> = game.moves(&image).into_iter().collect();
+        assert_eq!(mapped, image_moves, "{text}: moves under symmetry {sym}");
+        // Symmetry commutes with play.
+        for &mv in moves {
+            let a = game.map_position(&game.play(pos, mv), sym);
+            let b = game.play(&image, game.map_move(mv, sym));
+            assert_eq!(a, b, "{text}: symmetry {sym} does not commute with {mv:?}");
+        }
+    }
+    // The canonical form is the same for every image.
+    let (canon, sym) = game.canonical(pos);
+    assert_eq!(game.map_position(pos, sym), canon);
+    for s in 0..game.symmetry_count() {
+        assert_eq!(game.canonical(&game.map_position(pos, s)).0, canon);
+    }
+}
+
+/// Random games end, and the result names a side or a draw consistently.
+fn check_games_end<G: Game>(game: &G) {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    for _ in 0..50 {
+        let mut pos = game.start();
+        for ply in 0.. {
+            assert!(ply < 10_000, "a random game did not end");
+            let moves = game.moves(&pos);
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.random_range(0..moves.len())];
+            pos = game.play(&pos, mv);
+        }
+        assert!(game.outcome(&pos).is_over());
+        // Moves by text are refused once the game is over.
+        assert!(game.parse_move(&pos, "a1").is_err());
+    }
+}
+
+/// Unreadable input is refused with an error that quotes it, never a panic.
+fn check_garbage_is_refused<G: Game>(game: &G) {
+    let start = game.start();
+    for text in ["", "zz", "a0", "??", "a1a1a1", "x", "-", "9999", "a99", "é"] {
+        if let Err(e) = game.parse_move(&start, text) {
+            assert!(e.to_string().contains(&format!("'{text}'")), "{e}");
+        }
+    }
+    for text in ["", "garbage", "/ / /", "ppp/3/PPP", "ppp/3/PPP q", "x"] {
+        if let Err(e) = game.parse_position(text) {
+            assert!(e.to_string().contains(&format!("'{text}'")), "{e}");
+        }
+    }
+}
