@@ -4,8 +4,11 @@
 
 use std::time::{Duration, Instant};
 
+use menace::opponent::OpponentSpec;
+use menace::settings::MachineSettings;
 use menace::solver::{winner, Solver};
-use menace::{Game, Hexapawn, TicTacToe};
+use menace::train::Trainer;
+use menace::{Game, Hexapawn, Player, TicTacToe};
 
 fn best_of<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, T) {
     let mut best = Duration::MAX;
@@ -80,10 +83,58 @@ fn bench_solver() {
     println!();
 }
 
+fn train_rate<G: Game>(game: G, side: Player, settings: MachineSettings, opponent: &str, games: u64) {
+    let spec = OpponentSpec::parse(opponent).expect("valid opponent");
+    let mut trainer = Trainer::new(game.clone(), side, settings, spec, 1).expect("trainer");
+    // Warm up: open boxes, fill the perfect player's cache.
+    for _ in 0..1000 {
+        trainer.play_game(false);
+    }
+    let t = Instant::now();
+    let mut plies = 0u64;
+    for _ in 0..games {
+        plies += u64::from(trainer.play_game(false).plies);
+    }
+    let secs = t.elapsed().as_secs_f64();
+    println!(
+        "{:<16} {:<10} {:>12.0} {:>14.0} {:>8}",
+        game.spec(),
+        opponent,
+        games as f64 / secs,
+        plies as f64 / secs,
+        trainer.machine.boxes().len()
+    );
+}
+
+fn bench_training() {
+    println!("## training throughput, one thread (games and plies per second)");
+    println!(
+        "{:<16} {:<10} {:>12} {:>14} {:>8}",
+        "game", "opponent", "games/s", "plies/s", "boxes"
+    );
+    let h3 = Hexapawn::new(3, 3).expect("valid board");
+    let h4 = Hexapawn::new(4, 4).expect("valid board");
+    let h5 = Hexapawn::new(5, 5).expect("valid board");
+    for opp in ["random", "perfect", "menace"] {
+        train_rate(h3.clone(), Player::Two, MachineSettings::gardner(), opp, 2_000_000);
+    }
+    for opp in ["random", "perfect"] {
+        train_rate(h4.clone(), Player::One, MachineSettings::gardner(), opp, 500_000);
+        train_rate(h5.clone(), Player::One, MachineSettings::gardner(), opp, 200_000);
+    }
+    for opp in ["random", "perfect", "menace"] {
+        train_rate(TicTacToe, Player::One, MachineSettings::michie(), opp, 500_000);
+    }
+    println!();
+}
+
 fn main() {
     let filter: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     let wanted = |name: &str| filter.is_empty() || filter.iter().any(|f| name.contains(f.as_str()));
     if wanted("solver") {
         bench_solver();
+    }
+    if wanted("training") {
+        bench_training();
     }
 }

@@ -6,10 +6,17 @@
 //! [`registry`] maps game spec strings to games.
 
 pub mod boxes;
+pub mod exact;
+pub mod fsutil;
 pub mod game;
 pub mod games;
+pub mod machine;
+pub mod opponent;
 pub mod registry;
+pub mod settings;
 pub mod solver;
+pub mod state;
+pub mod train;
 
 pub use game::{Game, MoveError, Outcome, Player, PositionError};
 pub use games::hexapawn::Hexapawn;

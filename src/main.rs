@@ -5,6 +5,12 @@ mod cli;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // Die quietly on a closed pipe (`menace boxes ... | head`), like other Unix tools.
+    #[cfg(unix)]
+    // SAFETY: restoring the default handler for SIGPIPE before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     match cli::run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -2,8 +2,10 @@
 
 use std::fmt;
 
+use crate::game::Player;
 use crate::games::hexapawn::Hexapawn;
 use crate::games::tictactoe::TicTacToe;
+use crate::settings::MachineSettings;
 
 /// Any game the program can play, chosen by a spec string. Code that works
 /// on games is generic over [`crate::Game`]; [`with_game!`](crate::with_game)
@@ -89,6 +91,24 @@ pub fn parse_spec(spec: &str) -> Result<AnyGame, SpecError> {
             "{name} is described in the spec but not built yet; available: {KNOWN_SPECS}"
         ))),
         _ => Err(err(format!("unknown game '{name}': expected one of {KNOWN_SPECS}"))),
+    }
+}
+
+/// The side a machine plays unless told otherwise: Black for Hexapawn (HER),
+/// X for noughts and crosses (MENACE).
+pub fn default_side(game: &AnyGame) -> Player {
+    match game {
+        AnyGame::Hexapawn(_) => Player::Two,
+        AnyGame::TicTacToe(_) => Player::One,
+    }
+}
+
+/// The machine settings a game's historical machine used: Gardner's for
+/// Hexapawn, Michie's for noughts and crosses.
+pub fn default_settings(game: &AnyGame) -> MachineSettings {
+    match game {
+        AnyGame::Hexapawn(_) => MachineSettings::gardner(),
+        AnyGame::TicTacToe(_) => MachineSettings::michie(),
     }
 }
 

@@ -3,7 +3,10 @@
 use std::process::{Command, Output};
 
 fn menace(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_menace")).args(args).output().expect("the binary runs")
+    Command::new(env!("CARGO_BIN_EXE_menace"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
 }
 
 fn stdout(o: &Output) -> String {
@@ -37,14 +40,21 @@ fn solve_json_has_the_documented_fields() {
 
 #[test]
 fn solve_table_covers_small_boards() {
-    let out = menace(&["solve", "--table", "hexapawn", "--max-files", "4", "--max-ranks", "4", "--json"]);
+    let out = menace(&[
+        "solve",
+        "--table",
+        "hexapawn",
+        "--max-files",
+        "4",
+        "--max-ranks",
+        "4",
+        "--json",
+    ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let boards = v["boards"].as_array().unwrap();
     assert_eq!(boards.len(), 8);
-    let find = |w: u64, h: u64| {
-        boards.iter().find(|b| b["files"] == w && b["ranks"] == h).unwrap()["winner"].clone()
-    };
+    let find = |w: u64, h: u64| boards.iter().find(|b| b["files"] == w && b["ranks"] == h).unwrap()["winner"].clone();
     assert_eq!(find(3, 3), "black");
     assert_eq!(find(4, 4), "white");
     assert_eq!(find(3, 4), "black");
@@ -56,7 +66,12 @@ fn boxes_for_her() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["sets"][0]["set"], "all");
     assert_eq!(v["sets"][0]["total"], 19);
-    let per: Vec<u64> = v["sets"][0]["per_move"].as_array().unwrap().iter().map(|m| m["boxes"].as_u64().unwrap()).collect();
+    let per: Vec<u64> = v["sets"][0]["per_move"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["boxes"].as_u64().unwrap())
+        .collect();
     assert_eq!(per, [2, 10, 7]);
     let out = menace(&["boxes", "hexapawn", "--side", "black", "--no-symmetry"]);
     assert!(stdout(&out).contains(" total       37"), "{}", stdout(&out));
@@ -84,4 +99,99 @@ fn usage_errors_exit_2() {
     assert_eq!(menace(&["solve"]).status.code(), Some(2));
     assert_eq!(menace(&["frobnicate"]).status.code(), Some(2));
     assert_eq!(menace(&["boxes", "hexapawn"]).status.code(), Some(2));
+}
+
+#[test]
+fn train_is_deterministic_and_summarises() {
+    let args = [
+        "train",
+        "hexapawn",
+        "--side",
+        "black",
+        "--opponent",
+        "perfect",
+        "--games",
+        "50",
+        "--seed",
+        "7",
+        "--reinforcement",
+        "gardner",
+    ];
+    let a = menace(&args);
+    let b = menace(&args);
+    assert!(a.status.success(), "{}", stderr(&a));
+    assert_eq!(a.stdout, b.stdout);
+    let text = stdout(&a);
+    assert!(text.contains("results: "), "{text}");
+    assert!(
+        text.contains("exact expected result against perfect: win 1.0000"),
+        "{text}"
+    );
+    let json = menace(&[
+        "train",
+        "hexapawn",
+        "--games",
+        "20",
+        "--seed",
+        "1",
+        "--json",
+        "--exact-every",
+        "10",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let records = v["records"].as_array().unwrap();
+    assert_eq!(records.len(), 20);
+    assert!(records[9]["exact"]["random"]["win"].is_number());
+    assert!(records[8]["exact"].is_null());
+    let wins = records.iter().filter(|r| r["result"] == "win").count();
+    assert_eq!(v["wins"].as_u64().unwrap() as usize, wins);
+}
+
+#[test]
+fn train_save_resume_and_bad_inputs() {
+    let dir = std::env::temp_dir().join(format!("menace-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("her.json");
+    let f = file.to_str().unwrap();
+    let out = menace(&["train", "hexapawn", "--games", "10", "--save", f]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = menace(&["boxes", "hexapawn", "--state", f]);
+    assert!(
+        stdout(&out).contains("19 boxes of a machine playing Black"),
+        "{}",
+        stdout(&out)
+    );
+    // Another game's state file.
+    let out = menace(&["train", "hexapawn:4x4", "--resume", f]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("the file is for 'hexapawn', not 'hexapawn:4x4'"),
+        "{}",
+        stderr(&out)
+    );
+    // A truncated one.
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, &text[..100]).unwrap();
+    let out = menace(&["train", "hexapawn", "--resume", f]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains(&format!("state file '{f}': not a valid state file")),
+        "{}",
+        stderr(&out)
+    );
+    // Usage errors: unknown opponent, negative games, bad reinforcement.
+    for (args, needle) in [
+        (vec!["train", "hexapawn", "--opponent", "god"], "opponent 'god'"),
+        (vec!["train", "hexapawn", "--games", "-5"], "--games"),
+        (vec!["train", "hexapawn", "--games", "0"], "--games"),
+        (
+            vec!["train", "hexapawn", "--reinforcement", "more"],
+            "reinforcement 'more'",
+        ),
+    ] {
+        let out = menace(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains(needle), "{args:?}: {}", stderr(&out));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

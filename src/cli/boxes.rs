@@ -1,11 +1,15 @@
 //! `menace boxes`: how many boxes a machine needs, per move number and box set.
 
+use std::path::{Path, PathBuf};
+
+use anyhow::anyhow;
 use clap::Args;
 use serde_json::json;
 
 use menace::boxes::{counts_by_move, enumerate, BoxSet};
+use menace::fsutil::read_text;
 use menace::solver::DEFAULT_LIMIT;
-use menace::{parse_spec, with_game, Game};
+use menace::{parse_spec, state, with_game, Game};
 
 use super::output::print_json;
 
@@ -14,8 +18,11 @@ pub struct BoxesArgs {
     /// The game spec, e.g. hexapawn, tictactoe.
     game: String,
     /// The side the machine plays (e.g. black, white, x, o).
-    #[arg(long)]
-    side: String,
+    #[arg(long, required_unless_present = "state")]
+    side: Option<String>,
+    /// Print every box of a saved machine as a board diagram with its bead counts.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["no_symmetry", "side"])]
+    state: Option<PathBuf>,
     /// Count every position separately instead of merging mirror images.
     #[arg(long)]
     no_symmetry: bool,
@@ -29,11 +36,72 @@ pub struct BoxesArgs {
 
 pub fn run(args: BoxesArgs) -> anyhow::Result<()> {
     let game = parse_spec(&args.game)?;
-    with_game!(game, g => count(&g, &args))
+    match &args.state {
+        Some(path) => with_game!(game, g => show_state(&g, path, args.json)),
+        None => with_game!(game, g => count(&g, &args)),
+    }
+}
+
+fn show_state<G: Game>(game: &G, path: &Path, json: bool) -> anyhow::Result<()> {
+    let text = read_text(path).map_err(|e| anyhow!(e))?;
+    let trainer = state::from_json(game, &text).map_err(|e| anyhow!("state file '{}': {e}", path.display()))?;
+    let m = &trainer.machine;
+    if json {
+        let boxes: Vec<_> = m
+            .boxes()
+            .iter()
+            .map(|b| {
+                let beads: Vec<_> = b
+                    .moves
+                    .iter()
+                    .zip(&b.beads)
+                    .map(|(&mv, n)| json!({"move": game.move_name(&b.position, mv), "beads": n}))
+                    .collect();
+                json!({"position": game.position_string(&b.position), "own_move": b.own_move, "beads": beads})
+            })
+            .collect();
+        return print_json(&json!({
+            "game": game.spec(),
+            "side": game.player_name(m.side()),
+            "games_played": trainer.games_played,
+            "boxes": boxes,
+        }));
+    }
+    println!(
+        "{} boxes of a machine playing {} in {}, after {} games ({} beads)",
+        m.boxes().len(),
+        game.player_name(m.side()),
+        game.spec(),
+        trainer.games_played,
+        m.total_beads()
+    );
+    let mut order: Vec<usize> = (0..m.boxes().len()).collect();
+    order.sort_by_key(|&i| (m.boxes()[i].own_move, i));
+    let mut current = 0;
+    for (n, i) in order.into_iter().enumerate() {
+        let b = &m.boxes()[i];
+        if b.own_move != current {
+            current = b.own_move;
+            let count = m.boxes().iter().filter(|x| x.own_move == current).count();
+            println!("\n== the machine's move {current}: {count} boxes ==");
+        }
+        println!("\nbox {} ({})", n + 1, game.position_string(&b.position));
+        print!("{}", game.diagram(&b.position));
+        let beads: Vec<String> = b
+            .moves
+            .iter()
+            .zip(&b.beads)
+            .map(|(&mv, k)| format!("{}: {k}", game.move_name(&b.position, mv)))
+            .collect();
+        println!("beads  {}", beads.join("   "));
+    }
+    Ok(())
 }
 
 fn count<G: Game>(game: &G, args: &BoxesArgs) -> anyhow::Result<()> {
-    let side = game.parse_player(&args.side).map_err(anyhow::Error::msg)?;
+    let side = game
+        .parse_player(args.side.as_deref().unwrap_or_default())
+        .map_err(anyhow::Error::msg)?;
     let symmetry = !args.no_symmetry;
     let mut sets = Vec::new();
     for set in BoxSet::ALL {

@@ -1,8 +1,11 @@
 //! Command line: parse arguments, then hand each subcommand to its module.
 
 mod boxes;
+mod machine_args;
 mod output;
+mod progress;
 mod solve;
+mod train;
 
 use clap::{Parser, Subcommand};
 
@@ -20,6 +23,8 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Count the boxes a machine needs (per move number), or print a saved machine's boxes.
     Boxes(boxes::BoxesArgs),
+    /// Train a machine against an opponent: seeded, with a summary and the exact expected result.
+    Train(train::TrainArgs),
 }
 
 /// Parse the command line and run it.
@@ -28,5 +33,17 @@ pub fn run() -> anyhow::Result<()> {
     match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Boxes(args) => boxes::run(args),
+        Command::Train(args) => train::run(args),
+    }
+}
+
+/// A count that must be a whole number from 1 up (games, seeds, K).
+pub fn positive(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<i128>() {
+        Ok(n) if n >= 1 && n <= i128::from(u64::MAX) => Ok(n as u64),
+        Ok(n) => Err(format!("{n} is not allowed: expected a whole number from 1 up")),
+        Err(_) => Err(format!(
+            "'{text}' is not a whole number: expected a whole number from 1 up"
+        )),
     }
 }

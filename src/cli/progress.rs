@@ -1,0 +1,18 @@
+//! The one helper that makes every progress bar.
+
+use std::io::IsTerminal;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// A bar over `len` games with games per second and time left; hidden when
+/// stdout is not a terminal, so pipes and files get clean output.
+pub fn games_bar(len: u64) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    if !std::io::stdout().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    let style = ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, {eta} left")
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar
+}

@@ -1,0 +1,169 @@
+//! `menace train`: one seeded training run, with a summary.
+
+use std::path::PathBuf;
+
+use anyhow::{anyhow, bail};
+use clap::Args;
+use serde_json::json;
+
+use menace::exact::Expected;
+use menace::fsutil::{read_text, write_atomic};
+use menace::machine::GameResult;
+use menace::opponent::OpponentSpec;
+use menace::registry::default_side;
+use menace::train::{games_until_learned, ExactPair, GameRecord, Trainer};
+use menace::{parse_spec, state, with_game, Game};
+
+use super::machine_args::MachineArgs;
+use super::output::print_json;
+use super::progress::games_bar;
+
+#[derive(Args)]
+pub struct TrainArgs {
+    /// The game spec, e.g. hexapawn, tictactoe.
+    game: String,
+    /// The side the machine plays [default: black for hexapawn, x for tictactoe].
+    #[arg(long)]
+    side: Option<String>,
+    /// random, perfect, perfect:P (perfect with probability P, else random), or menace (self-play).
+    #[arg(long, default_value = "random", value_parser = OpponentSpec::parse)]
+    opponent: OpponentSpec,
+    /// How many games to play.
+    #[arg(long, default_value_t = 50, allow_negative_numbers = true, value_parser = super::positive)]
+    games: u64,
+    /// The seed of the run's random stream.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    #[command(flatten)]
+    machine: MachineArgs,
+    /// Also compute the exact expected results every K games.
+    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = super::positive)]
+    exact_every: Option<u64>,
+    /// Save the whole state (machine, opponent, random stream) here afterwards.
+    #[arg(long, value_name = "FILE")]
+    save: Option<PathBuf>,
+    /// Continue from a saved state instead of a fresh machine (its settings win).
+    #[arg(long, value_name = "FILE")]
+    resume: Option<PathBuf>,
+    /// Print the summary and every game as JSON on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: TrainArgs) -> anyhow::Result<()> {
+    let any = parse_spec(&args.game)?;
+    let settings = args.machine.settings(&any)?;
+    let default = default_side(&any);
+    with_game!(any, g => train(g, &args, settings, default))
+}
+
+fn train<G: Game>(
+    game: G,
+    args: &TrainArgs,
+    settings: menace::settings::MachineSettings,
+    default_side: menace::Player,
+) -> anyhow::Result<()> {
+    let mut trainer = match &args.resume {
+        Some(path) => {
+            let text = read_text(path).map_err(|e| anyhow!(e))?;
+            state::from_json(&game, &text).map_err(|e| anyhow!("state file '{}': {e}", path.display()))?
+        }
+        None => {
+            let side = match &args.side {
+                Some(s) => game.parse_player(s).map_err(|e| anyhow!(e))?,
+                None => default_side,
+            };
+            Trainer::new(game.clone(), side, settings, args.opponent.clone(), args.seed)?
+        }
+    };
+    if args.resume.is_some() && args.opponent != trainer.opponent_spec && args.opponent != OpponentSpec::Random {
+        bail!(
+            "--opponent {} differs from the saved opponent {}; leave it out to continue",
+            args.opponent,
+            trainer.opponent_spec
+        );
+    }
+    let bar = games_bar(args.games);
+    let mut records: Vec<GameRecord> = Vec::with_capacity(args.games as usize);
+    for i in 0..args.games {
+        let exact = args.exact_every.is_some_and(|k| (i + 1) % k == 0);
+        records.push(trainer.play_game(exact));
+        if i % 64 == 0 {
+            bar.set_position(i);
+        }
+    }
+    bar.finish_and_clear();
+    let final_exact = trainer.exact();
+    if let Some(path) = &args.save {
+        write_atomic(path, state::to_json(&trainer).as_bytes()).map_err(|e| anyhow!(e))?;
+    }
+    let count = |r: GameResult| records.iter().filter(|g| g.result == r).count();
+    let (wins, draws, losses) = (count(GameResult::Win), count(GameResult::Draw), count(GameResult::Loss));
+    let learned = games_until_learned(&records);
+    let first = records.first().map_or(0, |r| r.game);
+    let m = &trainer.machine;
+    if args.json {
+        return print_json(&json!({
+            "game": game.spec(),
+            "side": game.player_name(m.side()),
+            "opponent": trainer.opponent_spec.to_string(),
+            "seed": args.seed,
+            "settings": m.settings(),
+            "games": records.len(),
+            "games_played": trainer.games_played,
+            "wins": wins, "draws": draws, "losses": losses,
+            "learned_after": learned,
+            "boxes": m.boxes().len(),
+            "beads": m.total_beads(),
+            "exact": final_exact,
+            "records": records,
+        }));
+    }
+    println!(
+        "{}: machine plays {} against {}, games {}..{}, seed {}",
+        game.spec(),
+        game.player_name(m.side()),
+        trainer.opponent_spec,
+        first,
+        trainer.games_played,
+        args.seed
+    );
+    println!("settings: {}", m.settings().describe());
+    println!("results: {wins} wins, {draws} draws, {losses} losses");
+    match learned {
+        Some(0) => println!("never lost"),
+        Some(n) => println!(
+            "last loss in game {n}; no loss in the {} games after it",
+            trainer.games_played - n
+        ),
+        None => println!("lost its last game: not yet learned"),
+    }
+    println!(
+        "boxes: {} ({}), beads: {} (started with {})",
+        m.boxes().len(),
+        if m.is_enumerated() {
+            "all made up front"
+        } else {
+            "opened on first visit"
+        },
+        m.total_beads(),
+        m.initial_total()
+    );
+    print_exact(&final_exact);
+    if let Some(path) = &args.save {
+        println!("state saved to {}", path.display());
+    }
+    Ok(())
+}
+
+fn print_exact(e: &ExactPair) {
+    let show = |name: &str, x: Option<Expected>| match x {
+        Some(x) => println!(
+            "exact expected result against {name}: win {:.4}, draw {:.4}, loss {:.4}",
+            x.win, x.draw, x.loss
+        ),
+        None => println!("exact expected result against {name}: the game is too large to compute it"),
+    };
+    show("perfect", e.perfect);
+    show("random", e.random);
+}

@@ -1,0 +1,471 @@
+//! The matchbox machine: a box of beads per position, a bead drawn to move,
+//! beads added or taken away after the game.
+
+use rand::Rng;
+use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
+
+use crate::boxes::{enumerate, BoxSet};
+use crate::game::{Game, Outcome, Player};
+use crate::settings::{BoxMode, EmptyBox, MachineSettings, Scope};
+use crate::solver::TooLarge;
+
+/// Enumerate boxes up front in `auto` mode when the game has at most this many positions.
+pub const AUTO_ENUMERATE_LIMIT: usize = 200_000;
+
+/// A game's result from one player's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameResult {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl GameResult {
+    /// The result of a finished game for `player`.
+    pub fn for_player(outcome: Outcome, player: Player) -> GameResult {
+        match outcome {
+            Outcome::Win(p) if p == player => GameResult::Win,
+            Outcome::Win(_) => GameResult::Loss,
+            _ => GameResult::Draw,
+        }
+    }
+
+    /// The same game seen by the other player.
+    pub fn reversed(self) -> GameResult {
+        match self {
+            GameResult::Win => GameResult::Loss,
+            GameResult::Draw => GameResult::Draw,
+            GameResult::Loss => GameResult::Win,
+        }
+    }
+}
+
+/// One matchbox: a position (canonical when symmetry is on), and a bead
+/// colour for each class of moves, with its bead count.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchBox<G: Game> {
+    /// The position this box stands for, as stored (canonical under symmetry).
+    pub position: G::Position,
+    /// The machine's own move number here (1 = its first move).
+    pub own_move: u32,
+    /// One move per bead colour, in the frame of `position`. Moves that a
+    /// symmetry fixing the position maps onto each other share one colour.
+    pub moves: Vec<G::Move>,
+    /// Beads of each colour.
+    pub beads: Vec<u32>,
+}
+
+impl<G: Game> MatchBox<G> {
+    /// All the beads in the box.
+    pub fn total(&self) -> u32 {
+        self.beads.iter().sum()
+    }
+}
+
+/// What the machine does at its turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice<M> {
+    /// Play this move (on the real board).
+    Play(M),
+    /// Its box is empty and the rule is to resign.
+    Resign,
+}
+
+/// The draw the machine made at one turn: which box and which colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Draw {
+    pub box_index: u32,
+    pub colour: u32,
+}
+
+/// One bead count changed by reinforcement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BeadChange {
+    pub box_index: u32,
+    pub colour: u32,
+    pub before: u32,
+    pub after: u32,
+}
+
+/// A matchbox machine playing one side of a game.
+///
+/// ```
+/// use menace::{Hexapawn, Player};
+/// use menace::machine::{Choice, GameResult, Machine};
+/// use menace::settings::MachineSettings;
+/// use rand::SeedableRng;
+/// let game = Hexapawn::new(3, 3).unwrap();
+/// let mut her = Machine::new(game.clone(), Player::Two, MachineSettings::gardner()).unwrap();
+/// assert_eq!(her.boxes().len(), 19);
+/// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+/// let after_b2 = menace::Game::try_play(&game, &menace::Game::start(&game), "b2").unwrap();
+/// assert!(matches!(her.choose(&after_b2, 1, &mut rng), Choice::Play(_)));
+/// her.reinforce(GameResult::Loss);
+/// assert_eq!(her.total_beads(), her.initial_total() - 1);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Machine<G: Game> {
+    game: G,
+    side: Player,
+    settings: MachineSettings,
+    boxes: Vec<MatchBox<G>>,
+    index: FxHashMap<G::Position, u32>,
+    enumerated: bool,
+    history: Vec<Draw>,
+    moves: Vec<G::Move>,
+    /// Running totals, kept up to date so that reporting them costs nothing a game.
+    beads: u64,
+    first_move_beads: u64,
+    initial_beads: u64,
+}
+
+impl<G: Game> Machine<G> {
+    /// A fresh machine. With box mode `enumerate` every box is made now (an
+    /// error if the game is too large); with `auto`, when the game is small.
+    pub fn new(game: G, side: Player, settings: MachineSettings) -> Result<Machine<G>, TooLarge> {
+        let mut machine = Machine {
+            game,
+            side,
+            settings,
+            boxes: Vec::new(),
+            index: FxHashMap::default(),
+            enumerated: false,
+            history: Vec::new(),
+            moves: Vec::new(),
+            beads: 0,
+            first_move_beads: 0,
+            initial_beads: 0,
+        };
+        let found = match machine.settings.box_mode {
+            BoxMode::FirstVisit => None,
+            BoxMode::Enumerate => Some(enumerate(
+                &machine.game,
+                side,
+                machine.settings.box_set,
+                machine.settings.symmetry,
+                crate::solver::DEFAULT_LIMIT,
+            )?),
+            BoxMode::Auto => enumerate(
+                &machine.game,
+                side,
+                machine.settings.box_set,
+                machine.settings.symmetry,
+                AUTO_ENUMERATE_LIMIT,
+            )
+            .ok(),
+        };
+        if let Some(found) = found {
+            for b in found {
+                let own_move = (b.move_number - 1) / 2 + 1;
+                let made = machine.make_box(b.position, own_move);
+                machine.insert(made);
+            }
+            machine.enumerated = true;
+        }
+        Ok(machine)
+    }
+
+    /// Rebuild a machine from saved boxes (see [`crate::state`]).
+    pub fn from_boxes(
+        game: G,
+        side: Player,
+        settings: MachineSettings,
+        enumerated: bool,
+        boxes: Vec<MatchBox<G>>,
+    ) -> Machine<G> {
+        let mut machine = Machine {
+            game,
+            side,
+            settings,
+            boxes: Vec::new(),
+            index: FxHashMap::default(),
+            enumerated,
+            history: Vec::new(),
+            moves: Vec::new(),
+            beads: 0,
+            first_move_beads: 0,
+            initial_beads: 0,
+        };
+        for b in boxes {
+            machine.insert(b);
+        }
+        machine
+    }
+
+    fn insert(&mut self, b: MatchBox<G>) -> u32 {
+        let i = self.boxes.len() as u32;
+        self.add_beads(&b, i64::from(b.total()));
+        self.initial_beads += u64::from(self.settings.beads.beads(b.own_move)) * b.moves.len() as u64;
+        self.index.insert(b.position.clone(), i);
+        self.boxes.push(b);
+        i
+    }
+
+    /// The game.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// The side the machine plays.
+    pub fn side(&self) -> Player {
+        self.side
+    }
+
+    /// Its settings.
+    pub fn settings(&self) -> &MachineSettings {
+        &self.settings
+    }
+
+    /// Whether every box was made up front.
+    pub fn is_enumerated(&self) -> bool {
+        self.enumerated
+    }
+
+    /// Every box, in the order made.
+    pub fn boxes(&self) -> &[MatchBox<G>] {
+        &self.boxes
+    }
+
+    /// The draws made so far in the game in progress.
+    pub fn history(&self) -> &[Draw] {
+        &self.history
+    }
+
+    /// All beads in all boxes.
+    pub fn total_beads(&self) -> u64 {
+        self.beads
+    }
+
+    /// All beads the boxes held when made.
+    pub fn initial_total(&self) -> u64 {
+        self.initial_beads
+    }
+
+    /// Beads in the boxes of the machine's first move.
+    pub fn first_move_beads(&self) -> u64 {
+        self.first_move_beads
+    }
+
+    fn add_beads(&mut self, b: &MatchBox<G>, delta: i64) {
+        self.beads = self.beads.wrapping_add_signed(delta);
+        if b.own_move == 1 {
+            self.first_move_beads = self.first_move_beads.wrapping_add_signed(delta);
+        }
+    }
+
+    /// The stored form of a position and a symmetry taking the position to it.
+    pub fn key(&self, pos: &G::Position) -> (G::Position, usize) {
+        if self.settings.symmetry {
+            self.game.canonical(pos)
+        } else {
+            (pos.clone(), 0)
+        }
+    }
+
+    /// The index of the box for a real position, if the machine has one.
+    pub fn box_for(&self, pos: &G::Position) -> Option<(u32, usize)> {
+        let (key, sym) = self.key(pos);
+        self.index.get(&key).map(|&i| (i, sym))
+    }
+
+    /// A new box for a stored position, with the initial beads for `own_move`.
+    fn make_box(&self, position: G::Position, own_move: u32) -> MatchBox<G> {
+        let mut legal = self.game.moves(&position);
+        legal.sort();
+        let fixing: Vec<usize> = if self.settings.symmetry {
+            (1..self.game.symmetry_count())
+                .filter(|&s| self.game.map_position(&position, s) == position)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let mut moves: Vec<G::Move> = Vec::new();
+        for m in legal {
+            let rep = fixing
+                .iter()
+                .map(|&s| self.game.map_move(m, s))
+                .fold(m, |a, b| a.min(b));
+            if !moves.contains(&rep) {
+                moves.push(rep);
+            }
+        }
+        let beads = vec![self.settings.beads.beads(own_move); moves.len()];
+        MatchBox {
+            position,
+            own_move,
+            moves,
+            beads,
+        }
+    }
+
+    /// Pick a move for the real position `pos`, at the machine's `own_move`-th
+    /// move, drawing a bead from its box (opening the box if needed).
+    /// Positions outside the machine's box set are played without a box: the
+    /// only move if forced, else a uniformly random one.
+    pub fn choose<R: Rng>(&mut self, pos: &G::Position, own_move: u32, rng: &mut R) -> Choice<G::Move> {
+        let (key, sym) = self.key(pos);
+        let index = match self.index.get(&key) {
+            Some(&i) => Some(i),
+            None => self.open_box(pos, key, own_move),
+        };
+        let Some(i) = index else {
+            let mut moves = std::mem::take(&mut self.moves);
+            self.game.legal_moves(pos, &mut moves);
+            let mv = moves[rng.random_range(0..moves.len())];
+            self.moves = moves;
+            return Choice::Play(mv);
+        };
+        let settings_empty = self.settings.empty_box;
+        let initial = self.settings.beads.beads(self.boxes[i as usize].own_move);
+        let b = &mut self.boxes[i as usize];
+        let mut total = b.total();
+        if total == 0 {
+            match settings_empty {
+                EmptyBox::Resign | EmptyBox::Floor(_) => return Choice::Resign,
+                EmptyBox::Restock => {
+                    b.beads.iter_mut().for_each(|n| *n = initial);
+                    total = b.total();
+                    let (own, added) = (b.own_move, i64::from(total));
+                    self.beads += added as u64;
+                    if own == 1 {
+                        self.first_move_beads += added as u64;
+                    }
+                }
+            }
+        }
+        let b = &self.boxes[i as usize];
+        let mut r = rng.random_range(0..total);
+        let mut colour = 0;
+        for (c, &n) in b.beads.iter().enumerate() {
+            if r < n {
+                colour = c;
+                break;
+            }
+            r -= n;
+        }
+        self.history.push(Draw {
+            box_index: i,
+            colour: colour as u32,
+        });
+        let stored = b.moves[colour];
+        Choice::Play(self.game.map_move(stored, self.game.inverse_symmetry(sym)))
+    }
+
+    /// Open a box on first visit if the settings allow; `None` if the
+    /// position is played without a box.
+    fn open_box(&mut self, pos: &G::Position, key: G::Position, own_move: u32) -> Option<u32> {
+        if self.enumerated {
+            return None;
+        }
+        let mut moves = std::mem::take(&mut self.moves);
+        self.game.legal_moves(pos, &mut moves);
+        let included = self.settings.box_set.includes(&self.game, pos, &moves);
+        self.moves = moves;
+        if !included {
+            return None;
+        }
+        let made = self.make_box(key, own_move);
+        Some(self.insert(made))
+    }
+
+    /// Reinforce the moves of the game just played, and start afresh.
+    /// Returns every bead count that changed.
+    pub fn reinforce(&mut self, result: GameResult) -> Vec<BeadChange> {
+        let r = self.settings.reinforcement;
+        let delta = match result {
+            GameResult::Win => r.win,
+            GameResult::Draw => r.draw,
+            GameResult::Loss => r.loss,
+        };
+        let floor = match self.settings.empty_box {
+            EmptyBox::Floor(n) => n,
+            _ => 0,
+        };
+        let touched: &[Draw] = match r.scope {
+            Scope::All => &self.history,
+            Scope::Last => self.history.last().map(std::slice::from_ref).unwrap_or(&[]),
+        };
+        let mut changes = Vec::new();
+        for d in touched {
+            let b = &mut self.boxes[d.box_index as usize];
+            let n = &mut b.beads[d.colour as usize];
+            let before = *n;
+            let after = (i64::from(before) + i64::from(delta)).clamp(i64::from(floor.min(before)), i64::from(u32::MAX));
+            *n = after as u32;
+            if *n != before {
+                changes.push(BeadChange {
+                    box_index: d.box_index,
+                    colour: d.colour,
+                    before,
+                    after: *n,
+                });
+            }
+        }
+        for c in &changes {
+            let delta = i64::from(c.after) - i64::from(c.before);
+            self.beads = self.beads.wrapping_add_signed(delta);
+            if self.boxes[c.box_index as usize].own_move == 1 {
+                self.first_move_beads = self.first_move_beads.wrapping_add_signed(delta);
+            }
+        }
+        self.history.clear();
+        changes
+    }
+
+    /// The probability of each real move the machine would play in `pos`,
+    /// or `None` if it would resign there. Mirrors [`Machine::choose`]
+    /// without drawing.
+    pub fn policy(&self, pos: &G::Position) -> Option<Vec<(G::Move, f64)>> {
+        let (key, sym) = self.key(pos);
+        let found = self.index.get(&key).map(|&i| &self.boxes[i as usize]);
+        let fresh;
+        let b = match found {
+            Some(b) => b,
+            None => {
+                let moves = self.game.moves(pos);
+                if self.enumerated || !self.settings.box_set.includes(&self.game, pos, &moves) {
+                    let p = 1.0 / moves.len() as f64;
+                    return Some(moves.into_iter().map(|m| (m, p)).collect());
+                }
+                // A box not opened yet would hold its initial beads.
+                fresh = self.make_box(key, 1);
+                &fresh
+            }
+        };
+        let inverse = self.game.inverse_symmetry(sym);
+        let mut beads: Vec<f64> = b.beads.iter().map(|&n| f64::from(n)).collect();
+        if b.total() == 0 {
+            match self.settings.empty_box {
+                EmptyBox::Restock => beads.iter_mut().for_each(|n| *n = 1.0),
+                _ => return None,
+            }
+        }
+        let total: f64 = beads.iter().sum();
+        Some(
+            b.moves
+                .iter()
+                .zip(beads)
+                .filter(|(_, n)| *n > 0.0)
+                .map(|(&m, n)| (self.game.map_move(m, inverse), n / total))
+                .collect(),
+        )
+    }
+
+    /// Forget the draws of a game in progress without reinforcing.
+    pub fn abandon(&mut self) {
+        self.history.clear();
+    }
+
+    /// Whether the machine has a box for the set it uses, if `pos` is in it.
+    pub fn in_box_set(&self, pos: &G::Position) -> bool {
+        let moves = self.game.moves(pos);
+        self.settings.box_set.includes(&self.game, pos, &moves)
+    }
+
+    /// The box set in use.
+    pub fn box_set(&self) -> BoxSet {
+        self.settings.box_set
+    }
+}

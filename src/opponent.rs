@@ -1,0 +1,158 @@
+//! The machine's opponents: random, perfect (from the solver), mixtures of
+//! the two, and a second matchbox machine.
+
+use std::fmt;
+
+use rand::Rng;
+use rustc_hash::FxHashMap;
+
+use crate::game::Game;
+use crate::machine::{Choice, Machine};
+use crate::settings::MachineSettings;
+use crate::solver::{Solver, TooLarge};
+
+/// An opponent as named on the command line and in experiment files.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OpponentSpec {
+    /// A uniformly random legal move.
+    Random,
+    /// With probability `p` a perfect move, else a random one (`perfect` is p = 1).
+    Perfect(f64),
+    /// A second matchbox machine that learns too (self-play), with these settings.
+    Menace(Option<Box<MachineSettings>>),
+}
+
+impl OpponentSpec {
+    /// Read `random`, `perfect`, `perfect:0.8` or `menace`.
+    pub fn parse(text: &str) -> Result<OpponentSpec, String> {
+        let err = || format!("opponent '{text}': expected random, perfect, perfect:P (P from 0 to 1) or menace");
+        match text.trim() {
+            "random" => Ok(OpponentSpec::Random),
+            "perfect" => Ok(OpponentSpec::Perfect(1.0)),
+            "menace" => Ok(OpponentSpec::Menace(None)),
+            t => match t.strip_prefix("perfect:").map(str::parse::<f64>) {
+                Some(Ok(p)) if (0.0..=1.0).contains(&p) => Ok(OpponentSpec::Perfect(p)),
+                _ => Err(err()),
+            },
+        }
+    }
+}
+
+impl fmt::Display for OpponentSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpponentSpec::Random => write!(f, "random"),
+            OpponentSpec::Perfect(p) if *p == 1.0 => write!(f, "perfect"),
+            OpponentSpec::Perfect(p) => write!(f, "perfect:{p}"),
+            OpponentSpec::Menace(_) => write!(f, "menace"),
+        }
+    }
+}
+
+/// Plays perfectly: uniformly among the moves that keep the best value
+/// (fastest win, slowest loss). Best moves are cached per position.
+pub struct PerfectPlayer<G: Game> {
+    solver: Solver<G>,
+    best: FxHashMap<G::Position, Vec<G::Move>>,
+}
+
+impl<G: Game> PerfectPlayer<G> {
+    /// Solve the game from its start; an error if it is too large.
+    pub fn new(game: G) -> Result<PerfectPlayer<G>, TooLarge> {
+        let mut solver = Solver::new(game.clone());
+        solver.value(&game.start())?;
+        Ok(PerfectPlayer {
+            solver,
+            best: FxHashMap::default(),
+        })
+    }
+
+    /// The best moves in `pos`.
+    pub fn best_moves(&mut self, pos: &G::Position) -> &[G::Move] {
+        if !self.best.contains_key(pos) {
+            // Every position reachable from the start is already solved, so this cannot fail.
+            let moves = self.solver.best_moves(pos).unwrap_or_default();
+            self.best.insert(pos.clone(), moves);
+        }
+        &self.best[pos]
+    }
+
+    /// The solver behind it.
+    pub fn solver(&mut self) -> &mut Solver<G> {
+        &mut self.solver
+    }
+}
+
+/// An opponent ready to play.
+pub enum Opponent<G: Game> {
+    Random,
+    Perfect { p: f64, player: Box<PerfectPlayer<G>> },
+    Menace(Box<Machine<G>>),
+}
+
+impl<G: Game> Opponent<G> {
+    /// Choose a move in `pos`, the opponent's `own_move`-th; `None` to resign.
+    pub fn choose<R: Rng>(
+        &mut self,
+        game: &G,
+        pos: &G::Position,
+        own_move: u32,
+        rng: &mut R,
+        buf: &mut Vec<G::Move>,
+    ) -> Option<G::Move> {
+        match self {
+            Opponent::Random => {
+                game.legal_moves(pos, buf);
+                Some(buf[rng.random_range(0..buf.len())])
+            }
+            Opponent::Perfect { p, player } => {
+                if *p < 1.0 && !rng.random_bool(*p) {
+                    game.legal_moves(pos, buf);
+                    return Some(buf[rng.random_range(0..buf.len())]);
+                }
+                let best = player.best_moves(pos);
+                Some(best[rng.random_range(0..best.len())])
+            }
+            Opponent::Menace(machine) => match machine.choose(pos, own_move, rng) {
+                Choice::Play(m) => Some(m),
+                Choice::Resign => None,
+            },
+        }
+    }
+
+    /// The probability of each move the opponent would play in `pos`
+    /// (`None`: it would resign), for exact evaluation.
+    pub fn policy(&mut self, game: &G, pos: &G::Position) -> Option<Vec<(G::Move, f64)>> {
+        let uniform = |moves: &[G::Move], weight: f64| -> Vec<(G::Move, f64)> {
+            let p = weight / moves.len() as f64;
+            moves.iter().map(|&m| (m, p)).collect()
+        };
+        match self {
+            Opponent::Random => Some(uniform(&game.moves(pos), 1.0)),
+            Opponent::Perfect { p, player } => {
+                let mut out = uniform(player.best_moves(pos), *p);
+                if *p < 1.0 {
+                    out.extend(uniform(&game.moves(pos), 1.0 - *p));
+                }
+                Some(out)
+            }
+            Opponent::Menace(machine) => machine.policy(pos),
+        }
+    }
+
+    /// The learning opponent, if this is one.
+    pub fn machine(&self) -> Option<&Machine<G>> {
+        match self {
+            Opponent::Menace(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The learning opponent, mutably.
+    pub fn machine_mut(&mut self) -> Option<&mut Machine<G>> {
+        match self {
+            Opponent::Menace(m) => Some(m),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,167 @@
+//! A machine's whole state as JSON: settings, game spec, every box with its
+//! beads, games played, the random stream, and a learning opponent's boxes.
+
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::game::Game;
+use crate::machine::{Machine, MatchBox};
+use crate::opponent::{Opponent, OpponentSpec};
+use crate::settings::MachineSettings;
+use crate::train::{make_opponent, Trainer};
+
+/// The format tag written into every state file.
+pub const FORMAT: &str = "menace-state/1";
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StateFile {
+    format: String,
+    game: String,
+    games_played: u64,
+    opponent: String,
+    rng: ChaCha8Rng,
+    machine: MachineFile,
+    /// The boxes of a learning opponent (`menace`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    opponent_machine: Option<MachineFile>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MachineFile {
+    side: String,
+    settings: MachineSettings,
+    enumerated: bool,
+    boxes: Vec<BoxFile>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BoxFile {
+    position: String,
+    own_move: u32,
+    beads: Vec<(String, u32)>,
+}
+
+/// Only the fields needed to tell which game a state file is for.
+#[derive(Deserialize)]
+struct Header {
+    format: Option<String>,
+    game: Option<String>,
+}
+
+/// The game spec a state file is for, read before the rest (to pick the game type).
+pub fn peek_game(text: &str) -> Result<String, String> {
+    let header: Header = serde_json::from_str(text).map_err(|e| format!("not a valid state file: {e}"))?;
+    if header.format.as_deref() != Some(FORMAT) {
+        return Err(format!("field 'format': expected \"{FORMAT}\""));
+    }
+    header.game.ok_or_else(|| "field 'game' is missing".to_string())
+}
+
+fn machine_file<G: Game>(m: &Machine<G>) -> MachineFile {
+    let game = m.game();
+    MachineFile {
+        side: game.player_name(m.side()).to_ascii_lowercase(),
+        settings: m.settings().clone(),
+        enumerated: m.is_enumerated(),
+        boxes: m
+            .boxes()
+            .iter()
+            .map(|b| BoxFile {
+                position: game.position_string(&b.position),
+                own_move: b.own_move,
+                beads: b
+                    .moves
+                    .iter()
+                    .zip(&b.beads)
+                    .map(|(&mv, &n)| (game.move_name(&b.position, mv), n))
+                    .collect(),
+            })
+            .collect(),
+    }
+}
+
+fn read_machine<G: Game>(game: &G, file: MachineFile, field: &str) -> Result<Machine<G>, String> {
+    let side = game
+        .parse_player(&file.side)
+        .map_err(|e| format!("{field}.side: {e}"))?;
+    let mut boxes = Vec::with_capacity(file.boxes.len());
+    for (i, b) in file.boxes.into_iter().enumerate() {
+        let at = format!("{field}.boxes[{i}]");
+        let position = game
+            .parse_position(&b.position)
+            .map_err(|e| format!("{at}.position: {e}"))?;
+        if game.turn(&position) != side {
+            return Err(format!("{at}.position: it is not {}'s turn there", file.side));
+        }
+        let mut moves = Vec::new();
+        let mut beads = Vec::new();
+        for (j, (name, n)) in b.beads.into_iter().enumerate() {
+            let mv = game
+                .parse_move(&position, &name)
+                .map_err(|e| format!("{at}.beads[{j}]: {e}"))?;
+            moves.push(mv);
+            beads.push(n);
+        }
+        if moves.is_empty() {
+            return Err(format!("{at}.beads: a box needs at least one bead colour"));
+        }
+        boxes.push(MatchBox {
+            position,
+            own_move: b.own_move.max(1),
+            moves,
+            beads,
+        });
+    }
+    Ok(Machine::from_boxes(
+        game.clone(),
+        side,
+        file.settings,
+        file.enumerated,
+        boxes,
+    ))
+}
+
+/// The JSON text of a trainer's whole state.
+pub fn to_json<G: Game>(t: &Trainer<G>) -> String {
+    let file = StateFile {
+        format: FORMAT.to_string(),
+        game: t.machine.game().spec(),
+        games_played: t.games_played,
+        opponent: t.opponent_spec.to_string(),
+        rng: t.rng.clone(),
+        machine: machine_file(&t.machine),
+        opponent_machine: t.opponent.machine().map(machine_file),
+    };
+    serde_json::to_string_pretty(&file).unwrap_or_default() + "\n"
+}
+
+/// Rebuild a trainer from state-file text for `game`. Errors name the field.
+pub fn from_json<G: Game>(game: &G, text: &str) -> Result<Trainer<G>, String> {
+    let spec = peek_game(text)?;
+    if spec != game.spec() {
+        return Err(format!("field 'game': the file is for '{spec}', not '{}'", game.spec()));
+    }
+    let file: StateFile = serde_json::from_str(text).map_err(|e| format!("not a valid state file: {e}"))?;
+    let opponent_spec = OpponentSpec::parse(&file.opponent).map_err(|e| format!("field 'opponent': {e}"))?;
+    let machine = read_machine(game, file.machine, "machine")?;
+    let opponent = match (file.opponent_machine, &opponent_spec) {
+        (Some(m), OpponentSpec::Menace(_)) => Opponent::Menace(Box::new(read_machine(game, m, "opponent_machine")?)),
+        (None, OpponentSpec::Menace(_)) => return Err("field 'opponent_machine' is missing for opponent menace".into()),
+        (Some(_), _) => {
+            return Err(format!(
+                "field 'opponent_machine' is only for opponent menace, not {opponent_spec}"
+            ))
+        }
+        (None, spec) => make_opponent(game, spec, machine.side(), machine.settings()).map_err(|e| e.to_string())?,
+    };
+    Ok(Trainer::resume(
+        machine,
+        opponent,
+        opponent_spec,
+        file.rng,
+        file.games_played,
+    ))
+}

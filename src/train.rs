@@ -1,0 +1,215 @@
+//! Seeded training: a machine plays game after game against an opponent.
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::exact::{expected, Expected, EXACT_LIMIT};
+use crate::game::{Game, Outcome, Player};
+use crate::machine::{Choice, GameResult, Machine};
+use crate::opponent::{Opponent, OpponentSpec, PerfectPlayer};
+use crate::settings::MachineSettings;
+use crate::solver::TooLarge;
+
+/// The exact expected results of the machine at one moment.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ExactPair {
+    /// Against a perfect opponent (absent where the game cannot be solved).
+    pub perfect: Option<Expected>,
+    /// Against a uniformly random opponent.
+    pub random: Option<Expected>,
+}
+
+/// What one game left behind.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// 1-based game number over the machine's life.
+    pub game: u64,
+    /// From the machine's point of view.
+    pub result: GameResult,
+    /// Plies played (a resignation ends the game early).
+    pub plies: u32,
+    /// Beads in all boxes after reinforcement.
+    pub total_beads: u64,
+    /// Beads in the boxes of the machine's first move.
+    pub first_box_beads: u64,
+    /// Boxes the machine has.
+    pub boxes: usize,
+    /// The exact expected results after this game, when recorded.
+    pub exact: Option<ExactPair>,
+}
+
+/// A training run: a machine, an opponent, and the one random stream both draw from.
+pub struct Trainer<G: Game> {
+    pub machine: Machine<G>,
+    pub opponent: Opponent<G>,
+    pub opponent_spec: OpponentSpec,
+    pub rng: ChaCha8Rng,
+    pub games_played: u64,
+    perfect: Option<Box<PerfectPlayer<G>>>,
+    perfect_tried: bool,
+    buf: Vec<G::Move>,
+}
+
+/// Why a trainer could not be built.
+#[derive(Debug)]
+pub enum TrainError {
+    TooLarge(TooLarge),
+    Setting(String),
+}
+
+impl std::fmt::Display for TrainError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TrainError::TooLarge(e) => write!(f, "{e}"),
+            TrainError::Setting(s) => write!(f, "{s}"),
+        }
+    }
+}
+
+impl std::error::Error for TrainError {}
+
+impl From<TooLarge> for TrainError {
+    fn from(e: TooLarge) -> Self {
+        TrainError::TooLarge(e)
+    }
+}
+
+/// Make the opponent a spec names, for a machine playing `side`.
+pub fn make_opponent<G: Game>(
+    game: &G,
+    spec: &OpponentSpec,
+    side: Player,
+    machine_settings: &MachineSettings,
+) -> Result<Opponent<G>, TrainError> {
+    Ok(match spec {
+        OpponentSpec::Random => Opponent::Random,
+        OpponentSpec::Perfect(p) => {
+            let player = PerfectPlayer::new(game.clone())
+                .map_err(|e| TrainError::Setting(format!("opponent 'perfect' needs the game solved: {e}")))?;
+            Opponent::Perfect {
+                p: *p,
+                player: Box::new(player),
+            }
+        }
+        OpponentSpec::Menace(settings) => {
+            let settings = settings.as_deref().unwrap_or(machine_settings).clone();
+            Opponent::Menace(Box::new(Machine::new(game.clone(), side.other(), settings)?))
+        }
+    })
+}
+
+impl<G: Game> Trainer<G> {
+    /// A fresh machine playing `side` against `opponent`, seeded with `seed`.
+    pub fn new(
+        game: G,
+        side: Player,
+        settings: MachineSettings,
+        opponent: OpponentSpec,
+        seed: u64,
+    ) -> Result<Trainer<G>, TrainError> {
+        let machine = Machine::new(game.clone(), side, settings)?;
+        let made = make_opponent(&game, &opponent, side, machine.settings())?;
+        Ok(Self::resume(
+            machine,
+            made,
+            opponent,
+            ChaCha8Rng::seed_from_u64(seed),
+            0,
+        ))
+    }
+
+    /// Continue from saved parts.
+    pub fn resume(
+        machine: Machine<G>,
+        opponent: Opponent<G>,
+        opponent_spec: OpponentSpec,
+        rng: ChaCha8Rng,
+        games_played: u64,
+    ) -> Trainer<G> {
+        Trainer {
+            machine,
+            opponent,
+            opponent_spec,
+            rng,
+            games_played,
+            perfect: None,
+            perfect_tried: false,
+            buf: Vec::new(),
+        }
+    }
+
+    /// Play one game, reinforce, and report it (`exact`: also compute the exact results).
+    pub fn play_game(&mut self, exact: bool) -> GameRecord {
+        let game = self.machine.game().clone();
+        let side = self.machine.side();
+        let mut pos = game.start();
+        let mut plies = 0u32;
+        let result = loop {
+            let outcome = game.outcome(&pos);
+            if outcome != Outcome::Ongoing {
+                break GameResult::for_player(outcome, side);
+            }
+            let own_move = plies / 2 + 1;
+            let mv = if game.turn(&pos) == side {
+                match self.machine.choose(&pos, own_move, &mut self.rng) {
+                    Choice::Play(m) => m,
+                    Choice::Resign => break GameResult::Loss,
+                }
+            } else {
+                match self
+                    .opponent
+                    .choose(&game, &pos, own_move, &mut self.rng, &mut self.buf)
+                {
+                    Some(m) => m,
+                    None => break GameResult::Win,
+                }
+            };
+            pos = game.play(&pos, mv);
+            plies += 1;
+        };
+        self.machine.reinforce(result);
+        if let Some(other) = self.opponent.machine_mut() {
+            other.reinforce(result.reversed());
+        }
+        self.games_played += 1;
+        GameRecord {
+            game: self.games_played,
+            result,
+            plies,
+            total_beads: self.machine.total_beads(),
+            first_box_beads: self.machine.first_move_beads(),
+            boxes: self.machine.boxes().len(),
+            exact: exact.then(|| self.exact()),
+        }
+    }
+
+    /// The machine's exact expected results now, against perfect and random
+    /// play; each is `None` where the game is too large.
+    pub fn exact(&mut self) -> ExactPair {
+        if !self.perfect_tried {
+            self.perfect_tried = true;
+            self.perfect = PerfectPlayer::new(self.machine.game().clone()).ok().map(Box::new);
+        }
+        let perfect = self.perfect.take().and_then(|player| {
+            let mut opp = Opponent::Perfect { p: 1.0, player };
+            let e = expected(&self.machine, &mut opp, EXACT_LIMIT).ok();
+            if let Opponent::Perfect { player, .. } = opp {
+                self.perfect = Some(player);
+            }
+            e
+        });
+        let random = expected(&self.machine, &mut Opponent::Random, EXACT_LIMIT).ok();
+        ExactPair { perfect, random }
+    }
+}
+
+/// The first game after which the machine never lost again (0 if it never
+/// lost), or `None` if its last game was a loss.
+pub fn games_until_learned(records: &[GameRecord]) -> Option<u64> {
+    match records.iter().rposition(|r| r.result == GameResult::Loss) {
+        None => Some(0),
+        Some(i) if i + 1 == records.len() => None,
+        Some(i) => Some(records[i].game),
+    }
+}

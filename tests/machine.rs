@@ -1,0 +1,341 @@
+//! The matchbox machine, its opponents and training.
+
+mod common;
+
+use menace::exact::{expected, EXACT_LIMIT};
+use menace::machine::{Choice, GameResult, Machine};
+use menace::opponent::{Opponent, OpponentSpec};
+use menace::settings::{BeadSchedule, BoxMode, EmptyBox, MachineSettings, Reinforcement};
+use menace::train::{games_until_learned, Trainer};
+use menace::{state, Game, Hexapawn, Player, TicTacToe};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+fn hexapawn() -> Hexapawn {
+    Hexapawn::new(3, 3).unwrap()
+}
+
+fn her() -> Machine<Hexapawn> {
+    Machine::new(hexapawn(), Player::Two, MachineSettings::gardner()).unwrap()
+}
+
+#[test]
+fn her_has_gardners_boxes_with_one_bead_a_move() {
+    let m = her();
+    assert_eq!(m.boxes().len(), 19);
+    assert!(m.boxes().iter().all(|b| b.beads.iter().all(|&n| n == 1)));
+    // After White's b2 the position is its own mirror image: Black's a2 and
+    // c2 share a colour, and so do axb2 and cxb2 (b3 is blocked): two colours.
+    let game = hexapawn();
+    let pos = game.try_play(&game.start(), "b2").unwrap();
+    let (i, _) = m.box_for(&pos).unwrap();
+    assert_eq!(m.boxes()[i as usize].moves.len(), 2);
+}
+
+#[test]
+fn symmetric_moves_share_a_colour_in_menace_first_box() {
+    let menace = Machine::new(TicTacToe, Player::One, MachineSettings::michie()).unwrap();
+    let (i, _) = menace.box_for(&TicTacToe.start()).unwrap();
+    let first = &menace.boxes()[i as usize];
+    // Corner, edge and centre: three colours, 4 beads each (Michie's first box).
+    assert_eq!(first.moves.len(), 3);
+    assert_eq!(first.beads, vec![4, 4, 4]);
+    assert_eq!(menace.boxes().len(), 304);
+}
+
+#[test]
+fn drawn_moves_are_legal_on_the_real_board() {
+    let game = hexapawn();
+    let mut m = her();
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for pos in common::rules::sample_positions(&game, 10_000, 0) {
+        if game.turn(&pos) != Player::Two || game.outcome(&pos).is_over() {
+            continue;
+        }
+        for _ in 0..10 {
+            match m.choose(&pos, 1, &mut rng) {
+                Choice::Play(mv) => assert!(game.moves(&pos).contains(&mv)),
+                Choice::Resign => panic!("a fresh machine has no empty box"),
+            }
+            m.abandon();
+        }
+    }
+}
+
+#[test]
+fn gardner_reinforcement_removes_only_the_last_bead_after_a_loss() {
+    let game = hexapawn();
+    let mut m = her();
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let p1 = game.try_play(&game.start(), "b2").unwrap();
+    let Choice::Play(a) = m.choose(&p1, 1, &mut rng) else {
+        panic!()
+    };
+    let p2 = game.play(&p1, a);
+    let p3 = game.play(&p2, game.moves(&p2)[0]);
+    let Choice::Play(_) = m.choose(&p3, 2, &mut rng) else {
+        panic!()
+    };
+    let last = *m.history().last().unwrap();
+    let before = m.total_beads();
+    let changes = m.reinforce(GameResult::Loss);
+    assert_eq!(changes.len(), 1);
+    assert_eq!((changes[0].box_index, changes[0].colour), (last.box_index, last.colour));
+    assert_eq!(m.total_beads(), before - 1);
+    // A win changes nothing under gardner.
+    let Choice::Play(_) = m.choose(&p1, 1, &mut rng) else {
+        panic!()
+    };
+    assert!(m.reinforce(GameResult::Win).is_empty());
+}
+
+#[test]
+fn michie_reinforcement_touches_every_move() {
+    let mut m = Machine::new(TicTacToe, Player::One, MachineSettings::michie()).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    let mut pos = TicTacToe.start();
+    for own in 1..=3 {
+        let Choice::Play(mv) = m.choose(&pos, own, &mut rng) else {
+            panic!()
+        };
+        pos = TicTacToe.play(&pos, mv);
+        let reply = TicTacToe.moves(&pos)[0];
+        pos = TicTacToe.play(&pos, reply);
+    }
+    let before = m.total_beads();
+    assert_eq!(m.reinforce(GameResult::Win).len(), 3);
+    assert_eq!(m.total_beads(), before + 9);
+}
+
+#[test]
+fn empty_box_rules() {
+    let game = hexapawn();
+    let pos = game.try_play(&game.start(), "b2").unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let empty_first_box = |rule: EmptyBox, rng: &mut ChaCha8Rng| {
+        let settings = MachineSettings {
+            empty_box: rule,
+            reinforcement: Reinforcement::parse("0/0/-5").unwrap(),
+            ..MachineSettings::gardner()
+        };
+        let mut m = Machine::new(game.clone(), Player::Two, settings).unwrap();
+        for _ in 0..4 {
+            if let Choice::Play(_) = m.choose(&pos, 1, rng) {
+                m.reinforce(GameResult::Loss);
+            }
+        }
+        m
+    };
+    // Resign: the box empties and the machine resigns there.
+    let mut m = empty_first_box(EmptyBox::Resign, &mut rng);
+    assert_eq!(m.choose(&pos, 1, &mut rng), Choice::Resign);
+    // Restock: it refills with its initial beads and plays.
+    let mut m = empty_first_box(EmptyBox::Restock, &mut rng);
+    assert!(matches!(m.choose(&pos, 1, &mut rng), Choice::Play(_)));
+    // Floor: counts never drop below the floor.
+    let m = empty_first_box(EmptyBox::Floor(1), &mut rng);
+    let (i, _) = m.box_for(&pos).unwrap();
+    assert!(m.boxes()[i as usize].beads.iter().all(|&n| n >= 1));
+}
+
+#[test]
+fn her_against_perfect_stops_losing_in_every_seed() {
+    let mut learned = Vec::new();
+    for seed in 0..100 {
+        let mut t = Trainer::new(
+            hexapawn(),
+            Player::Two,
+            MachineSettings::gardner(),
+            OpponentSpec::Perfect(1.0),
+            seed,
+        )
+        .unwrap();
+        let records: Vec<_> = (0..60).map(|_| t.play_game(false)).collect();
+        let n = games_until_learned(&records).expect("learned within 60 games");
+        assert!(n <= 36, "seed {seed}: still losing at game {n}");
+        learned.push(n);
+        // And then it is a certain win against perfect play.
+        let e = t.exact().perfect.unwrap();
+        assert_eq!((e.win, e.draw, e.loss), (1.0, 0.0, 0.0), "seed {seed}");
+    }
+    assert!(
+        learned.iter().all(|&n| n > 0),
+        "an untrained HER loses to perfect play at first"
+    );
+}
+
+#[test]
+fn training_against_random_raises_the_exact_win_probability() {
+    let untrained = her();
+    let before = expected(&untrained, &mut Opponent::Random, EXACT_LIMIT).unwrap();
+    let mut t = Trainer::new(
+        hexapawn(),
+        Player::Two,
+        MachineSettings::gardner(),
+        OpponentSpec::Random,
+        11,
+    )
+    .unwrap();
+    for _ in 0..300 {
+        t.play_game(false);
+    }
+    let after = t.exact().random.unwrap();
+    assert!(after.win > before.win + 0.15, "before {before:?}, after {after:?}");
+    assert!((before.win + before.draw + before.loss - 1.0).abs() < 1e-12);
+    assert_eq!(before.draw, 0.0, "hexapawn has no draws");
+}
+
+/// The exact evaluation agrees with sampling many games of a frozen machine.
+#[test]
+fn exact_result_matches_sampling() {
+    let frozen = MachineSettings {
+        reinforcement: Reinforcement::parse("0/0/0").unwrap(),
+        ..MachineSettings::michie()
+    };
+    let mut t = Trainer::new(TicTacToe, Player::One, frozen, OpponentSpec::Random, 4).unwrap();
+    let exact = t.exact().random.unwrap();
+    let n = 40_000;
+    let mut wins = 0;
+    let mut draws = 0;
+    for _ in 0..n {
+        match t.play_game(false).result {
+            GameResult::Win => wins += 1,
+            GameResult::Draw => draws += 1,
+            GameResult::Loss => {}
+        }
+    }
+    for (count, p) in [(wins, exact.win), (draws, exact.draw)] {
+        let sd = (p * (1.0 - p) / n as f64).sqrt();
+        let observed = count as f64 / n as f64;
+        assert!((observed - p).abs() < 4.0 * sd, "observed {observed}, exact {p}");
+    }
+}
+
+fn run_states(seed: u64, games: &[u64], opponent: OpponentSpec) -> String {
+    let game = hexapawn();
+    let mut t = Trainer::new(game.clone(), Player::Two, MachineSettings::gardner(), opponent, seed).unwrap();
+    for &n in games {
+        for _ in 0..n {
+            t.play_game(false);
+        }
+        let text = state::to_json(&t);
+        t = state::from_json(&game, &text).unwrap();
+    }
+    state::to_json(&t)
+}
+
+#[test]
+fn same_seed_same_machine_and_resume_is_seamless() {
+    for opponent in [
+        OpponentSpec::Random,
+        OpponentSpec::Perfect(0.5),
+        OpponentSpec::Menace(None),
+    ] {
+        let whole = run_states(9, &[50], opponent.clone());
+        assert_eq!(whole, run_states(9, &[50], opponent.clone()));
+        assert_eq!(whole, run_states(9, &[25, 25], opponent.clone()), "{opponent}");
+        assert_eq!(whole, run_states(9, &[1, 48, 1], opponent.clone()), "{opponent}");
+        assert_ne!(whole, run_states(10, &[50], opponent));
+    }
+}
+
+#[test]
+fn first_visit_and_enumerated_machines_play_the_same_games() {
+    // Same seed, same draws: a box opened on first visit holds the same beads.
+    let settings = |mode| MachineSettings {
+        box_mode: mode,
+        ..MachineSettings::gardner()
+    };
+    let mut a = Trainer::new(
+        hexapawn(),
+        Player::Two,
+        settings(BoxMode::Enumerate),
+        OpponentSpec::Random,
+        1,
+    )
+    .unwrap();
+    let mut b = Trainer::new(
+        hexapawn(),
+        Player::Two,
+        settings(BoxMode::FirstVisit),
+        OpponentSpec::Random,
+        1,
+    )
+    .unwrap();
+    assert_eq!(b.machine.boxes().len(), 0);
+    for _ in 0..200 {
+        assert_eq!(a.play_game(false).result, b.play_game(false).result);
+    }
+    assert!(b.machine.boxes().len() <= 19);
+}
+
+#[test]
+fn bad_state_files_are_explained() {
+    let game = hexapawn();
+    let t = Trainer::new(
+        game.clone(),
+        Player::Two,
+        MachineSettings::gardner(),
+        OpponentSpec::Random,
+        1,
+    )
+    .unwrap();
+    let text = state::to_json(&t);
+    let truncated = &text[..text.len() / 2];
+    let err = state::from_json(&game, truncated).err().unwrap();
+    assert!(err.contains("not a valid state file") && err.contains("EOF"), "{err}");
+    let other = Hexapawn::new(4, 4).unwrap();
+    let err = state::from_json(&other, &text).err().unwrap();
+    assert!(err.contains("the file is for 'hexapawn', not 'hexapawn:4x4'"), "{err}");
+    let err = state::from_json(&game, "{\"format\": \"something\"}").err().unwrap();
+    assert!(err.contains("field 'format'"), "{err}");
+    let bad_box = text.replacen("\"position\": \"", "\"position\": \"zz", 1);
+    let err = state::from_json(&game, &bad_box).err().unwrap();
+    assert!(err.contains("machine.boxes[0].position"), "{err}");
+}
+
+#[test]
+fn bad_settings_are_explained() {
+    assert!(OpponentSpec::parse("grandmaster")
+        .unwrap_err()
+        .contains("opponent 'grandmaster'"));
+    assert!(OpponentSpec::parse("perfect:1.5").is_err());
+    assert!(Reinforcement::parse("lots")
+        .unwrap_err()
+        .contains("reinforcement 'lots'"));
+    assert!(BeadSchedule::parse("4,x").unwrap_err().contains("'4,x'"));
+}
+
+#[test]
+fn running_bead_totals_match_the_boxes() {
+    for (opponent, empty) in [
+        ("random", EmptyBox::Restock),
+        ("menace", EmptyBox::Resign),
+        ("perfect", EmptyBox::Floor(1)),
+    ] {
+        let settings = MachineSettings {
+            empty_box: empty,
+            ..MachineSettings::michie()
+        };
+        let mut t = Trainer::new(
+            TicTacToe,
+            Player::Two,
+            settings,
+            OpponentSpec::parse(opponent).unwrap(),
+            3,
+        )
+        .unwrap();
+        for _ in 0..300 {
+            let r = t.play_game(false);
+            let m = &t.machine;
+            let sum: u64 = m.boxes().iter().map(|b| u64::from(b.total())).sum();
+            let first: u64 = m
+                .boxes()
+                .iter()
+                .filter(|b| b.own_move == 1)
+                .map(|b| u64::from(b.total()))
+                .sum();
+            assert_eq!((r.total_beads, r.first_box_beads), (sum, first), "{opponent}");
+        }
+    }
+}
