@@ -128,6 +128,33 @@ fn bench_training() {
     println!();
 }
 
+fn bench_experiment() {
+    println!(
+        "## experiment run time by seeds and threads (HER vs random, 500 games a seed, exact result every 5 games)"
+    );
+    println!("{:>6} {:>8} {:>10} {:>12}", "seeds", "threads", "seconds", "games/s");
+    for seeds in [100, 200, 400] {
+        for threads in [1, 2] {
+            let text = format!(
+                r#"{{"name": "bench", "game": "hexapawn", "games": 500, "seeds": {seeds}, "exact_every": 5,
+                   "arms": [{{"name": "HER", "opponent": "random"}}]}}"#
+            );
+            let exp = menace::experiment::Experiment::parse(&text).expect("valid experiment");
+            let game = Hexapawn::new(3, 3).expect("valid board");
+            let (t, _) = best_of(3, || exp.run(&game, threads, &|_| {}).expect("runs"));
+            let games = 500.0 * seeds as f64;
+            println!(
+                "{:>6} {:>8} {:>10.3} {:>12.0}",
+                seeds,
+                threads,
+                t.as_secs_f64(),
+                games / t.as_secs_f64()
+            );
+        }
+    }
+    println!();
+}
+
 fn main() {
     let filter: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     let wanted = |name: &str| filter.is_empty() || filter.iter().any(|f| name.contains(f.as_str()));
@@ -136,5 +163,8 @@ fn main() {
     }
     if wanted("training") {
         bench_training();
+    }
+    if wanted("experiment") {
+        bench_experiment();
     }
 }

@@ -6,13 +6,16 @@
 //! [`registry`] maps game spec strings to games.
 
 pub mod boxes;
+pub mod chart;
 pub mod exact;
+pub mod experiment;
 pub mod fsutil;
 pub mod game;
 pub mod games;
 pub mod machine;
 pub mod opponent;
 pub mod registry;
+pub mod report;
 pub mod settings;
 pub mod solver;
 pub mod state;

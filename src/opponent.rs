@@ -49,6 +49,10 @@ impl fmt::Display for OpponentSpec {
     }
 }
 
+/// The most positions the perfect opponent solves before giving up (a few
+/// seconds' work; hexapawn up to 5×5 and noughts and crosses fit easily).
+pub const PERFECT_LIMIT: usize = 5_000_000;
+
 /// Plays perfectly: uniformly among the moves that keep the best value
 /// (fastest win, slowest loss). Best moves are cached per position.
 pub struct PerfectPlayer<G: Game> {
@@ -57,9 +61,10 @@ pub struct PerfectPlayer<G: Game> {
 }
 
 impl<G: Game> PerfectPlayer<G> {
-    /// Solve the game from its start; an error if it is too large.
+    /// Solve the game from its start; an error if it needs more than
+    /// [`PERFECT_LIMIT`] positions.
     pub fn new(game: G) -> Result<PerfectPlayer<G>, TooLarge> {
-        let mut solver = Solver::new(game.clone());
+        let mut solver = Solver::with_limit(game.clone(), PERFECT_LIMIT);
         solver.value(&game.start())?;
         Ok(PerfectPlayer {
             solver,

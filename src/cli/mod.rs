@@ -3,7 +3,9 @@
 mod boxes;
 mod machine_args;
 mod output;
+mod plot;
 mod progress;
+mod run;
 mod solve;
 mod train;
 
@@ -25,6 +27,10 @@ enum Command {
     Boxes(boxes::BoxesArgs),
     /// Train a machine against an opponent: seeded, with a summary and the exact expected result.
     Train(train::TrainArgs),
+    /// Run an experiment file: every arm over every seed, in parallel; curves, summary and charts.
+    Run(run::RunArgs),
+    /// Redraw the charts from a curves file written by `run`.
+    Plot(plot::PlotArgs),
 }
 
 /// Parse the command line and run it.
@@ -34,6 +40,8 @@ pub fn run() -> anyhow::Result<()> {
         Command::Solve(args) => solve::run(args),
         Command::Boxes(args) => boxes::run(args),
         Command::Train(args) => train::run(args),
+        Command::Run(args) => run::run(args),
+        Command::Plot(args) => plot::run(args),
     }
 }
 

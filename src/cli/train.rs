@@ -25,9 +25,10 @@ pub struct TrainArgs {
     /// The side the machine plays [default: black for hexapawn, x for tictactoe].
     #[arg(long)]
     side: Option<String>,
-    /// random, perfect, perfect:P (perfect with probability P, else random), or menace (self-play).
-    #[arg(long, default_value = "random", value_parser = OpponentSpec::parse)]
-    opponent: OpponentSpec,
+    /// random, perfect, perfect:P (perfect with probability P, else random), or menace (self-play)
+    /// [default: random, or the saved opponent with --resume].
+    #[arg(long, value_parser = OpponentSpec::parse)]
+    opponent: Option<OpponentSpec>,
     /// How many games to play.
     #[arg(long, default_value_t = 50, allow_negative_numbers = true, value_parser = super::positive)]
     games: u64,
@@ -73,15 +74,17 @@ fn train<G: Game>(
                 Some(s) => game.parse_player(s).map_err(|e| anyhow!(e))?,
                 None => default_side,
             };
-            Trainer::new(game.clone(), side, settings, args.opponent.clone(), args.seed)?
+            let opponent = args.opponent.clone().unwrap_or(OpponentSpec::Random);
+            Trainer::new(game.clone(), side, settings, opponent, args.seed)?
         }
     };
-    if args.resume.is_some() && args.opponent != trainer.opponent_spec && args.opponent != OpponentSpec::Random {
-        bail!(
-            "--opponent {} differs from the saved opponent {}; leave it out to continue",
-            args.opponent,
-            trainer.opponent_spec
-        );
+    if let (Some(_), Some(asked)) = (&args.resume, &args.opponent) {
+        if *asked != trainer.opponent_spec {
+            bail!(
+                "--opponent {asked} differs from the saved opponent {}; leave it out to continue",
+                trainer.opponent_spec
+            );
+        }
     }
     let bar = games_bar(args.games);
     let mut records: Vec<GameRecord> = Vec::with_capacity(args.games as usize);
@@ -119,14 +122,17 @@ fn train<G: Game>(
             "records": records,
         }));
     }
+    let origin = match &args.resume {
+        Some(path) => format!("continued from {}", path.display()),
+        None => format!("seed {}", args.seed),
+    };
     println!(
-        "{}: machine plays {} against {}, games {}..{}, seed {}",
+        "{}: machine plays {} against {}, games {}..{}, {origin}",
         game.spec(),
         game.player_name(m.side()),
         trainer.opponent_spec,
         first,
         trainer.games_played,
-        args.seed
     );
     println!("settings: {}", m.settings().describe());
     println!("results: {wins} wins, {draws} draws, {losses} losses");

@@ -1,0 +1,598 @@
+//! Learning-curve charts, PNG and SVG, drawn with plotters using a font
+//! that ships inside the program.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::FontStyle;
+
+/// One line on a chart: a mean with a shaded band around it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    /// The legend entry.
+    pub label: String,
+    /// (x, mean, band low, band high) per point, x increasing. A band equal
+    /// to the mean draws no shading.
+    pub points: Vec<(f64, f64, f64, f64)>,
+}
+
+/// A chart: title, axis labels (with units), and its series.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chart {
+    pub title: String,
+    /// A second, smaller title line (settings), may be empty.
+    pub subtitle: String,
+    pub x_label: String,
+    pub y_label: String,
+    pub series: Vec<Series>,
+}
+
+/// Image size in pixels (PNG) and user units (SVG).
+const WIDTH: u32 = 1000;
+const HEIGHT: u32 = 600;
+
+/// The one font family used for all text; it is the embedded DejaVu Sans.
+const FAMILY: &str = "sans-serif";
+static FONT_BYTES: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
+
+/// tab10, the matplotlib default palette: eight well-separated colours.
+const PALETTE: [RGBColor; 8] = [
+    RGBColor(31, 119, 180),  // blue
+    RGBColor(255, 127, 14),  // orange
+    RGBColor(44, 160, 44),   // green
+    RGBColor(214, 39, 40),   // red
+    RGBColor(148, 103, 189), // purple
+    RGBColor(140, 86, 75),   // brown
+    RGBColor(227, 119, 194), // pink
+    RGBColor(127, 127, 127), // grey
+];
+
+const TITLE_SIZE: f64 = 26.0;
+const SUBTITLE_SIZE: f64 = 16.0;
+const AXIS_DESC_SIZE: f64 = 18.0;
+const TICK_LABEL_SIZE: f64 = 14.0;
+const LEGEND_SIZE: f64 = 15.0;
+/// Height of one legend row under the plot, in pixels.
+const LEGEND_ROW: u32 = 22;
+
+/// Register the embedded font under [`FAMILY`] (once per process).
+fn ensure_font() -> Result<(), String> {
+    static REGISTERED: OnceLock<Result<(), String>> = OnceLock::new();
+    REGISTERED
+        .get_or_init(|| {
+            plotters::style::register_font(FAMILY, FontStyle::Normal, FONT_BYTES)
+                .map_err(|_| "the embedded chart font (DejaVuSans.ttf) cannot be loaded".to_string())
+        })
+        .clone()
+}
+
+/// `stem` with `ext` appended (not replacing any dot already in the name).
+fn with_suffix(stem: &Path, ext: &str) -> PathBuf {
+    let mut s = stem.as_os_str().to_owned();
+    s.push(".");
+    s.push(ext);
+    PathBuf::from(s)
+}
+
+fn finite(v: f64) -> bool {
+    v.is_finite()
+}
+
+/// Runs of consecutive points for which `keep` holds; a point failing it
+/// (NaN, infinite) breaks the run, so missing values leave a gap.
+fn runs<T: Copy>(points: &[(f64, f64, f64, f64)], keep: impl Fn(&(f64, f64, f64, f64)) -> Option<T>) -> Vec<Vec<T>> {
+    let mut out: Vec<Vec<T>> = Vec::new();
+    let mut cur: Vec<T> = Vec::new();
+    for p in points {
+        match keep(p) {
+            Some(v) => cur.push(v),
+            None => {
+                if !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+            }
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// The mean line of one point, if drawable.
+fn mean_point(p: &(f64, f64, f64, f64)) -> Option<(f64, f64)> {
+    (finite(p.0) && finite(p.1)).then_some((p.0, p.1))
+}
+
+/// The band of one point as (x, low, high), if drawable.
+fn band_point(p: &(f64, f64, f64, f64)) -> Option<(f64, f64, f64)> {
+    (finite(p.0) && finite(p.2) && finite(p.3)).then(|| (p.0, p.2.min(p.3), p.2.max(p.3)))
+}
+
+/// Everything needed to draw, computed once and validated.
+struct Plan<'a> {
+    chart: &'a Chart,
+    x_range: (f64, f64),
+    y_range: (f64, f64),
+}
+
+impl<'a> Plan<'a> {
+    fn new(chart: &'a Chart) -> Result<Self, String> {
+        if chart.series.is_empty() {
+            return Err(format!("chart '{}' has no series", chart.title));
+        }
+        if let Some(s) = chart.series.iter().find(|s| s.points.is_empty()) {
+            return Err(format!("chart '{}': series '{}' has no points", chart.title, s.label));
+        }
+        let mut xs = (f64::INFINITY, f64::NEG_INFINITY);
+        let mut ys = (f64::INFINITY, f64::NEG_INFINITY);
+        let widen = |r: &mut (f64, f64), v: f64| {
+            r.0 = r.0.min(v);
+            r.1 = r.1.max(v);
+        };
+        for p in chart.series.iter().flat_map(|s| s.points.iter()) {
+            if let Some((x, y)) = mean_point(p) {
+                widen(&mut xs, x);
+                widen(&mut ys, y);
+            }
+            if let Some((x, lo, hi)) = band_point(p) {
+                widen(&mut xs, x);
+                widen(&mut ys, lo);
+                widen(&mut ys, hi);
+            }
+        }
+        if !(xs.0 <= xs.1 && ys.0 <= ys.1) {
+            return Err(format!("chart '{}' has no finite points to draw", chart.title));
+        }
+        let x_range = if xs.1 - xs.0 > 0.0 {
+            xs
+        } else {
+            (xs.0 - 1.0, xs.1 + 1.0)
+        };
+        let y_range = if ys.1 - ys.0 > 0.0 {
+            let m = 0.05 * (ys.1 - ys.0);
+            (ys.0 - m, ys.1 + m)
+        } else {
+            (ys.0 - 1.0, ys.1 + 1.0)
+        };
+        if !(x_range.1 - x_range.0).is_finite() || !(y_range.1 - y_range.0).is_finite() {
+            return Err(format!("chart '{}' has values too large to draw", chart.title));
+        }
+        Ok(Plan {
+            chart,
+            x_range,
+            y_range,
+        })
+    }
+}
+
+/// A text style in the embedded font, shrunk (down to 60%) until `text` fits `max_w` pixels.
+fn fitting_style<'a, DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    text: &str,
+    size: f64,
+    max_w: u32,
+    color: RGBColor,
+) -> TextStyle<'a> {
+    let mut s = size;
+    while s > size * 0.6 {
+        let style = TextStyle::from((FAMILY, s).into_font());
+        match area.estimate_text_size(text, &style) {
+            Ok((w, _)) if w > max_w => s -= 1.0,
+            _ => break,
+        }
+    }
+    (FAMILY, s).into_font().color(&color)
+}
+
+/// A tick label for `v` on an axis spanning `span`: as many decimals as the
+/// tick spacing needs, no trailing zeros ("100", "0.25", never "100.0").
+fn tick_label(v: f64, span: f64) -> String {
+    let decimals = if span > 0.0 && span.is_finite() {
+        (-(span / 100.0).log10()).ceil().clamp(0.0, 8.0) as usize
+    } else {
+        3
+    };
+    let mut s = format!("{v:.decimals$}");
+    if s.contains('.') {
+        s = s.trim_end_matches('0').trim_end_matches('.').to_string();
+    }
+    if s == "-0" {
+        s = "0".to_string();
+    }
+    s
+}
+
+/// Draw the whole chart onto `root`.
+fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plan: &Plan) -> Result<(), String> {
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let chart = plan.chart;
+    root.fill(&WHITE).map_err(err)?;
+
+    // Title block.
+    let max_w = WIDTH - 40;
+    let centre = (WIDTH / 2) as i32;
+    let title_style =
+        fitting_style(root, &chart.title, TITLE_SIZE, max_w, BLACK).pos(Pos::new(HPos::Center, VPos::Top));
+    root.draw(&Text::new(chart.title.as_str(), (centre, 12), title_style))
+        .map_err(err)?;
+    let mut top = 12 + TITLE_SIZE as u32 + 6;
+    if !chart.subtitle.is_empty() {
+        let sub_style = fitting_style(root, &chart.subtitle, SUBTITLE_SIZE, max_w, RGBColor(80, 80, 80))
+            .pos(Pos::new(HPos::Center, VPos::Top));
+        root.draw(&Text::new(chart.subtitle.as_str(), (centre, top as i32), sub_style))
+            .map_err(err)?;
+        top += SUBTITLE_SIZE as u32 + 6;
+    }
+    let (_, body) = root.split_vertically(top);
+    // The legend sits in a strip under the plot, so it never hides a curve.
+    let longest = chart.series.iter().map(|s| s.label.chars().count()).max().unwrap_or(0);
+    let columns = if longest * 9 + 40 < (WIDTH as usize - 100) / 2 {
+        2
+    } else {
+        1
+    };
+    let rows = chart.series.len().div_ceil(columns) as u32;
+    let legend_h = rows * LEGEND_ROW + 8;
+    let (body, legend_strip) = body.split_vertically(HEIGHT - top - legend_h);
+
+    let mut ctx = ChartBuilder::on(&body)
+        .margin(12)
+        .margin_right(28)
+        .x_label_area_size(50)
+        .y_label_area_size(70)
+        .build_cartesian_2d(plan.x_range.0..plan.x_range.1, plan.y_range.0..plan.y_range.1)
+        .map_err(err)?;
+
+    let x_span = plan.x_range.1 - plan.x_range.0;
+    let y_span = plan.y_range.1 - plan.y_range.0;
+    let x_fmt = move |v: &f64| tick_label(*v, x_span);
+    let y_fmt = move |v: &f64| tick_label(*v, y_span);
+    ctx.configure_mesh()
+        .x_label_formatter(&x_fmt)
+        .y_label_formatter(&y_fmt)
+        .x_desc(chart.x_label.as_str())
+        .y_desc(chart.y_label.as_str())
+        .axis_desc_style((FAMILY, AXIS_DESC_SIZE))
+        .label_style((FAMILY, TICK_LABEL_SIZE))
+        .bold_line_style(RGBColor(215, 215, 215))
+        .light_line_style(RGBColor(240, 240, 240))
+        .axis_style(RGBColor(90, 90, 90))
+        .max_light_lines(4)
+        .draw()
+        .map_err(err)?;
+
+    // Bands first, so every mean line sits on top of every band.
+    for (i, s) in chart.series.iter().enumerate() {
+        let colour = PALETTE[i % PALETTE.len()];
+        for run in runs(&s.points, band_point) {
+            if run.iter().all(|&(_, lo, hi)| lo == hi) {
+                continue;
+            }
+            let mut poly: Vec<(f64, f64)> = run.iter().map(|&(x, _, hi)| (x, hi)).collect();
+            poly.extend(run.iter().rev().map(|&(x, lo, _)| (x, lo)));
+            ctx.draw_series(std::iter::once(Polygon::new(poly, colour.mix(0.2).filled())))
+                .map_err(err)?;
+        }
+    }
+
+    for (i, s) in chart.series.iter().enumerate() {
+        let colour = PALETTE[i % PALETTE.len()];
+        for line in runs(&s.points, mean_point) {
+            if line.len() == 1 {
+                // A lone point has no line: mark it.
+                ctx.draw_series(std::iter::once(Circle::new(line[0], 3, colour.filled())))
+                    .map_err(err)?;
+            } else {
+                ctx.draw_series(LineSeries::new(line, colour.stroke_width(2)))
+                    .map_err(err)?;
+            }
+        }
+    }
+
+    let col_w = (WIDTH as i32 - 100) / columns as i32;
+    for (i, s) in chart.series.iter().enumerate() {
+        let colour = PALETTE[i % PALETTE.len()];
+        let (row, col) = ((i / columns) as i32, (i % columns) as i32);
+        let x = 90 + col * col_w;
+        let y = 4 + row * LEGEND_ROW as i32 + LEGEND_ROW as i32 / 2;
+        legend_strip
+            .draw(&Rectangle::new([(x, y - 6), (x + 26, y + 6)], colour.mix(0.2).filled()))
+            .map_err(err)?;
+        legend_strip
+            .draw(&PathElement::new(vec![(x, y), (x + 26, y)], colour.stroke_width(2)))
+            .map_err(err)?;
+        let style = TextStyle::from((FAMILY, LEGEND_SIZE).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
+        legend_strip
+            .draw(&Text::new(s.label.as_str(), (x + 34, y), style))
+            .map_err(err)?;
+    }
+
+    root.present().map_err(err)?;
+    Ok(())
+}
+
+/// Render the PNG to a temporary file beside `path`, then rename it over `path`.
+fn write_png(plan: &Plan, path: &Path) -> Result<(), String> {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .ok_or_else(|| format!("cannot write '{}': not a file name", path.display()))?;
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    // Keep ".png" last: the backend picks the image format from the extension.
+    let tmp = dir.join(format!(
+        ".{}.tmp{}-{}.png",
+        name.to_string_lossy(),
+        std::process::id(),
+        n
+    ));
+    let result = (|| -> Result<(), String> {
+        {
+            let root = BitMapBackend::new(&tmp, (WIDTH, HEIGHT)).into_drawing_area();
+            render(&root, plan)?;
+        }
+        std::fs::rename(&tmp, path).map_err(|e| e.to_string())
+    })();
+    result.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("cannot write '{}': {e}", path.display())
+    })
+}
+
+/// Render the SVG to a string and write it atomically.
+fn write_svg(plan: &Plan, path: &Path) -> Result<(), String> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
+        render(&root, plan).map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
+    }
+    crate::fsutil::write_atomic(path, svg.as_bytes())
+}
+
+/// Draw `chart` to `stem.png` and `stem.svg` (each written atomically).
+/// Errors name the file.
+pub fn draw(chart: &Chart, stem: &Path) -> Result<(), String> {
+    let png = with_suffix(stem, "png");
+    let svg = with_suffix(stem, "svg");
+    let plan = Plan::new(chart).map_err(|e| format!("cannot draw '{}': {e}", png.display()))?;
+    ensure_font().map_err(|e| format!("cannot write '{}': {e}", png.display()))?;
+    write_png(&plan, &png)?;
+    write_svg(&plan, &svg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_dir(tag: &str) -> PathBuf {
+        static N: AtomicU64 = AtomicU64::new(0);
+        let d = std::env::temp_dir().join(format!(
+            "menace-chart-{tag}-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    fn sample() -> Chart {
+        let a = (0..=50)
+            .map(|i| {
+                let x = i as f64 * 20.0;
+                let m = 1.0 / (1.0 + x / 200.0);
+                (x, m, m - 0.08, m + 0.08)
+            })
+            .collect();
+        let b = (0..=50)
+            .map(|i| {
+                let x = i as f64 * 20.0;
+                let m = 0.2 + 0.5 / (1.0 + x / 100.0);
+                (x, m, m - 0.03 - x / 20000.0, m + 0.05)
+            })
+            .collect();
+        Chart {
+            title: "MENACE losses against a random player".into(),
+            subtitle: "20 runs, 3 beads per move, reward +3/+1/-1".into(),
+            x_label: "games played".into(),
+            y_label: "loss rate".into(),
+            series: vec![
+                Series {
+                    label: "MENACE (first)".into(),
+                    points: a,
+                },
+                Series {
+                    label: "HER (second)".into(),
+                    points: b,
+                },
+            ],
+        }
+    }
+
+    fn count_non_white(buf: &[u8], rows: std::ops::Range<u32>, cols: std::ops::Range<u32>) -> (usize, usize) {
+        let (mut non_white, mut dark) = (0, 0);
+        for y in rows {
+            for x in cols.clone() {
+                let i = ((y * WIDTH + x) * 3) as usize;
+                let px = &buf[i..i + 3];
+                if px != [255, 255, 255] {
+                    non_white += 1;
+                }
+                if px.iter().all(|&c| c < 100) {
+                    dark += 1;
+                }
+            }
+        }
+        (non_white, dark)
+    }
+
+    #[test]
+    fn chart_writes_png_and_svg() {
+        let dir = temp_dir("files");
+        let stem = dir.join("losses");
+        let chart = sample();
+        draw(&chart, &stem).unwrap();
+
+        let png = std::fs::read(dir.join("losses.png")).unwrap();
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+        assert_eq!(&png[12..16], b"IHDR");
+        let w = u32::from_be_bytes([png[16], png[17], png[18], png[19]]);
+        let h = u32::from_be_bytes([png[20], png[21], png[22], png[23]]);
+        assert_eq!((w, h), (WIDTH, HEIGHT));
+        assert!(png.len() > 10_000, "PNG suspiciously small: {} bytes", png.len());
+
+        let svg = std::fs::read_to_string(dir.join("losses.svg")).unwrap();
+        assert!(svg.contains("<svg"));
+        assert!(svg.contains(&chart.title));
+        assert!(svg.contains(&chart.subtitle));
+        assert!(svg.contains("MENACE (first)"));
+        assert!(svg.contains("HER (second)"));
+        assert!(svg.contains("games played"));
+
+        // No temporary files are left behind.
+        let names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn chart_stem_with_dot_keeps_its_name() {
+        let dir = temp_dir("dot");
+        draw(&sample(), &dir.join("run.v2")).unwrap();
+        assert!(dir.join("run.v2.png").is_file());
+        assert!(dir.join("run.v2.svg").is_file());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn chart_embedded_font_draws_text() {
+        ensure_font().unwrap();
+        let chart = sample();
+        let plan = Plan::new(&chart).unwrap();
+        let mut buf = vec![0u8; (WIDTH * HEIGHT * 3) as usize];
+        {
+            let root = BitMapBackend::with_buffer(&mut buf, (WIDTH, HEIGHT)).into_drawing_area();
+            render(&root, &plan).unwrap();
+        }
+        let (non_white, _) = count_non_white(&buf, 0..HEIGHT, 0..WIDTH);
+        assert!(non_white > 20_000, "only {non_white} non-white pixels");
+        // The title band holds nothing but the title text.
+        let (_, dark) = count_non_white(&buf, 0..45, 200..800);
+        assert!(dark > 300, "only {dark} dark pixels in the title area");
+        // The corners outside the plot stay white.
+        let (corner, _) = count_non_white(&buf, 0..8, 0..8);
+        assert_eq!(corner, 0);
+    }
+
+    #[test]
+    fn chart_empty_is_an_error() {
+        let dir = temp_dir("empty");
+        let mut chart = sample();
+        chart.series.clear();
+        let e = draw(&chart, &dir.join("empty")).unwrap_err();
+        assert!(e.contains("no series"), "{e}");
+        assert!(e.contains("empty.png"), "{e}");
+
+        let mut chart = sample();
+        chart.series[1].points.clear();
+        let e = draw(&chart, &dir.join("empty")).unwrap_err();
+        assert!(e.contains("HER (second)"), "{e}");
+
+        let mut chart = sample();
+        for s in &mut chart.series {
+            s.points = vec![(f64::NAN, 1.0, 0.0, 2.0), (1.0, f64::NAN, f64::NAN, f64::INFINITY)];
+        }
+        let e = draw(&chart, &dir.join("empty")).unwrap_err();
+        assert!(e.contains("no finite points"), "{e}");
+
+        assert!(!dir.join("empty.png").exists());
+        assert!(!dir.join("empty.svg").exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn chart_nan_points_do_not_panic() {
+        let dir = temp_dir("nan");
+        let mut chart = sample();
+        chart.series[0].points[3].1 = f64::NAN;
+        chart.series[0].points[10] = (f64::NAN, f64::NAN, f64::NAN, f64::NAN);
+        chart.series[0].points[20].2 = f64::NAN;
+        chart.series[1].points[0].3 = f64::INFINITY;
+        chart.series[1].points[5].0 = f64::NEG_INFINITY;
+        chart.series.push(Series {
+            label: "all missing".into(),
+            points: vec![(f64::NAN, f64::NAN, f64::NAN, f64::NAN)],
+        });
+        draw(&chart, &dir.join("nan")).unwrap();
+        assert!(dir.join("nan.png").is_file());
+        assert!(std::fs::read_to_string(dir.join("nan.svg"))
+            .unwrap()
+            .contains("all missing"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn chart_tick_labels_are_short() {
+        assert_eq!(tick_label(100.0, 1000.0), "100");
+        assert_eq!(tick_label(0.25, 1.0), "0.25");
+        assert_eq!(tick_label(0.30000000000000004, 1.1), "0.3");
+        assert_eq!(tick_label(-0.0001, 1.0), "0");
+        assert_eq!(tick_label(2.5, f64::NAN), "2.5");
+    }
+
+    #[test]
+    fn chart_degenerate_ranges() {
+        let dir = temp_dir("flat");
+        let chart = Chart {
+            title: "flat".into(),
+            subtitle: String::new(),
+            x_label: "x".into(),
+            y_label: "y".into(),
+            series: vec![Series {
+                label: "one point".into(),
+                points: vec![(5.0, 0.5, 0.5, 0.5)],
+            }],
+        };
+        let plan = Plan::new(&chart).unwrap();
+        assert_eq!(plan.x_range, (4.0, 6.0));
+        assert_eq!(plan.y_range, (-0.5, 1.5));
+        draw(&chart, &dir.join("flat")).unwrap();
+        assert!(dir.join("flat.png").is_file());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn chart_ranges_have_margin() {
+        let chart = sample();
+        let plan = Plan::new(&chart).unwrap();
+        assert_eq!(plan.x_range, (0.0, 1000.0));
+        // Band extremes are 1.08 at x = 0 and the lowest band edge at x = 1000.
+        let (lo, hi) = chart
+            .series
+            .iter()
+            .flat_map(|s| s.points.iter())
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.2), b.max(p.3)));
+        let m = 0.05 * (hi - lo);
+        assert!((plan.y_range.0 - (lo - m)).abs() < 1e-12);
+        assert!((plan.y_range.1 - (hi + m)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn chart_unwritable_target_names_the_file() {
+        let dir = temp_dir("bad");
+        let stem = dir.join("missing-sub").join("x");
+        let e = draw(&sample(), &stem).unwrap_err();
+        assert!(e.contains("x.png"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

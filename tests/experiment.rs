@@ -1,0 +1,195 @@
+//! Experiment files and `menace run` / `menace plot` end to end.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use menace::experiment::Experiment;
+
+fn menace(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_menace"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("menace-exp-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const SMALL: &str = r#"{
+  "name": "small",
+  "game": "hexapawn",
+  "games": 30,
+  "seeds": 12,
+  "exact_every": 10,
+  "arms": [
+    { "name": "vs random", "opponent": "random" },
+    { "name": "vs perfect", "opponent": "perfect", "reinforcement": "michie", "beads": [3, 2, 1] },
+    { "name": "self-play", "opponent": "menace", "empty_box": "restock" }
+  ]
+}"#;
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_str().unwrap().to_string()
+}
+
+#[test]
+fn thread_count_does_not_change_a_byte() {
+    let dir = scratch("threads");
+    let file = write(&dir, "small.json", SMALL);
+    let one = dir.join("one");
+    let two = dir.join("two");
+    let three = dir.join("three");
+    for (out, threads) in [(&one, "1"), (&two, "2"), (&three, "3")] {
+        let o = menace(&["run", &file, "--out", out.to_str().unwrap(), "--threads", threads]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    for f in ["curves.csv", "summary.json"] {
+        let a = std::fs::read(one.join(f)).unwrap();
+        assert_eq!(a, std::fs::read(two.join(f)).unwrap(), "{f}");
+        assert_eq!(a, std::fs::read(three.join(f)).unwrap(), "{f}");
+    }
+    // One CSV row per arm × game, plus the header.
+    let csv = std::fs::read_to_string(one.join("curves.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 3 * 30);
+    // Charts in both formats, PNG with its signature.
+    for chart in [
+        "loss_rate",
+        "wins_minus_losses",
+        "beads",
+        "exact_perfect_loss",
+        "exact_random_win",
+    ] {
+        let png = std::fs::read(one.join(format!("{chart}.png"))).unwrap();
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+        let svg = std::fs::read_to_string(one.join(format!("{chart}.svg"))).unwrap();
+        assert!(svg.contains("<svg"));
+    }
+    // No temporary files left behind.
+    let leftovers: Vec<_> = std::fs::read_dir(&one)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with('.'))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    // The summary's totals agree with the curves: the last cumulative
+    // wins − losses is the mean of (wins − losses) over seeds.
+    let summary: serde_json::Value = serde_json::from_slice(&std::fs::read(one.join("summary.json")).unwrap()).unwrap();
+    let arm = &summary["arms"][0];
+    let wml = arm["wins"]["mean"].as_f64().unwrap() - arm["losses"]["mean"].as_f64().unwrap();
+    let last = csv.lines().nth(30).unwrap();
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let col = header.iter().position(|h| *h == "wins_minus_losses_mean").unwrap();
+    // Rows quote the settings field (it has commas): parse properly.
+    let mut rdr = csv::Reader::from_reader(csv.as_bytes());
+    let rows: Vec<csv::StringRecord> = rdr.records().map(|r| r.unwrap()).collect();
+    let from_csv: f64 = rows[29][col].parse().unwrap();
+    assert!((from_csv - wml).abs() < 1e-9, "{from_csv} vs {wml} ({last})");
+    // Redraw the charts from the CSV alone.
+    let again = dir.join("again");
+    let o = menace(&[
+        "plot",
+        one.join("curves.csv").to_str().unwrap(),
+        "--out",
+        again.to_str().unwrap(),
+        "--chart",
+        "michie_score",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(again.join("michie_score.png").exists() && again.join("michie_score.svg").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn malformed_files_name_the_field() {
+    let cases = [
+        (
+            SMALL.replace(r#""opponent": "perfect""#, r#""opponent": "wizard""#),
+            "arms[1].opponent: opponent 'wizard'",
+        ),
+        (
+            SMALL.replace(r#""empty_box": "restock""#, r#""colour": "red""#),
+            "arms[2].colour: unknown field `colour`",
+        ),
+        (
+            SMALL.replace(r#""games": 30"#, r#""games": -3"#),
+            "games: invalid value",
+        ),
+        (SMALL.replace(r#""seeds": 12"#, r#""seeds": "many""#), "seeds"),
+        (
+            SMALL.replace(r#""game": "hexapawn""#, r#""game": "go""#),
+            "game: game spec 'go': unknown game 'go'",
+        ),
+        (
+            SMALL.replace(r#""beads": [3, 2, 1]"#, r#""beads": [3, 0]"#),
+            "arms[1].beads: bead schedule '3,0'",
+        ),
+        (
+            SMALL.replace(r#""name": "self-play""#, r#""name": "vs random""#),
+            "arms[2].name: 'vs random' is used",
+        ),
+        (
+            SMALL.replace(r#""exact_every": 10"#, r#""exact_every": 0"#),
+            "exact_every",
+        ),
+        (SMALL[..SMALL.len() - 20].to_string(), "EOF while parsing"),
+    ];
+    for (text, needle) in cases {
+        let err = Experiment::parse(&text).unwrap_err();
+        assert!(err.contains(needle), "expected '{needle}' in: {err}");
+    }
+    // Through the command line: the file is named, exit code 1.
+    let dir = scratch("bad");
+    let file = write(
+        &dir,
+        "bad.json",
+        &SMALL.replace(r#""opponent": "perfect""#, r#""opponent": "wizard""#),
+    );
+    let o = menace(&["run", &file]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!("experiment file '{file}': arms[1].opponent")),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn output_folders_are_created_or_refused_clearly() {
+    let dir = scratch("out");
+    let file = write(
+        &dir,
+        "small.json",
+        &SMALL.replace(r#""seeds": 12"#, r#""seeds": [1, 2]"#),
+    );
+    let nested = dir.join("a").join("b").join("c");
+    let o = menace(&["run", &file, "--out", nested.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(nested.join("curves.csv").exists());
+    // A folder that cannot be made: its parent is a plain file.
+    let blocker = write(&dir, "blocker", "not a folder");
+    let o = menace(&["run", &file, "--out", &format!("{blocker}/out")]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(&format!("cannot create folder '{blocker}/out'")), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn perfect_on_a_game_too_large_is_refused_before_running() {
+    let text = SMALL.replace(r#""game": "hexapawn""#, r#""game": "hexapawn:8x8""#);
+    let exp = Experiment::parse(&text).unwrap();
+    let game = menace::Hexapawn::new(8, 8).unwrap();
+    // Only check the error path of a cheap arm list: perfect needs the solver.
+    let err = exp.preflight(&game).unwrap_err();
+    assert!(
+        err.contains("arms[1] ('vs perfect')") && err.contains("too large"),
+        "{err}"
+    );
+}
