@@ -88,3 +88,59 @@ fn value<G: Game>(
     memo.insert(pos.clone(), result);
     Ok(result)
 }
+
+/// Probabilities of each outcome when both players move uniformly at random.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RandomPlay {
+    /// The player named first (White, X, Red) wins.
+    pub one_wins: f64,
+    /// The player named second wins.
+    pub two_wins: f64,
+    pub draw: f64,
+}
+
+/// The exact outcome probabilities of random against random from `pos`.
+///
+/// ```
+/// use menace::exact::random_play;
+/// use menace::{Game, TicTacToe};
+/// let p = random_play(&TicTacToe, &TicTacToe.start(), 1_000_000).unwrap();
+/// assert!((p.one_wins - 737.0 / 1260.0).abs() < 1e-12);
+/// ```
+pub fn random_play<G: Game>(game: &G, pos: &G::Position, limit: usize) -> Result<RandomPlay, TooLarge> {
+    fn go<G: Game>(
+        game: &G,
+        pos: &G::Position,
+        memo: &mut FxHashMap<G::Position, RandomPlay>,
+        limit: usize,
+    ) -> Result<RandomPlay, TooLarge> {
+        let mut r = RandomPlay::default();
+        match game.outcome(pos) {
+            Outcome::Win(crate::game::Player::One) => r.one_wins = 1.0,
+            Outcome::Win(crate::game::Player::Two) => r.two_wins = 1.0,
+            Outcome::Draw => r.draw = 1.0,
+            Outcome::Ongoing => {
+                if let Some(&m) = memo.get(pos) {
+                    return Ok(m);
+                }
+                if memo.len() >= limit {
+                    return Err(TooLarge {
+                        game: game.spec(),
+                        limit,
+                    });
+                }
+                let moves = game.moves(pos);
+                let p = 1.0 / moves.len() as f64;
+                for mv in moves {
+                    let c = go(game, &game.play(pos, mv), memo, limit)?;
+                    r.one_wins += p * c.one_wins;
+                    r.two_wins += p * c.two_wins;
+                    r.draw += p * c.draw;
+                }
+                memo.insert(pos.clone(), r);
+            }
+        }
+        Ok(r)
+    }
+    go(game, pos, &mut FxHashMap::default(), limit)
+}

@@ -283,17 +283,6 @@ fn summary(exp: &Experiment, results: &[Vec<Vec<GameRecord>>]) -> Json {
                 Band::of(runs.iter().map(|r| r.iter().filter(|g| g.result == res).count() as f64)).map(Band::json)
             };
             let learned: Vec<Option<u64>> = runs.iter().map(|r| games_until_learned(r)).collect();
-            let done: Vec<u64> = learned.iter().flatten().copied().collect();
-            let mut sorted = done.clone();
-            sorted.sort_unstable();
-            let median = (!sorted.is_empty()).then(|| {
-                let n = sorted.len();
-                if n % 2 == 1 {
-                    sorted[n / 2] as f64
-                } else {
-                    (sorted[n / 2 - 1] + sorted[n / 2]) as f64 / 2.0
-                }
-            });
             let last_exact = |which: fn(&crate::train::ExactPair) -> Option<crate::exact::Expected>| {
                 let finals: Vec<crate::exact::Expected> =
                     runs.iter().filter_map(|r| r.iter().rev().find_map(|g| g.exact.as_ref().and_then(which))).collect();
@@ -303,6 +292,22 @@ fn summary(exp: &Experiment, results: &[Vec<Vec<GameRecord>>]) -> Json {
                 let band = |f: fn(&crate::exact::Expected) -> f64| Band::of(finals.iter().map(f)).map(Band::json);
                 json!({"win": band(|e| e.win), "draw": band(|e| e.draw), "loss": band(|e| e.loss)})
             };
+            // The first recorded game from which the exact chance of losing to
+            // perfect play stays 0 (None: not there at the end, or never recorded).
+            let safe: Vec<Option<u64>> = runs
+                .iter()
+                .map(|r| {
+                    let recorded: Vec<(u64, f64)> = r
+                        .iter()
+                        .filter_map(|g| g.exact.and_then(|e| e.perfect).map(|p| (g.game, p.loss)))
+                        .collect();
+                    let first_bad = recorded.iter().rposition(|&(_, loss)| loss > 0.0);
+                    match first_bad {
+                        None => recorded.first().map(|&(g, _)| g),
+                        Some(i) => recorded.get(i + 1).map(|&(g, _)| g),
+                    }
+                })
+                .collect();
             json!({
                 "name": arm.name,
                 "side": arm.side_name,
@@ -313,16 +318,14 @@ fn summary(exp: &Experiment, results: &[Vec<Vec<GameRecord>>]) -> Json {
                 "wins": total(GameResult::Win),
                 "draws": total(GameResult::Draw),
                 "losses": total(GameResult::Loss),
-                "games_until_learned": {
-                    "about": "the game after which the machine never lost again (0: never lost); null: lost its last game",
-                    "per_seed": learned,
-                    "learned": done.len(),
-                    "not_learned": learned.len() - done.len(),
-                    "mean": Band::of(done.iter().map(|&n| n as f64)).map(Band::json),
-                    "median": median,
-                    "min": sorted.first(),
-                    "max": sorted.last(),
-                },
+                "games_until_learned": distribution(
+                    "the game after which the machine never lost again (0: never lost); null: lost its last game",
+                    &learned,
+                ),
+                "games_until_safe": distribution(
+                    "the first recorded game from which the exact probability of losing to perfect play stays 0; null: not 0 at the end (or not recorded)",
+                    &safe,
+                ),
                 "final_exact": {
                     "perfect": last_exact(|p| p.perfect),
                     "random": last_exact(|p| p.random),
@@ -341,6 +344,30 @@ fn summary(exp: &Experiment, results: &[Vec<Vec<GameRecord>>]) -> Json {
         "exact_every": exp.exact_every,
         "band": "95% band: mean ± 1.96 standard errors over seeds",
         "arms": arms,
+    })
+}
+
+/// A per-seed distribution of game numbers (None: did not happen), summarised.
+fn distribution(about: &str, per_seed: &[Option<u64>]) -> Json {
+    let mut done: Vec<u64> = per_seed.iter().flatten().copied().collect();
+    done.sort_unstable();
+    let n = done.len();
+    let median = (n > 0).then(|| {
+        if n % 2 == 1 {
+            done[n / 2] as f64
+        } else {
+            (done[n / 2 - 1] + done[n / 2]) as f64 / 2.0
+        }
+    });
+    json!({
+        "about": about,
+        "per_seed": per_seed,
+        "reached": n,
+        "not_reached": per_seed.len() - n,
+        "mean": Band::of(done.iter().map(|&g| g as f64)).map(Band::json),
+        "median": median,
+        "min": done.first(),
+        "max": done.last(),
     })
 }
 
@@ -488,7 +515,7 @@ pub fn draw_charts(table: &CurveTable, names: &[String], dir: &Path) -> Result<V
             }
             let mut label = arm.name.clone();
             let mut extra = Vec::new();
-            if opponents.len() > 1 && !label.contains(&arm.opponent) {
+            if opponents.len() > 1 && !label.to_lowercase().contains(&arm.opponent.to_lowercase()) {
                 extra.push(format!("vs {}", arm.opponent));
             }
             // Only the settings that tell this arm from the others.

@@ -71,3 +71,85 @@ fn the_eight_symmetries_are_distinct_and_form_a_group() {
     let images: std::collections::HashSet<_> = (0..8).map(|s| TicTacToe.map_position(&pos, s)).collect();
     assert_eq!(images.len(), 8);
 }
+
+#[test]
+fn random_against_random_exactly() {
+    // The published values: X wins 737/1260, O wins 363/1260, draws 160/1260.
+    let p = menace::exact::random_play(&TicTacToe, &TicTacToe.start(), 100_000).unwrap();
+    assert!((p.one_wins - 737.0 / 1260.0).abs() < 1e-12, "{p:?}");
+    assert!((p.two_wins - 363.0 / 1260.0).abs() < 1e-12, "{p:?}");
+    assert!((p.draw - 160.0 / 1260.0).abs() < 1e-12, "{p:?}");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_menace"))
+        .args(["solve", "tictactoe", "--random"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("X wins 0.5849") && text.contains("O wins 0.2881") && text.contains("draw   0.1270"),
+        "{text}"
+    );
+}
+
+#[test]
+fn menace_learns_to_draw_against_perfect_play_when_boxes_restock() {
+    use menace::opponent::OpponentSpec;
+    use menace::settings::{EmptyBox, MachineSettings};
+    use menace::train::Trainer;
+    let settings = MachineSettings {
+        empty_box: EmptyBox::Restock,
+        ..MachineSettings::michie()
+    };
+    let mut finals = Vec::new();
+    for seed in 0..20 {
+        let mut t = Trainer::new(
+            TicTacToe,
+            Player::One,
+            settings.clone(),
+            OpponentSpec::Perfect(1.0),
+            seed,
+        )
+        .unwrap();
+        let untrained = t.exact().perfect.unwrap().loss;
+        assert!(
+            untrained > 0.5,
+            "an untrained MENACE loses most games to perfect play: {untrained}"
+        );
+        for _ in 0..600 {
+            t.play_game(false);
+        }
+        let e = t.exact().perfect.unwrap();
+        assert_eq!(e.win, 0.0, "nobody beats perfect play");
+        finals.push(e.loss);
+    }
+    finals.sort_by(f64::total_cmp);
+    assert!(finals[19] < 0.05, "{finals:?}");
+    assert!(finals[10] < 0.01, "median {finals:?}");
+}
+
+#[test]
+fn under_the_resign_rule_menace_can_resign_for_ever() {
+    use menace::opponent::OpponentSpec;
+    use menace::settings::MachineSettings;
+    use menace::train::Trainer;
+    // The historical rule: an empty first box means resigning every game.
+    let mut stuck = 0;
+    for seed in 0..10 {
+        let mut t = Trainer::new(
+            TicTacToe,
+            Player::One,
+            MachineSettings::michie(),
+            OpponentSpec::Perfect(1.0),
+            seed,
+        )
+        .unwrap();
+        for _ in 0..300 {
+            t.play_game(false);
+        }
+        if t.machine.first_move_beads() == 0 {
+            stuck += 1;
+            assert_eq!(t.exact().perfect.unwrap().loss, 1.0);
+            assert_eq!(t.play_game(false).plies, 0, "it resigns before its first move");
+        }
+    }
+    assert!(stuck > 0 && stuck < 10, "{stuck} of 10 seeds stuck");
+}

@@ -4,6 +4,7 @@ use anyhow::{bail, Context};
 use clap::Args;
 use serde_json::json;
 
+use menace::exact::random_play;
 use menace::solver::{self, Solver, Value};
 use menace::{parse_spec, with_game, Game, Hexapawn, Outcome, Player};
 
@@ -27,6 +28,9 @@ pub struct SolveArgs {
     /// [default: 20000000, or 5000000 a board with --table].
     #[arg(long)]
     max_positions: Option<usize>,
+    /// Print the exact outcome probabilities of random against random play instead.
+    #[arg(long, conflicts_with = "table")]
+    random: bool,
     /// Print a machine-readable result on stdout.
     #[arg(long)]
     json: bool,
@@ -42,6 +46,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
 }
 
 fn solve_game<G: Game>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
+    if args.random {
+        return random_against_random(game, args);
+    }
     let mut solver = Solver::with_limit(game.clone(), args.max_positions.unwrap_or(solver::DEFAULT_LIMIT));
     let start = game.start();
     let value = solver.value(&start)?;
@@ -108,6 +115,29 @@ type Cell = (u8, u8, Option<(Outcome, usize)>);
 
 /// The default position limit a board for `--table`.
 const TABLE_LIMIT: usize = 5_000_000;
+
+fn random_against_random<G: Game>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
+    let limit = args.max_positions.unwrap_or(solver::DEFAULT_LIMIT);
+    let p = random_play(game, &game.start(), limit)?;
+    let (one, two) = (game.player_name(Player::One), game.player_name(Player::Two));
+    if args.json {
+        return print_json(&json!({
+            "game": game.spec(),
+            "random_play": {
+                "wins": {one: p.one_wins, two: p.two_wins},
+                "draw": p.draw,
+            },
+        }));
+    }
+    println!(
+        "{}: random against random, computed exactly over the game tree:",
+        game.spec()
+    );
+    println!("  {one} wins {:.4}", p.one_wins);
+    println!("  {two} wins {:.4}", p.two_wins);
+    println!("  draw   {:.4}", p.draw);
+    Ok(())
+}
 
 fn table(family: &str, args: &SolveArgs) -> anyhow::Result<()> {
     if family != "hexapawn" {
