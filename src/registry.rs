@@ -103,6 +103,15 @@ pub fn default_side(game: &AnyGame) -> Player {
     }
 }
 
+/// What the machine is called in a game: HER for Hexapawn (Gardner's name),
+/// MENACE for noughts and crosses (Michie's).
+pub fn machine_name(game: &AnyGame) -> &'static str {
+    match game {
+        AnyGame::Hexapawn(_) => "HER",
+        AnyGame::TicTacToe(_) => "MENACE",
+    }
+}
+
 /// The machine settings a game's historical machine used: Gardner's for
 /// Hexapawn, Michie's for noughts and crosses.
 pub fn default_settings(game: &AnyGame) -> MachineSettings {

@@ -3,6 +3,7 @@
 mod boxes;
 mod machine_args;
 mod output;
+mod play;
 mod plot;
 mod progress;
 mod run;
@@ -31,6 +32,8 @@ enum Command {
     Run(run::RunArgs),
     /// Redraw the charts from a curves file written by `run`.
     Plot(plot::PlotArgs),
+    /// Play against a machine at the terminal, game after game, and watch it learn.
+    Play(play::PlayArgs),
 }
 
 /// Parse the command line and run it.
@@ -42,6 +45,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Train(args) => train::run(args),
         Command::Run(args) => run::run(args),
         Command::Plot(args) => plot::run(args),
+        Command::Play(args) => play::run(args),
     }
 }
 

@@ -1,0 +1,348 @@
+//! `menace play`: a person against a machine at the terminal, game after
+//! game, watching its boxes change.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use anyhow::anyhow;
+use clap::Args;
+
+use menace::fsutil::{read_text, write_atomic};
+use menace::machine::{BeadChange, Choice, GameResult};
+use menace::opponent::OpponentSpec;
+use menace::registry::{default_side, machine_name};
+use menace::train::Trainer;
+use menace::{parse_spec, state, with_game, Game, Outcome, Player};
+
+use super::machine_args::MachineArgs;
+
+#[derive(Args)]
+pub struct PlayArgs {
+    /// The game spec, e.g. hexapawn, tictactoe.
+    game: String,
+    /// The machine's state file: loaded if it exists, saved after every game.
+    #[arg(long, value_name = "FILE")]
+    state: Option<PathBuf>,
+    /// The side the machine plays; you play the other [default: the saved side, else black for hexapawn, x for tictactoe].
+    #[arg(long)]
+    side: Option<String>,
+    /// The seed of the machine's draws for a fresh machine.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Time for all your moves in each game, e.g. 30s, 2m, 500ms; running out loses the game.
+    #[arg(long, value_parser = parse_duration)]
+    deadline: Option<Duration>,
+    #[command(flatten)]
+    machine: MachineArgs,
+}
+
+/// Read `500ms`, `30s`, `2m`, `1h`, or a number of seconds.
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    let err = || format!("duration '{text}': expected a time like 500ms, 30s, 2m or 1h");
+    let (num, unit) = match t.find(|c: char| !c.is_ascii_digit() && c != '.') {
+        Some(i) => t.split_at(i),
+        None => (t, "s"),
+    };
+    let n: f64 = num.parse().map_err(|_| err())?;
+    let secs = match unit {
+        "ms" => n / 1000.0,
+        "s" => n,
+        "m" | "min" => n * 60.0,
+        "h" => n * 3600.0,
+        _ => return Err(err()),
+    };
+    if !(secs > 0.0 && secs < 1e9) {
+        return Err(err());
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+/// What the person typed, or that input ended.
+enum Input {
+    Line(String),
+    End,
+    Interrupt,
+}
+
+pub fn run(args: PlayArgs) -> anyhow::Result<()> {
+    let any = parse_spec(&args.game)?;
+    let settings = args.machine.settings(&any)?;
+    let default = default_side(&any);
+    let name = machine_name(&any);
+    with_game!(any, g => session(g, &args, settings, default, name))
+}
+
+fn spawn_input() -> Receiver<Input> {
+    let (tx, rx) = mpsc::channel();
+    let interrupt = tx.clone();
+    // Ctrl-C ends the session like end of input: the state is saved after every game anyway.
+    let _ = ctrlc::set_handler(move || {
+        let _ = interrupt.send(Input::Interrupt);
+    });
+    std::thread::spawn(move || {
+        let stdin = std::io::stdin();
+        for line in stdin.lock().lines() {
+            match line {
+                Ok(l) => {
+                    if tx.send(Input::Line(l)).is_err() {
+                        return;
+                    }
+                }
+                Err(_) => break,
+            }
+        }
+        let _ = tx.send(Input::End);
+    });
+    rx
+}
+
+struct Screen {
+    colour: bool,
+}
+
+impl Screen {
+    fn bold(&self, text: &str) -> String {
+        if self.colour {
+            format!("\x1b[1m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+}
+
+fn session<G: Game>(
+    game: G,
+    args: &PlayArgs,
+    settings: menace::settings::MachineSettings,
+    default_side: Player,
+    name: &str,
+) -> anyhow::Result<()> {
+    let mut trainer = match &args.state {
+        Some(path) if path.exists() => {
+            let text = read_text(path).map_err(|e| anyhow!(e))?;
+            let t = state::from_json(&game, &text).map_err(|e| anyhow!("state file '{}': {e}", path.display()))?;
+            if let Some(s) = &args.side {
+                let asked = game.parse_player(s).map_err(|e| anyhow!(e))?;
+                if asked != t.machine.side() {
+                    anyhow::bail!(
+                        "--side {s}: the machine in '{}' plays {}",
+                        path.display(),
+                        game.player_name(t.machine.side())
+                    );
+                }
+            }
+            t
+        }
+        _ => {
+            let side = match &args.side {
+                Some(s) => game.parse_player(s).map_err(|e| anyhow!(e))?,
+                None => default_side,
+            };
+            Trainer::new(game.clone(), side, settings, OpponentSpec::Random, args.seed)?
+        }
+    };
+    let screen = Screen {
+        colour: std::io::stdout().is_terminal(),
+    };
+    let input = spawn_input();
+    let machine_side = trainer.machine.side();
+    let you = machine_side.other();
+    println!(
+        "You play {}; {name} plays {}. Type a move, or help.",
+        game.player_name(you),
+        game.player_name(machine_side)
+    );
+    let (mut your_wins, mut its_wins, mut draws) = (0u32, 0u32, 0u32);
+    loop {
+        let number = trainer.games_played + 1;
+        println!("\n{}", screen.bold(&format!("=== Game {number} ===")));
+        let outcome = play_one(&game, &mut trainer, &input, args.deadline, &screen, name)?;
+        let Some(result) = outcome else {
+            // Input ended or was interrupted mid-game: the game in progress is dropped.
+            trainer.machine.abandon();
+            save(&trainer, args)?;
+            println!("\nBye. Score: you {your_wins}, {name} {its_wins}, draws {draws}.");
+            return Ok(());
+        };
+        match result {
+            GameResult::Win => its_wins += 1,
+            GameResult::Loss => your_wins += 1,
+            GameResult::Draw => draws += 1,
+        }
+        let changes = trainer.machine.reinforce(result);
+        trainer.games_played += 1;
+        report_changes(&game, &trainer, &changes, name);
+        println!("Score: you {your_wins}, {name} {its_wins}, draws {draws}.");
+        save(&trainer, args)?;
+    }
+}
+
+fn save<G: Game>(trainer: &Trainer<G>, args: &PlayArgs) -> anyhow::Result<()> {
+    if let Some(path) = &args.state {
+        write_atomic(path, state::to_json(trainer).as_bytes()).map_err(|e| anyhow!(e))?;
+    }
+    Ok(())
+}
+
+fn report_changes<G: Game>(game: &G, trainer: &Trainer<G>, changes: &[BeadChange], name: &str) {
+    if changes.is_empty() {
+        println!("{name}'s beads are unchanged.");
+        return;
+    }
+    for c in changes {
+        let b = &trainer.machine.boxes()[c.box_index as usize];
+        let mv = game.move_name(&b.position, b.moves[c.colour as usize]);
+        let verb = if c.after < c.before { "loses" } else { "gains" };
+        println!(
+            "{name} {verb} {} bead{} of {mv} in box {} ({}): {} -> {}",
+            c.before.abs_diff(c.after),
+            if c.before.abs_diff(c.after) == 1 { "" } else { "s" },
+            c.box_index + 1,
+            game.position_string(&b.position),
+            c.before,
+            c.after
+        );
+    }
+}
+
+/// The machine's box for `pos` as "move: beads" on the real board, marking `drawn`.
+fn box_line<G: Game>(game: &G, trainer: &Trainer<G>, pos: &G::Position, drawn: Option<G::Move>) -> Option<String> {
+    let (i, sym) = trainer.machine.box_for(pos)?;
+    let b = &trainer.machine.boxes()[i as usize];
+    let inverse = game.inverse_symmetry(sym);
+    let parts: Vec<String> = b
+        .moves
+        .iter()
+        .zip(&b.beads)
+        .map(|(&m, n)| {
+            let real = game.map_move(m, inverse);
+            let mark = if Some(real) == drawn { " <- drawn" } else { "" };
+            format!("{}: {n}{mark}", game.move_name(pos, real))
+        })
+        .collect();
+    Some(format!("box {}: {}", i + 1, parts.join(", ")))
+}
+
+const HELP: &str = "Type a move in the game's notation (the legal ones are listed), or:
+  resign   give up this game (you lose it)
+  boxes    show the box the machine last drew from, with its beads now
+  help     this text
+  quit     stop (end of input or Ctrl-C also stops); the machine is saved after every game";
+
+/// Play one game; `None` if the person quit or input ended.
+fn play_one<G: Game>(
+    game: &G,
+    trainer: &mut Trainer<G>,
+    input: &Receiver<Input>,
+    deadline: Option<Duration>,
+    screen: &Screen,
+    name: &str,
+) -> anyhow::Result<Option<GameResult>> {
+    let machine_side = trainer.machine.side();
+    let mut pos = game.start();
+    let mut plies = 0u32;
+    let mut time_left = deadline;
+    let mut last_box: Option<String> = None;
+    // The board is drawn once per position, not again after a refused move or help.
+    let mut shown = false;
+    loop {
+        let outcome = game.outcome(&pos);
+        if outcome != Outcome::Ongoing {
+            print!("{}", game.diagram(&pos));
+            let result = GameResult::for_player(outcome, machine_side);
+            match result {
+                GameResult::Win => println!("{name} wins."),
+                GameResult::Loss => println!("You win."),
+                GameResult::Draw => println!("A draw."),
+            }
+            return Ok(Some(result));
+        }
+        if game.turn(&pos) == machine_side {
+            let own_move = plies / 2 + 1;
+            match trainer.machine.choose(&pos, own_move, &mut trainer.rng) {
+                Choice::Resign => {
+                    println!("{name}'s box for this position is empty: {name} resigns. You win.");
+                    return Ok(Some(GameResult::Loss));
+                }
+                Choice::Play(mv) => {
+                    let line = box_line(game, trainer, &pos, Some(mv));
+                    let text = game.move_name(&pos, mv);
+                    match &line {
+                        Some(l) => println!("{name} draws from {l}"),
+                        None => println!("{name} has no box here and plays its only choice."),
+                    }
+                    println!("{}", screen.bold(&format!("{name} plays {text}")));
+                    last_box = line;
+                    pos = game.play(&pos, mv);
+                    plies += 1;
+                    shown = false;
+                }
+            }
+            continue;
+        }
+        if !shown {
+            print!("{}", game.diagram(&pos));
+            shown = true;
+        }
+        println!(
+            "Your move ({}): {}",
+            game.player_name(game.turn(&pos)),
+            game.legal_move_names(&pos)
+        );
+        if let Some(left) = time_left {
+            println!("({:.1} s left for your moves this game)", left.as_secs_f64());
+        }
+        let _ = std::io::stdout().flush();
+        let started = Instant::now();
+        let got = match time_left {
+            Some(left) => match input.recv_timeout(left) {
+                Ok(i) => i,
+                Err(RecvTimeoutError::Timeout) => {
+                    println!("Time is up: you lose this game.");
+                    return Ok(Some(GameResult::Win));
+                }
+                Err(RecvTimeoutError::Disconnected) => Input::End,
+            },
+            None => input.recv().unwrap_or(Input::End),
+        };
+        if let Some(left) = time_left.as_mut() {
+            *left = left.saturating_sub(started.elapsed());
+        }
+        let line = match got {
+            Input::Line(l) => l,
+            Input::End | Input::Interrupt => return Ok(None),
+        };
+        match line.trim() {
+            "" => continue,
+            "quit" | "exit" => return Ok(None),
+            "help" | "?" => println!("{HELP}"),
+            "resign" => {
+                println!("You resign. {name} wins.");
+                return Ok(Some(GameResult::Win));
+            }
+            "boxes" | "box" => {
+                match &last_box {
+                    Some(l) => println!("{name} last drew from {l}"),
+                    None => println!("{name} has not moved yet this game."),
+                }
+                println!(
+                    "{name} has {} boxes holding {} beads.",
+                    trainer.machine.boxes().len(),
+                    trainer.machine.total_beads()
+                );
+            }
+            text => match game.parse_move(&pos, text) {
+                Ok(mv) => {
+                    println!("You play {}", game.move_name(&pos, mv));
+                    pos = game.play(&pos, mv);
+                    plies += 1;
+                    shown = false;
+                }
+                Err(e) => println!("Refused: {e}"),
+            },
+        }
+    }
+}

@@ -1,0 +1,157 @@
+//! `menace play` driven through stdin, as a pipe, against fixed-seed machines.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+fn play(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_menace"))
+        .arg("play")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("menace-play-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn a_win_and_the_bead_it_costs_her() {
+    // Seed 3: after 1. b2 HER draws a2, and 2. bxc3 wins for White.
+    let o = play(&["hexapawn", "--seed", "3"], "b2\nbxc3\nquit\n");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = text(&o);
+    assert!(out.contains("HER draws from box 2: a2: 1 <- drawn, axb2: 1"), "{out}");
+    assert!(out.contains("You play bxc3#"), "{out}");
+    assert!(out.contains("You win."), "{out}");
+    assert!(
+        out.contains("HER loses 1 bead of a2 in box 2 (ppp/1P1/P1P b): 1 -> 0"),
+        "{out}"
+    );
+    assert!(out.contains("Score: you 1, HER 0, draws 0."), "{out}");
+}
+
+#[test]
+fn a_loss_leaves_her_beads_alone() {
+    // Seed 3: 1. a2 bxa2 2. c2 and HER wins at once.
+    let o = play(&["hexapawn", "--seed", "3"], "a2\nc2\n");
+    let out = text(&o);
+    assert!(out.contains("HER wins."), "{out}");
+    assert!(out.contains("HER's beads are unchanged."), "{out}");
+    assert!(out.contains("Score: you 0, HER 1, draws 0."), "{out}");
+}
+
+#[test]
+fn resignation_and_a_refused_move_retried() {
+    let o = play(&["hexapawn", "--seed", "3"], "b3\nfoo\nb2\nresign\n");
+    let out = text(&o);
+    assert!(
+        out.contains("Refused: move 'b3': no legal step to that cell; legal moves: a2 b2 c2"),
+        "{out}"
+    );
+    assert!(out.contains("Refused: move 'foo'"), "{out}");
+    assert!(out.contains("You play b2"), "{out}");
+    assert!(out.contains("You resign. HER wins."), "{out}");
+    assert!(out.contains("Score: you 0, HER 1, draws 0."), "{out}");
+    // The board is not drawn again after a refused move.
+    let before_b2 = out.split("You play b2").next().unwrap();
+    assert_eq!(before_b2.matches("1 | P P P").count(), 1, "{out}");
+}
+
+#[test]
+fn end_of_input_saves_and_the_reloaded_machine_remembers() {
+    let dir = scratch("state");
+    let state = dir.join("her.json");
+    let s = state.to_str().unwrap();
+    // A won game, then input ends in the middle of the second.
+    let o = play(&["hexapawn", "--seed", "3", "--state", s], "b2\nbxc3\nb2\n");
+    assert!(o.status.success());
+    assert!(text(&o).contains("Bye. Score: you 1, HER 0, draws 0."));
+    let saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    assert_eq!(saved["games_played"], 1);
+    // The box after 1. b2 shows the lost bead when printed from the state file...
+    let boxes = Command::new(env!("CARGO_BIN_EXE_menace"))
+        .args(["boxes", "hexapawn", "--state", s])
+        .output()
+        .unwrap();
+    let listing = text(&boxes);
+    assert!(listing.contains("after 1 games (44 beads)"), "{listing}");
+    assert!(listing.contains("beads  a2: 0   axb2: 1"), "{listing}");
+    // ...and in play again: the reloaded HER can only capture there.
+    let o = play(&["hexapawn", "--state", s], "b2\n");
+    let out = text(&o);
+    assert!(out.contains("=== Game 2 ==="), "{out}");
+    assert!(out.contains("HER draws from box 2: a2: 0, axb2: 1 <- drawn"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_deadline_that_expires_loses_the_game() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_menace"))
+        .args(["play", "hexapawn", "--deadline", "300ms"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdin = child.stdin.take().unwrap();
+    std::thread::sleep(Duration::from_millis(900));
+    drop(stdin);
+    let o = child.wait_with_output().unwrap();
+    let out = text(&o);
+    assert!(out.contains("(0.3 s left for your moves this game)"), "{out}");
+    assert!(out.contains("Time is up: you lose this game."), "{out}");
+    assert!(out.contains("Score: you 0, HER 1, draws 0."), "{out}");
+}
+
+#[test]
+fn noughts_and_crosses_against_menace() {
+    let o = play(&["tictactoe", "--seed", "1"], "b2\n");
+    let out = text(&o);
+    // MENACE plays X and moves first, from its first box of three colours.
+    assert!(out.contains("You play O; MENACE plays X."), "{out}");
+    assert!(out.contains("MENACE draws from box 1: a1: 4"), "{out}");
+    let o = play(&["tictactoe", "--deadline", "soon"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("duration 'soon'"));
+}
+
+#[test]
+fn ctrl_c_saves_and_exits_cleanly() {
+    let dir = scratch("ctrlc");
+    let state = dir.join("her.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_menace"))
+        .args(["play", "hexapawn", "--seed", "3", "--state", state.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"b2\nbxc3\nb2\n").unwrap();
+    stdin.flush().unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    // SAFETY: sending a signal to our own child process.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let o = child.wait_with_output().unwrap();
+    drop(stdin);
+    assert!(o.status.success(), "{:?}", o.status);
+    assert!(text(&o).contains("Bye. Score: you 1, HER 0, draws 0."), "{}", text(&o));
+    let saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    assert_eq!(saved["games_played"], 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
