@@ -155,6 +155,33 @@ fn bench_experiment() {
     println!();
 }
 
+fn mcts_rate<G: Game>(game: G, playouts: u32) {
+    use rand::SeedableRng;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    let mut search = menace::mcts::Mcts::new(game.clone(), playouts, 1.4);
+    let start = game.start();
+    let (t, _) = best_of(3, || {
+        search.reset();
+        search.choose(&start, &mut rng)
+    });
+    println!(
+        "{:<16} {:>10} {:>14.0}",
+        game.spec(),
+        playouts,
+        f64::from(playouts) / t.as_secs_f64()
+    );
+}
+
+fn bench_mcts() {
+    println!("## MCTS playouts per second from the start position, one thread");
+    println!("{:<16} {:>10} {:>14}", "game", "playouts", "playouts/s");
+    mcts_rate(Hexapawn::new(3, 3).expect("valid board"), 20_000);
+    mcts_rate(Hexapawn::new(4, 4).expect("valid board"), 20_000);
+    mcts_rate(Hexapawn::new(8, 8).expect("valid board"), 20_000);
+    mcts_rate(TicTacToe, 20_000);
+    println!();
+}
+
 fn main() {
     let filter: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     let wanted = |name: &str| filter.is_empty() || filter.iter().any(|f| name.contains(f.as_str()));
@@ -163,6 +190,9 @@ fn main() {
     }
     if wanted("training") {
         bench_training();
+    }
+    if wanted("mcts") {
+        bench_mcts();
     }
     if wanted("experiment") {
         bench_experiment();

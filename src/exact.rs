@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::{Game, Outcome};
 use crate::machine::{GameResult, Machine};
-use crate::opponent::Opponent;
+use crate::opponent::PerfectPlayer;
 use crate::solver::TooLarge;
 
 /// Probabilities of a win, a draw and a loss for the machine.
@@ -38,9 +38,38 @@ impl Expected {
 /// The default limit on positions visited by the exact evaluation.
 pub const EXACT_LIMIT: usize = 2_000_000;
 
+/// An opponent whose move probabilities are known exactly.
+pub enum Reference<'a, G: Game> {
+    /// Uniform over the legal moves.
+    Random,
+    /// Uniform over the moves that keep the best value.
+    Perfect(&'a mut PerfectPlayer<G>),
+    /// Another matchbox machine, by its bead counts.
+    Machine(&'a Machine<G>),
+}
+
+impl<G: Game> Reference<'_, G> {
+    /// The probability of each move in `pos`; `None` where it would resign.
+    pub fn policy(&mut self, game: &G, pos: &G::Position) -> Option<Vec<(G::Move, f64)>> {
+        let uniform = |moves: &[G::Move]| -> Vec<(G::Move, f64)> {
+            let p = 1.0 / moves.len() as f64;
+            moves.iter().map(|&m| (m, p)).collect()
+        };
+        match self {
+            Reference::Random => Some(uniform(&game.moves(pos))),
+            Reference::Perfect(player) => Some(uniform(player.best_moves(pos))),
+            Reference::Machine(m) => m.policy(pos),
+        }
+    }
+}
+
 /// The machine's expected result from the start against `opponent`, each
 /// following its own move probabilities (the machine's from its beads).
-pub fn expected<G: Game>(machine: &Machine<G>, opponent: &mut Opponent<G>, limit: usize) -> Result<Expected, TooLarge> {
+pub fn expected<G: Game>(
+    machine: &Machine<G>,
+    opponent: &mut Reference<'_, G>,
+    limit: usize,
+) -> Result<Expected, TooLarge> {
     let game = machine.game().clone();
     let mut memo = FxHashMap::default();
     value(&game, machine, opponent, &game.start(), &mut memo, limit)
@@ -49,7 +78,7 @@ pub fn expected<G: Game>(machine: &Machine<G>, opponent: &mut Opponent<G>, limit
 fn value<G: Game>(
     game: &G,
     machine: &Machine<G>,
-    opponent: &mut Opponent<G>,
+    opponent: &mut Reference<'_, G>,
     pos: &G::Position,
     memo: &mut FxHashMap<G::Position, Expected>,
     limit: usize,

@@ -13,6 +13,7 @@ pub mod fsutil;
 pub mod game;
 pub mod games;
 pub mod machine;
+pub mod mcts;
 pub mod opponent;
 pub mod registry;
 pub mod report;

@@ -8,6 +8,7 @@ use rustc_hash::FxHashMap;
 
 use crate::game::Game;
 use crate::machine::{Choice, Machine};
+use crate::mcts::Mcts;
 use crate::settings::MachineSettings;
 use crate::solver::{Solver, TooLarge};
 
@@ -20,16 +21,45 @@ pub enum OpponentSpec {
     Perfect(f64),
     /// A second matchbox machine that learns too (self-play), with these settings.
     Menace(Option<Box<MachineSettings>>),
+    /// Monte Carlo tree search with this many playouts a move and exploration constant.
+    Mcts { playouts: u32, exploration: f64 },
 }
 
 impl OpponentSpec {
-    /// Read `random`, `perfect`, `perfect:0.8` or `menace`.
+    /// Read `random`, `perfect`, `perfect:0.8`, `menace`, `mcts:1000` or `mcts:1000,c=1.4`.
     pub fn parse(text: &str) -> Result<OpponentSpec, String> {
-        let err = || format!("opponent '{text}': expected random, perfect, perfect:P (P from 0 to 1) or menace");
+        let err = || {
+            format!(
+                "opponent '{text}': expected random, perfect, perfect:P (P from 0 to 1), menace, or mcts:N (N playouts from 1 to 10000000, optionally ,c=C)"
+            )
+        };
         match text.trim() {
             "random" => Ok(OpponentSpec::Random),
             "perfect" => Ok(OpponentSpec::Perfect(1.0)),
             "menace" => Ok(OpponentSpec::Menace(None)),
+            t if t.starts_with("mcts:") => {
+                let rest = &t["mcts:".len()..];
+                let (n, c) = match rest.split_once(',') {
+                    Some((n, opt)) => (n, Some(opt)),
+                    None => (rest, None),
+                };
+                let playouts = n
+                    .trim()
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|n| (1..=10_000_000).contains(n))
+                    .ok_or_else(err)?;
+                let exploration = match c {
+                    None => crate::mcts::DEFAULT_EXPLORATION,
+                    Some(opt) => opt
+                        .trim()
+                        .strip_prefix("c=")
+                        .and_then(|v| v.parse::<f64>().ok())
+                        .filter(|c| c.is_finite() && *c >= 0.0)
+                        .ok_or_else(err)?,
+                };
+                Ok(OpponentSpec::Mcts { playouts, exploration })
+            }
             t => match t.strip_prefix("perfect:").map(str::parse::<f64>) {
                 Some(Ok(p)) if (0.0..=1.0).contains(&p) => Ok(OpponentSpec::Perfect(p)),
                 _ => Err(err()),
@@ -45,6 +75,10 @@ impl fmt::Display for OpponentSpec {
             OpponentSpec::Perfect(p) if *p == 1.0 => write!(f, "perfect"),
             OpponentSpec::Perfect(p) => write!(f, "perfect:{p}"),
             OpponentSpec::Menace(_) => write!(f, "menace"),
+            OpponentSpec::Mcts { playouts, exploration } if *exploration == crate::mcts::DEFAULT_EXPLORATION => {
+                write!(f, "mcts:{playouts}")
+            }
+            OpponentSpec::Mcts { playouts, exploration } => write!(f, "mcts:{playouts},c={exploration}"),
         }
     }
 }
@@ -93,6 +127,7 @@ pub enum Opponent<G: Game> {
     Random,
     Perfect { p: f64, player: Box<PerfectPlayer<G>> },
     Menace(Box<Machine<G>>),
+    Mcts(Box<Mcts<G>>),
 }
 
 impl<G: Game> Opponent<G> {
@@ -122,26 +157,14 @@ impl<G: Game> Opponent<G> {
                 Choice::Play(m) => Some(m),
                 Choice::Resign => None,
             },
+            Opponent::Mcts(search) => Some(search.choose(pos, rng)),
         }
     }
 
-    /// The probability of each move the opponent would play in `pos`
-    /// (`None`: it would resign), for exact evaluation.
-    pub fn policy(&mut self, game: &G, pos: &G::Position) -> Option<Vec<(G::Move, f64)>> {
-        let uniform = |moves: &[G::Move], weight: f64| -> Vec<(G::Move, f64)> {
-            let p = weight / moves.len() as f64;
-            moves.iter().map(|&m| (m, p)).collect()
-        };
-        match self {
-            Opponent::Random => Some(uniform(&game.moves(pos), 1.0)),
-            Opponent::Perfect { p, player } => {
-                let mut out = uniform(player.best_moves(pos), *p);
-                if *p < 1.0 {
-                    out.extend(uniform(&game.moves(pos), 1.0 - *p));
-                }
-                Some(out)
-            }
-            Opponent::Menace(machine) => machine.policy(pos),
+    /// A new game starts: forget what belonged to the last one.
+    pub fn new_game(&mut self) {
+        if let Opponent::Mcts(search) = self {
+            search.reset();
         }
     }
 

@@ -4,7 +4,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::exact::{expected, Expected, EXACT_LIMIT};
+use crate::exact::{expected, Expected, Reference, EXACT_LIMIT};
 use crate::game::{Game, Outcome, Player};
 use crate::machine::{Choice, GameResult, Machine};
 use crate::opponent::{Opponent, OpponentSpec, PerfectPlayer};
@@ -92,6 +92,9 @@ pub fn make_opponent<G: Game>(
                 player: Box::new(player),
             }
         }
+        OpponentSpec::Mcts { playouts, exploration } => {
+            Opponent::Mcts(Box::new(crate::mcts::Mcts::new(game.clone(), *playouts, *exploration)))
+        }
         OpponentSpec::Menace(settings) => {
             let settings = settings.as_deref().unwrap_or(machine_settings).clone();
             Opponent::Menace(Box::new(Machine::new(game.clone(), side.other(), settings)?))
@@ -145,6 +148,7 @@ impl<G: Game> Trainer<G> {
         let side = self.machine.side();
         let mut pos = game.start();
         let mut plies = 0u32;
+        self.opponent.new_game();
         let result = loop {
             let outcome = game.outcome(&pos);
             if outcome != Outcome::Ongoing {
@@ -191,15 +195,12 @@ impl<G: Game> Trainer<G> {
             self.perfect_tried = true;
             self.perfect = PerfectPlayer::new(self.machine.game().clone()).ok().map(Box::new);
         }
-        let perfect = self.perfect.take().and_then(|player| {
-            let mut opp = Opponent::Perfect { p: 1.0, player };
-            let e = expected(&self.machine, &mut opp, EXACT_LIMIT).ok();
-            if let Opponent::Perfect { player, .. } = opp {
-                self.perfect = Some(player);
-            }
-            e
-        });
-        let random = expected(&self.machine, &mut Opponent::Random, EXACT_LIMIT).ok();
+        let machine = &self.machine;
+        let perfect = self
+            .perfect
+            .as_deref_mut()
+            .and_then(|player| expected(machine, &mut Reference::Perfect(player), EXACT_LIMIT).ok());
+        let random = expected(machine, &mut Reference::Random, EXACT_LIMIT).ok();
         ExactPair { perfect, random }
     }
 }

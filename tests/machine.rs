@@ -2,9 +2,9 @@
 
 mod common;
 
-use menace::exact::{expected, EXACT_LIMIT};
+use menace::exact::{expected, Reference, EXACT_LIMIT};
 use menace::machine::{Choice, GameResult, Machine};
-use menace::opponent::{Opponent, OpponentSpec};
+use menace::opponent::OpponentSpec;
 use menace::settings::{BeadSchedule, BoxMode, EmptyBox, MachineSettings, Reinforcement};
 use menace::train::{games_until_learned, Trainer};
 use menace::{state, Game, Hexapawn, Player, TicTacToe};
@@ -167,7 +167,7 @@ fn her_against_perfect_stops_losing_in_every_seed() {
 #[test]
 fn training_against_random_raises_the_exact_win_probability() {
     let untrained = her();
-    let before = expected(&untrained, &mut Opponent::Random, EXACT_LIMIT).unwrap();
+    let before = expected(&untrained, &mut Reference::Random, EXACT_LIMIT).unwrap();
     let mut t = Trainer::new(
         hexapawn(),
         Player::Two,
@@ -230,6 +230,7 @@ fn same_seed_same_machine_and_resume_is_seamless() {
         OpponentSpec::Random,
         OpponentSpec::Perfect(0.5),
         OpponentSpec::Menace(None),
+        OpponentSpec::parse("mcts:30").unwrap(),
     ] {
         let whole = run_states(9, &[50], opponent.clone());
         assert_eq!(whole, run_states(9, &[50], opponent.clone()));
