@@ -88,7 +88,7 @@ pub fn enumerate<G: Game>(
 ) -> Result<Vec<FoundBox<G::Position>>, TooLarge> {
     let mut found: FxHashMap<G::Position, u32> = FxHashMap::default();
     let mut seen: FxHashSet<G::Position> = FxHashSet::default();
-    let mut layer = vec![game.start()];
+    let mut layer: Vec<G::Position> = game.starts().into_iter().map(|(p, _)| p).collect();
     let mut moves = Vec::new();
     let mut ply = 0u32;
     while !layer.is_empty() {

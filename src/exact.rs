@@ -72,7 +72,11 @@ pub fn expected<G: Game>(
 ) -> Result<Expected, TooLarge> {
     let game = machine.game().clone();
     let mut memo = FxHashMap::default();
-    value(&game, machine, opponent, &game.start(), &mut memo, limit)
+    let mut total = Expected::default();
+    for (start, p) in game.starts() {
+        total.add_scaled(value(&game, machine, opponent, &start, &mut memo, limit)?, p);
+    }
+    Ok(total)
 }
 
 fn value<G: Game>(

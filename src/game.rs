@@ -167,6 +167,37 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// A text diagram of the board for people.
     fn diagram(&self, pos: &Self::Position) -> String;
 
+    /// The possible starting positions with their probabilities, where the
+    /// start depends on each game's seed (Hex: who places first). One start
+    /// by default.
+    fn starts(&self) -> Vec<(Self::Position, f64)> {
+        vec![(self.start(), 1.0)]
+    }
+
+    /// The start of a game with this seed (the default ignores the seed).
+    fn seeded_start(&self, seed: u64) -> Self::Position {
+        let _ = seed;
+        self.start()
+    }
+
+    /// A diagram that also marks the last move, where the game can.
+    fn diagram_after(&self, pos: &Self::Position, last: Option<Self::Move>) -> String {
+        let _ = last;
+        self.diagram(pos)
+    }
+
+    /// A dedicated solver's answer to who wins each of `positions` (solved
+    /// together, sharing what they learn), for games that have one (`None`:
+    /// use the generic solver).
+    fn winner_oracle(
+        &self,
+        positions: &[Self::Position],
+        limit: usize,
+    ) -> Option<Result<Vec<Outcome>, crate::solver::TooLarge>> {
+        let _ = (positions, limit);
+        None
+    }
+
     // ---- provided ----
 
     /// The moves in a fresh vector (for code off the hot path).

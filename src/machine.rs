@@ -58,9 +58,9 @@ pub struct MatchBox<G: Game> {
 }
 
 impl<G: Game> MatchBox<G> {
-    /// All the beads in the box.
-    pub fn total(&self) -> u32 {
-        self.beads.iter().sum()
+    /// All the beads in the box (a u64: each colour may hold up to u32::MAX).
+    pub fn total(&self) -> u64 {
+        self.beads.iter().map(|&n| u64::from(n)).sum()
     }
 }
 
@@ -196,7 +196,7 @@ impl<G: Game> Machine<G> {
 
     fn insert(&mut self, b: MatchBox<G>) -> u32 {
         let i = self.boxes.len() as u32;
-        self.add_beads(&b, i64::from(b.total()));
+        self.add_beads(&b, b.total() as i64);
         self.initial_beads += u64::from(self.settings.beads.beads(b.own_move)) * b.moves.len() as u64;
         self.index.insert(b.position.clone(), i);
         self.boxes.push(b);
@@ -327,23 +327,27 @@ impl<G: Game> Machine<G> {
                 EmptyBox::Restock => {
                     b.beads.iter_mut().for_each(|n| *n = initial);
                     total = b.total();
-                    let (own, added) = (b.own_move, i64::from(total));
-                    self.beads += added as u64;
+                    let own = b.own_move;
+                    self.beads += total;
                     if own == 1 {
-                        self.first_move_beads += added as u64;
+                        self.first_move_beads += total;
                     }
                 }
             }
         }
         let b = &self.boxes[i as usize];
-        let mut r = rng.random_range(0..total);
+        // Draw in u32 while the total fits, so the random stream is the same as ever.
+        let mut r = match u32::try_from(total) {
+            Ok(t) => u64::from(rng.random_range(0..t)),
+            Err(_) => rng.random_range(0..total),
+        };
         let mut colour = 0;
         for (c, &n) in b.beads.iter().enumerate() {
-            if r < n {
+            if r < u64::from(n) {
                 colour = c;
                 break;
             }
-            r -= n;
+            r -= u64::from(n);
         }
         self.history.push(Draw {
             box_index: i,

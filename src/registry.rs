@@ -3,6 +3,7 @@
 use std::fmt;
 
 use crate::game::Player;
+use crate::games::hex::Hex;
 use crate::games::hexapawn::Hexapawn;
 use crate::games::tictactoe::TicTacToe;
 use crate::settings::MachineSettings;
@@ -14,6 +15,7 @@ use crate::settings::MachineSettings;
 pub enum AnyGame {
     Hexapawn(Hexapawn),
     TicTacToe(TicTacToe),
+    Hex(Hex),
 }
 
 /// Run a generic expression on the game inside an [`AnyGame`].
@@ -30,6 +32,7 @@ macro_rules! with_game {
         match $any {
             $crate::AnyGame::Hexapawn($g) => $body,
             $crate::AnyGame::TicTacToe($g) => $body,
+            $crate::AnyGame::Hex($g) => $body,
         }
     };
 }
@@ -50,7 +53,8 @@ impl fmt::Display for SpecError {
 impl std::error::Error for SpecError {}
 
 /// The game specs the program accepts, for help and error messages.
-pub const KNOWN_SPECS: &str = "hexapawn, hexapawn:WxH (e.g. hexapawn:4x4), tictactoe";
+pub const KNOWN_SPECS: &str =
+    "hexapawn, hexapawn:WxH (e.g. hexapawn:4x4), tictactoe, hex:N (e.g. hex:5, hex:4,swap=off,first=red)";
 
 /// Read a game spec string: `hexapawn`, `hexapawn:4x4`, `tictactoe`, ...
 pub fn parse_spec(spec: &str) -> Result<AnyGame, SpecError> {
@@ -67,6 +71,9 @@ pub fn parse_spec(spec: &str) -> Result<AnyGame, SpecError> {
         Some((n, s)) => (n, Some(s)),
         None => (head, None),
     };
+    if name == "hex" {
+        return parse_hex(size, options).map(AnyGame::Hex).map_err(err);
+    }
     if let Some(opts) = options {
         return Err(err(format!("unknown option '{opts}': {name} takes no options")));
     }
@@ -87,7 +94,7 @@ pub fn parse_spec(spec: &str) -> Result<AnyGame, SpecError> {
             None => Ok(AnyGame::TicTacToe(TicTacToe)),
             Some(s) => Err(err(format!("size '{s}': noughts and crosses is played on 3x3 only"))),
         },
-        "hex" | "chessapawn" | "minihexchess" => Err(err(format!(
+        "chessapawn" | "minihexchess" => Err(err(format!(
             "{name} is described in the spec but not built yet; available: {KNOWN_SPECS}"
         ))),
         _ => Err(err(format!("unknown game '{name}': expected one of {KNOWN_SPECS}"))),
@@ -100,6 +107,7 @@ pub fn default_side(game: &AnyGame) -> Player {
     match game {
         AnyGame::Hexapawn(_) => Player::Two,
         AnyGame::TicTacToe(_) => Player::One,
+        AnyGame::Hex(_) => Player::One,
     }
 }
 
@@ -109,6 +117,7 @@ pub fn machine_name(game: &AnyGame) -> &'static str {
     match game {
         AnyGame::Hexapawn(_) => "HER",
         AnyGame::TicTacToe(_) => "MENACE",
+        AnyGame::Hex(_) => "MENACE",
     }
 }
 
@@ -118,7 +127,34 @@ pub fn default_settings(game: &AnyGame) -> MachineSettings {
     match game {
         AnyGame::Hexapawn(_) => MachineSettings::gardner(),
         AnyGame::TicTacToe(_) => MachineSettings::michie(),
+        AnyGame::Hex(_) => MachineSettings::michie(),
     }
+}
+
+fn parse_hex(size: Option<&str>, options: Option<&str>) -> Result<Hex, String> {
+    let n = match size {
+        None => 11,
+        Some(s) => s
+            .trim()
+            .parse::<u8>()
+            .map_err(|_| format!("size '{s}' is not a number: expected hex:N with N from 1 to 19"))?,
+    };
+    let (mut swap, mut first) = (true, None);
+    for opt in options.into_iter().flat_map(|o| o.split(',')) {
+        match opt.trim().split_once('=') {
+            Some(("swap", "on")) => swap = true,
+            Some(("swap", "off")) => swap = false,
+            Some(("first", "red")) => first = Some(Player::One),
+            Some(("first", "blue")) => first = Some(Player::Two),
+            Some(("first", "seed")) => first = None,
+            _ => {
+                return Err(format!(
+                    "unknown option '{opt}': hex takes swap=on|off and first=red|blue|seed"
+                ))
+            }
+        }
+    }
+    Hex::new(n, swap, first)
 }
 
 fn parse_dims(s: &str) -> Option<(u8, u8)> {

@@ -217,6 +217,25 @@ impl MachineSettings {
         }
     }
 
+    /// Check values that did not come through the parsers (a state file).
+    pub fn validate(&self) -> Result<(), String> {
+        if self.beads.0.is_empty() || self.beads.0.iter().any(|n| !(1..=1_000_000).contains(n)) {
+            return Err(format!("beads: '{}' must list 1 to 1000000 beads a move", self.beads));
+        }
+        let r = self.reinforcement;
+        if [r.win, r.draw, r.loss].iter().any(|d| d.abs() > 1_000_000) {
+            return Err(format!(
+                "reinforcement: deltas {r} must lie between -1000000 and 1000000"
+            ));
+        }
+        if let EmptyBox::Floor(n) = self.empty_box {
+            if !(1..=1_000_000).contains(&n) {
+                return Err(format!("empty_box: floor {n} must be 1 to 1000000"));
+            }
+        }
+        Ok(())
+    }
+
     /// A short description for titles and summaries.
     pub fn describe(&self) -> String {
         format!(

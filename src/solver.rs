@@ -209,6 +209,9 @@ impl<G: Game> Solver<G> {
 /// winning move, so it reaches larger games than [`Solver`]. Returns the
 /// outcome under best play and the number of positions stored.
 pub fn winner<G: Game>(game: &G, pos: &G::Position, limit: usize) -> Result<(Outcome, usize), TooLarge> {
+    if let Some(answer) = game.winner_oracle(std::slice::from_ref(pos), limit) {
+        return answer.map(|o| (o.first().copied().unwrap_or(Outcome::Ongoing), 0));
+    }
     let mut memo: FxHashMap<G::Position, i8> = FxHashMap::default();
     let mut buffers: Vec<Vec<G::Move>> = Vec::new();
     let s = win_draw_loss(game, pos, &mut memo, limit, &mut buffers, 0)?;

@@ -87,6 +87,9 @@ fn read_machine<G: Game>(game: &G, file: MachineFile, field: &str) -> Result<Mac
     let side = game
         .parse_player(&file.side)
         .map_err(|e| format!("{field}.side: {e}"))?;
+    file.settings.validate().map_err(|e| format!("{field}.settings.{e}"))?;
+    let symmetry = file.settings.symmetry;
+    let mut seen = std::collections::HashSet::new();
     let mut boxes = Vec::with_capacity(file.boxes.len());
     for (i, b) in file.boxes.into_iter().enumerate() {
         let at = format!("{field}.boxes[{i}]");
@@ -96,12 +99,27 @@ fn read_machine<G: Game>(game: &G, file: MachineFile, field: &str) -> Result<Mac
         if game.turn(&position) != side {
             return Err(format!("{at}.position: it is not {}'s turn there", file.side));
         }
+        if game.outcome(&position).is_over() {
+            return Err(format!("{at}.position: the game is over there"));
+        }
+        if symmetry && game.canonical(&position).0 != position {
+            return Err(format!(
+                "{at}.position: not in canonical form (expected '{}')",
+                game.position_string(&game.canonical(&position).0)
+            ));
+        }
+        if !seen.insert(position.clone()) {
+            return Err(format!("{at}.position: a second box for the same position"));
+        }
         let mut moves = Vec::new();
         let mut beads = Vec::new();
         for (j, (name, n)) in b.beads.into_iter().enumerate() {
             let mv = game
                 .parse_move(&position, &name)
                 .map_err(|e| format!("{at}.beads[{j}]: {e}"))?;
+            if moves.contains(&mv) {
+                return Err(format!("{at}.beads[{j}]: a second colour for move '{name}'"));
+            }
             moves.push(mv);
             beads.push(n);
         }
@@ -114,6 +132,25 @@ fn read_machine<G: Game>(game: &G, file: MachineFile, field: &str) -> Result<Mac
             moves,
             beads,
         });
+    }
+    if file.enumerated {
+        // A machine made up front must hold exactly the boxes of its box set.
+        let expected = crate::boxes::enumerate(
+            game,
+            side,
+            file.settings.box_set,
+            symmetry,
+            crate::solver::DEFAULT_LIMIT,
+        )
+        .map_err(|e| format!("{field}.enumerated: {e}"))?;
+        if expected.len() != boxes.len() || expected.iter().any(|b| !seen.contains(&b.position)) {
+            return Err(format!(
+                "{field}.boxes: {} boxes, but the '{}' box set of this game has {} (set enumerated to false for boxes opened on first visit)",
+                boxes.len(),
+                file.settings.box_set.name(),
+                expected.len()
+            ));
+        }
     }
     Ok(Machine::from_boxes(
         game.clone(),

@@ -1,6 +1,6 @@
 //! Seeded training: a machine plays game after game against an opponent.
 
-use rand::SeedableRng;
+use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
@@ -37,6 +37,10 @@ pub struct GameRecord {
     pub boxes: usize,
     /// The exact expected results after this game, when recorded.
     pub exact: Option<ExactPair>,
+    /// The seed that chose this game's start, for games whose start depends
+    /// on one (Hex: who places first).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_seed: Option<u64>,
 }
 
 /// A training run: a machine, an opponent, and the one random stream both draw from.
@@ -48,6 +52,8 @@ pub struct Trainer<G: Game> {
     pub games_played: u64,
     perfect: Option<Box<PerfectPlayer<G>>>,
     perfect_tried: bool,
+    /// The exact evaluations against perfect and random play that proved too large.
+    exact_too_large: [bool; 2],
     buf: Vec<G::Move>,
 }
 
@@ -138,6 +144,7 @@ impl<G: Game> Trainer<G> {
             games_played,
             perfect: None,
             perfect_tried: false,
+            exact_too_large: [false; 2],
             buf: Vec::new(),
         }
     }
@@ -146,7 +153,11 @@ impl<G: Game> Trainer<G> {
     pub fn play_game(&mut self, exact: bool) -> GameRecord {
         let game = self.machine.game().clone();
         let side = self.machine.side();
-        let mut pos = game.start();
+        let start_seed = (game.starts().len() > 1).then(|| self.rng.next_u64());
+        let mut pos = match start_seed {
+            Some(seed) => game.seeded_start(seed),
+            None => game.start(),
+        };
         let mut plies = 0u32;
         self.opponent.new_game();
         let result = loop {
@@ -176,7 +187,7 @@ impl<G: Game> Trainer<G> {
         if let Some(other) = self.opponent.machine_mut() {
             other.reinforce(result.reversed());
         }
-        self.games_played += 1;
+        self.games_played = self.games_played.saturating_add(1);
         GameRecord {
             game: self.games_played,
             result,
@@ -185,6 +196,7 @@ impl<G: Game> Trainer<G> {
             first_box_beads: self.machine.first_move_beads(),
             boxes: self.machine.boxes().len(),
             exact: exact.then(|| self.exact()),
+            start_seed,
         }
     }
 
@@ -195,12 +207,21 @@ impl<G: Game> Trainer<G> {
             self.perfect_tried = true;
             self.perfect = PerfectPlayer::new(self.machine.game().clone()).ok().map(Box::new);
         }
+        // Once an evaluation has been too large it is not tried again: the
+        // positions a machine can reach rarely shrink enough to matter.
         let machine = &self.machine;
-        let perfect = self
-            .perfect
-            .as_deref_mut()
-            .and_then(|player| expected(machine, &mut Reference::Perfect(player), EXACT_LIMIT).ok());
-        let random = expected(machine, &mut Reference::Random, EXACT_LIMIT).ok();
+        let mut perfect = None;
+        if !self.exact_too_large[0] {
+            if let Some(player) = self.perfect.as_deref_mut() {
+                perfect = expected(machine, &mut Reference::Perfect(player), EXACT_LIMIT).ok();
+            }
+            self.exact_too_large[0] = perfect.is_none();
+        }
+        let mut random = None;
+        if !self.exact_too_large[1] {
+            random = expected(machine, &mut Reference::Random, EXACT_LIMIT).ok();
+            self.exact_too_large[1] = random.is_none();
+        }
         ExactPair { perfect, random }
     }
 }

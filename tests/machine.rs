@@ -329,12 +329,12 @@ fn running_bead_totals_match_the_boxes() {
         for _ in 0..300 {
             let r = t.play_game(false);
             let m = &t.machine;
-            let sum: u64 = m.boxes().iter().map(|b| u64::from(b.total())).sum();
+            let sum: u64 = m.boxes().iter().map(|b| b.total()).sum();
             let first: u64 = m
                 .boxes()
                 .iter()
                 .filter(|b| b.own_move == 1)
-                .map(|b| u64::from(b.total()))
+                .map(|b| b.total())
                 .sum();
             assert_eq!((r.total_beads, r.first_box_beads), (sum, first), "{opponent}");
         }

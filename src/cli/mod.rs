@@ -59,3 +59,12 @@ pub fn positive(text: &str) -> Result<u64, String> {
         )),
     }
 }
+
+/// A number of games for one run: 1 to 100 000 000 (each game's record is kept).
+pub fn game_count(text: &str) -> Result<u64, String> {
+    let n = positive(text)?;
+    if n > 100_000_000 {
+        return Err(format!("{n} games is too many for one run: at most 100000000"));
+    }
+    Ok(n)
+}

@@ -2,6 +2,8 @@
 //! game, watching its boxes change.
 
 use std::io::{BufRead, IsTerminal, Write};
+
+use rand::RngCore;
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -84,10 +86,12 @@ fn spawn_input() -> Receiver<Input> {
     });
     std::thread::spawn(move || {
         let stdin = std::io::stdin();
-        for line in stdin.lock().lines() {
+        // Bytes, not lines of text: a line that is not UTF-8 is refused as a move, not taken as the end.
+        for line in stdin.lock().split(b'\n') {
             match line {
-                Ok(l) => {
-                    if tx.send(Input::Line(l)).is_err() {
+                Ok(bytes) => {
+                    let text = String::from_utf8_lossy(&bytes).trim_end_matches('\r').to_string();
+                    if tx.send(Input::Line(text)).is_err() {
                         return;
                     }
                 }
@@ -242,7 +246,14 @@ fn play_one<G: Game>(
     name: &str,
 ) -> anyhow::Result<Option<GameResult>> {
     let machine_side = trainer.machine.side();
-    let mut pos = game.start();
+    // Where the start depends on a seed (Hex: who places first), draw it as training does.
+    let start_seed = (game.starts().len() > 1).then(|| trainer.rng.next_u64());
+    let mut pos = match start_seed {
+        Some(seed) => game.seeded_start(seed),
+        None => game.start(),
+    };
+    let first = game.turn(&pos);
+    let mut last_move: Option<G::Move> = None;
     let mut plies = 0u32;
     let mut time_left = deadline;
     let mut last_box: Option<String> = None;
@@ -251,7 +262,13 @@ fn play_one<G: Game>(
     loop {
         let outcome = game.outcome(&pos);
         if outcome != Outcome::Ongoing {
-            print!("{}", game.diagram(&pos));
+            print!("{}", game.diagram_after(&pos, last_move));
+            if let Some(seed) = start_seed {
+                println!(
+                    "This game's seed was {seed}: it decided that {} placed first.",
+                    game.player_name(first)
+                );
+            }
             let result = GameResult::for_player(outcome, machine_side);
             match result {
                 GameResult::Win => println!("{name} wins."),
@@ -272,10 +289,11 @@ fn play_one<G: Game>(
                     let text = game.move_name(&pos, mv);
                     match &line {
                         Some(l) => println!("{name} draws from {l}"),
-                        None => println!("{name} has no box here and plays its only choice."),
+                        None => println!("{name} has no box for this position and plays without one."),
                     }
                     println!("{}", screen.bold(&format!("{name} plays {text}")));
                     last_box = line;
+                    last_move = Some(mv);
                     pos = game.play(&pos, mv);
                     plies += 1;
                     shown = false;
@@ -284,7 +302,7 @@ fn play_one<G: Game>(
             continue;
         }
         if !shown {
-            print!("{}", game.diagram(&pos));
+            print!("{}", game.diagram_after(&pos, last_move));
             shown = true;
         }
         println!(
@@ -337,6 +355,7 @@ fn play_one<G: Game>(
             text => match game.parse_move(&pos, text) {
                 Ok(mv) => {
                     println!("You play {}", game.move_name(&pos, mv));
+                    last_move = Some(mv);
                     pos = game.play(&pos, mv);
                     plies += 1;
                     shown = false;

@@ -49,9 +49,21 @@ fn solve_game<G: Game>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
     if args.random {
         return random_against_random(game, args);
     }
-    let mut solver = Solver::with_limit(game.clone(), args.max_positions.unwrap_or(solver::DEFAULT_LIMIT));
+    // Games with a dedicated winner solver (Hex) try the exact solver briefly,
+    // then answer who wins each first move without distances.
+    let has_oracle = game.winner_oracle(&[], 0).is_some();
+    let limit = args.max_positions.unwrap_or(if has_oracle {
+        ORACLE_FIRST_LIMIT
+    } else {
+        solver::DEFAULT_LIMIT
+    });
+    let mut solver = Solver::with_limit(game.clone(), limit);
     let start = game.start();
-    let value = solver.value(&start)?;
+    let value = match solver.value(&start) {
+        Ok(v) => v,
+        Err(e) if has_oracle => return solve_winners(game, args, &e.to_string()),
+        Err(e) => return Err(e.into()),
+    };
     let mut first_moves = solver.move_values(&start)?;
     first_moves.sort_by_key(|(m, v)| (-v.score(), *m));
     let line = solver.principal_line(&start)?;
@@ -107,6 +119,82 @@ fn solve_game<G: Game>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
         println!("  {:<8} {}", game.move_name(&start, *m), v);
     }
     println!("({} positions solved)", solver.positions());
+    Ok(())
+}
+
+/// How many positions the exact solver may store before a game with a
+/// dedicated winner solver falls back to it.
+const ORACLE_FIRST_LIMIT: usize = 1_000_000;
+
+/// Who wins, and with which first moves, from a dedicated winner solver.
+fn solve_winners<G: Game>(game: &G, args: &SolveArgs, why: &str) -> anyhow::Result<()> {
+    let limit = args.max_positions.unwrap_or(solver::DEFAULT_LIMIT);
+    let start = game.start();
+    let mover = game.turn(&start);
+    let moves = game.moves(&start);
+    let children: Vec<G::Position> = moves.iter().map(|&m| game.play(&start, m)).collect();
+    // Solve each symmetry class of first moves once.
+    let keys: Vec<G::Position> = children.iter().map(|c| game.canonical(c).0).collect();
+    let mut distinct: Vec<G::Position> = Vec::new();
+    for (k, c) in keys.iter().zip(&children) {
+        if !distinct.iter().any(|d| game.canonical(d).0 == *k) {
+            distinct.push(c.clone());
+        }
+    }
+    let solved = match game.winner_oracle(&distinct, limit) {
+        Some(answer) => answer?,
+        None => distinct
+            .iter()
+            .map(|c| solver::winner(game, c, limit).map(|(o, _)| o))
+            .collect::<Result<Vec<_>, _>>()?,
+    };
+    let outcomes: Vec<Outcome> = keys
+        .iter()
+        .map(|k| {
+            let i = distinct.iter().position(|d| game.canonical(d).0 == *k).unwrap_or(0);
+            solved[i]
+        })
+        .collect();
+    let first_moves: Vec<(G::Move, Outcome)> = moves.into_iter().zip(outcomes).collect();
+    let winning: Vec<String> = first_moves
+        .iter()
+        .filter(|(_, o)| *o == Outcome::Win(mover))
+        .map(|(m, _)| game.move_name(&start, *m))
+        .collect();
+    let winner = if winning.is_empty() { mover.other() } else { mover };
+    if args.json {
+        let moves: Vec<_> = first_moves
+            .iter()
+            .map(|(m, o)| {
+                let w = match o {
+                    Outcome::Win(p) => json!(game.player_name(*p)),
+                    _ => json!("draw"),
+                };
+                json!({"move": game.move_name(&start, *m), "winner": w})
+            })
+            .collect();
+        return print_json(&json!({
+            "game": game.spec(),
+            "to_move": game.player_name(mover),
+            "result": format!("{} wins", game.player_name(winner)),
+            "value": null,
+            "first_moves": moves,
+            "winning_first_moves": winning,
+        }));
+    }
+    println!("{}: {} wins with best play.", game.spec(), game.player_name(winner));
+    println!("(Distances not computed: {why}; winners found by the game's own solver.)");
+    println!(
+        "{} moves first; winning first moves ({} of {}): {}",
+        game.player_name(mover),
+        winning.len(),
+        first_moves.len(),
+        if winning.is_empty() {
+            "none".to_string()
+        } else {
+            winning.join(" ")
+        }
+    );
     Ok(())
 }
 

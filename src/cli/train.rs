@@ -29,8 +29,8 @@ pub struct TrainArgs {
     /// [default: random, or the saved opponent with --resume].
     #[arg(long, value_parser = OpponentSpec::parse)]
     opponent: Option<OpponentSpec>,
-    /// How many games to play.
-    #[arg(long, default_value_t = 50, allow_negative_numbers = true, value_parser = super::positive)]
+    /// How many games to play (at most 100000000).
+    #[arg(long, default_value_t = 50, allow_negative_numbers = true, value_parser = super::game_count)]
     games: u64,
     /// The seed of the run's random stream.
     #[arg(long, default_value_t = 0)]
@@ -87,9 +87,10 @@ fn train<G: Game>(
         }
     }
     let bar = games_bar(args.games);
-    let mut records: Vec<GameRecord> = Vec::with_capacity(args.games as usize);
+    let mut records: Vec<GameRecord> = Vec::with_capacity(args.games.min(1 << 20) as usize);
     for i in 0..args.games {
-        let exact = args.exact_every.is_some_and(|k| (i + 1) % k == 0);
+        // Every K games of the machine's life, as `run` counts them.
+        let exact = args.exact_every.is_some_and(|k| (trainer.games_played + 1) % k == 0);
         records.push(trainer.play_game(exact));
         if i % 64 == 0 {
             bar.set_position(i);

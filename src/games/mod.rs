@@ -1,5 +1,7 @@
 //! The games, one file each.
 
 pub mod board;
+pub mod hex;
+pub mod hex_solver;
 pub mod hexapawn;
 pub mod tictactoe;

@@ -1,0 +1,259 @@
+//! Hex: the shared rule suite, the swap, connection facts and the solvers.
+
+mod common;
+
+use menace::games::hex::{HexMove, HexPosition};
+use menace::solver::{winner, Solver, Value};
+use menace::{parse_spec, AnyGame, Game, Hex, Outcome, Player};
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+fn hex(spec: &str) -> Hex {
+    match parse_spec(spec).unwrap() {
+        AnyGame::Hex(h) => h,
+        _ => panic!("{spec} is not hex"),
+    }
+}
+
+#[test]
+fn shared_rules() {
+    for spec in [
+        "hex:1",
+        "hex:2",
+        "hex:3",
+        "hex:3,swap=off",
+        "hex:4,first=blue",
+        "hex:5",
+        "hex:11",
+        "hex:19,swap=off",
+    ] {
+        common::rules::check_game(&hex(spec), 20_000, 40);
+    }
+}
+
+#[test]
+fn every_full_board_has_exactly_one_winner() {
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    for n in 1..=13u8 {
+        let game = Hex::new(n, false, None).unwrap();
+        let cells = usize::from(n) * usize::from(n);
+        for _ in 0..200 {
+            let mut colours: Vec<bool> = (0..cells).map(|i| i % 2 == 0).collect();
+            colours.shuffle(&mut rng);
+            let mut pos: HexPosition = game.start();
+            for (i, &red) in colours.iter().enumerate() {
+                let word = &mut if red { pos.red } else { pos.blue };
+                word[i / 64] |= 1 << (i % 64);
+                if red {
+                    pos.red = *word;
+                } else {
+                    pos.blue = *word;
+                }
+            }
+            let red = game.chain(&pos, Player::One).is_some();
+            let blue = game.chain(&pos, Player::Two).is_some();
+            assert!(red != blue, "{n}x{n}: {}", game.position_string(&pos));
+        }
+    }
+}
+
+#[test]
+fn neighbours_edges_and_the_winning_chain() {
+    let game = hex("hex:3,swap=off");
+    // Red joins a to c: a2, b2, c1 is connected ((f+1, r-1) is a neighbour).
+    let pos = game.parse_position("3/rr1/2r b").unwrap();
+    assert_eq!(game.outcome(&pos), Outcome::Win(Player::One));
+    let chain: Vec<String> = game
+        .chain(&pos, Player::One)
+        .unwrap()
+        .iter()
+        .map(|&i| {
+            let mv = HexMove::Place(i as u16);
+            game.move_name(&pos, mv)
+        })
+        .collect();
+    assert_eq!(chain, ["a2", "b2", "c1"]);
+    let diagram = game.diagram_after(&pos, Some(HexMove::Place(2)));
+    assert!(diagram.contains("R R ") && diagram.contains("R*"), "{diagram}");
+    assert!(diagram.contains("Red wins with the chain a2-b2-c1"), "{diagram}");
+    // a1 and c2 do not touch ((f+1, r+1) is not a neighbour): no connection.
+    let pos = game.parse_position("3/1br/r2 r").unwrap();
+    assert_eq!(game.outcome(&pos), Outcome::Ongoing);
+    // Blue joins rank 1 to rank 3 down the b-file.
+    let pos = game.parse_position("1b1/1b1/1b1 r").unwrap();
+    assert_eq!(game.outcome(&pos), Outcome::Win(Player::Two));
+    // A corner cell belongs to both edges that meet there.
+    let one = hex("hex:1");
+    let after = one.try_play(&one.start(), "a1").unwrap();
+    assert_eq!(one.outcome(&after), Outcome::Win(Player::One));
+}
+
+#[test]
+fn the_swap_mirrors_across_the_long_diagonal() {
+    let game = hex("hex:5,first=red");
+    // Off the diagonal: Red's b1 becomes Blue's a2.
+    let pos = game.try_play(&game.start(), "b1").unwrap();
+    let swapped = game.try_play(&pos, "swap").unwrap();
+    assert_eq!(game.position_string(&swapped), "5/5/5/b4/5 r swapped");
+    // On the diagonal: c3 stays where it is and only changes colour.
+    let pos = game.try_play(&game.start(), "c3").unwrap();
+    let swapped = game.try_play(&pos, "swap").unwrap();
+    assert_eq!(game.position_string(&swapped), "5/5/2b2/5/5 r swapped");
+    assert_eq!(game.turn(&swapped), Player::One, "the first player moves again");
+}
+
+#[test]
+fn the_swap_is_legal_only_on_the_second_players_first_turn() {
+    for spec in ["hex:4,first=red", "hex:4,first=blue"] {
+        let game = hex(spec);
+        let start = game.start();
+        let has_swap = |p: &HexPosition| game.moves(p).contains(&HexMove::Swap);
+        assert!(!has_swap(&start));
+        assert!(game
+            .parse_move(&start, "swap")
+            .unwrap_err()
+            .to_string()
+            .contains("only for the second player's first turn"));
+        let one = game.try_play(&start, "b2").unwrap();
+        assert!(has_swap(&one));
+        let swapped = game.try_play(&one, "swap").unwrap();
+        assert!(!has_swap(&swapped));
+        let after_swap = game.try_play(&swapped, "a1").unwrap();
+        assert!(!has_swap(&after_swap));
+        let two = game.try_play(&one, "c3").unwrap();
+        assert!(!has_swap(&two));
+    }
+    let off = hex("hex:4,swap=off");
+    let one = off.try_play(&off.start(), "b2").unwrap();
+    assert!(!off.moves(&one).contains(&HexMove::Swap));
+    assert!(off
+        .parse_move(&one, "swap")
+        .unwrap_err()
+        .to_string()
+        .contains("the swap is off"));
+}
+
+fn winning_openings(game: &Hex) -> Vec<String> {
+    let start = game.start();
+    game.moves(&start)
+        .into_iter()
+        .filter(|&m| winner(game, &game.play(&start, m), 50_000_000).unwrap().0 == Outcome::Win(Player::One))
+        .map(|m| game.move_name(&start, m))
+        .collect()
+}
+
+#[test]
+fn winning_openings_without_the_swap() {
+    assert_eq!(winning_openings(&hex("hex:1,swap=off")), ["a1"]);
+    assert_eq!(winning_openings(&hex("hex:2,swap=off")), ["b1", "a2"]);
+    assert_eq!(winning_openings(&hex("hex:3,swap=off")), ["b1", "c1", "b2", "a3", "b3"]);
+    // The short diagonal on 4x4.
+    assert_eq!(winning_openings(&hex("hex:4,swap=off")), ["d1", "c2", "b3", "a4"]);
+}
+
+#[test]
+#[ignore = "about half a minute in release mode on two cores; CI runs it"]
+fn winning_openings_on_5x5() {
+    assert_eq!(
+        winning_openings(&hex("hex:5,swap=off")),
+        ["d1", "e1", "b2", "c2", "d2", "b3", "c3", "d3", "b4", "c4", "d4", "a5", "b5"]
+    );
+}
+
+/// The dedicated solver agrees with the generic exact solver, opening by opening.
+#[test]
+fn the_dedicated_solver_agrees_with_the_generic_one() {
+    for spec in ["hex:2,swap=off", "hex:3,swap=off", "hex:2", "hex:3", "hex:3,first=blue"] {
+        let game = hex(spec);
+        let start = game.start();
+        let mut exact = Solver::new(game.clone());
+        for mv in game.moves(&start) {
+            let child = game.play(&start, mv);
+            let v = exact.value(&child).unwrap();
+            let mover = game.turn(&child);
+            let expected = match v {
+                Value::Win(_) => Outcome::Win(mover),
+                Value::Loss(_) => Outcome::Win(mover.other()),
+                Value::Draw => panic!("hex has no draws"),
+            };
+            assert_eq!(winner(&game, &child, 1_000_000).unwrap().0, expected, "{spec} {mv:?}");
+        }
+    }
+}
+
+#[test]
+#[ignore = "about ten seconds in release mode; CI runs it"]
+fn the_dedicated_solver_agrees_with_the_generic_one_on_4x4() {
+    let game = hex("hex:4,swap=off");
+    let start = game.start();
+    let mut exact = Solver::with_limit(game.clone(), 40_000_000);
+    for mv in game.moves(&start) {
+        let child = game.play(&start, mv);
+        let red_wins = matches!(exact.value(&child).unwrap(), Value::Loss(_));
+        let fast = winner(&game, &child, 1_000_000).unwrap().0 == Outcome::Win(Player::One);
+        assert_eq!(red_wins, fast, "{mv:?}");
+    }
+}
+
+#[test]
+fn with_the_swap_the_second_player_wins() {
+    for n in 2..=4u8 {
+        let game = hex(&format!("hex:{n},first=red"));
+        assert_eq!(
+            winner(&game, &game.start(), 10_000_000).unwrap().0,
+            Outcome::Win(Player::Two),
+            "{n}x{n}"
+        );
+    }
+}
+
+#[test]
+fn the_seed_decides_who_places_first() {
+    let game = hex("hex:3");
+    let firsts: std::collections::HashSet<Player> = (0..20).map(|s| game.turn(&game.seeded_start(s))).collect();
+    assert_eq!(firsts.len(), 2, "both colours start for some seed");
+    assert_eq!(game.turn(&game.seeded_start(7)), game.turn(&game.seeded_start(7)));
+    let fixed = hex("hex:3,first=blue");
+    assert!((0..20).all(|s| fixed.turn(&fixed.seeded_start(s)) == Player::Two));
+}
+
+#[test]
+fn bad_hex_specs() {
+    for (spec, needle) in [
+        ("hex:0", "size 0 is out of range"),
+        ("hex:20", "size 20 is out of range"),
+        ("hex:x", "is not a number"),
+        ("hex:5,swap=maybe", "unknown option 'swap=maybe'"),
+    ] {
+        let err = parse_spec(spec).unwrap_err().to_string();
+        assert!(err.contains(needle), "{spec}: {err}");
+    }
+}
+
+#[test]
+fn a_machine_learns_hex_3_against_random() {
+    use menace::exact::{expected, Reference, EXACT_LIMIT};
+    use menace::machine::Machine;
+    use menace::opponent::OpponentSpec;
+    use menace::settings::MachineSettings;
+    use menace::train::Trainer;
+    let game = hex("hex:3");
+    let untrained = Machine::new(game.clone(), Player::One, MachineSettings::michie()).unwrap();
+    let before = expected(&untrained, &mut Reference::Random, EXACT_LIMIT).unwrap();
+    let mut t = Trainer::new(game, Player::One, MachineSettings::michie(), OpponentSpec::Random, 2).unwrap();
+    let records: Vec<_> = (0..2000).map(|_| t.play_game(false)).collect();
+    let after = t.exact().random.unwrap();
+    assert!(after.win > before.win + 0.1, "before {before:?}, after {after:?}");
+    // Who placed first came from each game's seed, and both colours did.
+    let firsts: std::collections::HashSet<bool> = records
+        .iter()
+        .map(|r| {
+            t.machine
+                .game()
+                .turn(&t.machine.game().seeded_start(r.start_seed.unwrap()))
+                == Player::One
+        })
+        .collect();
+    assert_eq!(firsts.len(), 2);
+}
