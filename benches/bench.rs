@@ -179,6 +179,43 @@ fn bench_mcts() {
     mcts_rate(Hexapawn::new(4, 4).expect("valid board"), 20_000);
     mcts_rate(Hexapawn::new(8, 8).expect("valid board"), 20_000);
     mcts_rate(TicTacToe, 20_000);
+    mcts_rate(
+        menace::Hex::new(7, true, Some(Player::One)).expect("valid size"),
+        20_000,
+    );
+    println!();
+}
+
+fn bench_hex() {
+    println!(
+        "## Hex solver: every opening without the swap (one thread, one table an opening, symmetric openings once)"
+    );
+    println!(
+        "{:<16} {:>10} {:>14} {:>12} {:>14}",
+        "game", "openings", "positions", "seconds", "positions/s"
+    );
+    for n in 3..=5u8 {
+        let game = menace::Hex::new(n, false, Some(Player::One)).expect("valid size");
+        let start = game.start();
+        let mut children: Vec<_> = Vec::new();
+        for m in game.moves(&start) {
+            let c = game.play(&start, m);
+            if !children.iter().any(|d| game.canonical(d).0 == game.canonical(&c).0) {
+                children.push(c);
+            }
+        }
+        let (t, (_, nodes)) = best_of(1, || {
+            menace::games::hex_solver::winners_counted(&game, &children, 100_000_000).expect("solvable")
+        });
+        println!(
+            "{:<16} {:>10} {:>14} {:>12.3} {:>14.0}",
+            game.spec(),
+            children.len(),
+            nodes,
+            t.as_secs_f64(),
+            nodes as f64 / t.as_secs_f64()
+        );
+    }
     println!();
 }
 
@@ -193,6 +230,9 @@ fn main() {
     }
     if wanted("mcts") {
         bench_mcts();
+    }
+    if wanted("hex") {
+        bench_hex();
     }
     if wanted("experiment") {
         bench_experiment();

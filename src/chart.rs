@@ -39,8 +39,8 @@ const HEIGHT: u32 = 600;
 const FAMILY: &str = "sans-serif";
 static FONT_BYTES: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
 
-/// tab10, the matplotlib default palette: eight well-separated colours.
-const PALETTE: [RGBColor; 8] = [
+/// tab10, the matplotlib default palette, less its yellow and cyan: one colour a series.
+const PALETTE: [RGBColor; MAX_SERIES] = [
     RGBColor(31, 119, 180),  // blue
     RGBColor(255, 127, 14),  // orange
     RGBColor(44, 160, 44),   // green
@@ -49,7 +49,12 @@ const PALETTE: [RGBColor; 8] = [
     RGBColor(140, 86, 75),   // brown
     RGBColor(227, 119, 194), // pink
     RGBColor(127, 127, 127), // grey
+    RGBColor(188, 189, 34),  // olive
+    RGBColor(23, 190, 207),  // cyan
 ];
+
+/// The most series one chart draws, each in a colour of its own, with a legend that fits.
+pub const MAX_SERIES: usize = 10;
 
 const TITLE_SIZE: f64 = 26.0;
 const SUBTITLE_SIZE: f64 = 16.0;
@@ -124,6 +129,13 @@ impl<'a> Plan<'a> {
     fn new(chart: &'a Chart) -> Result<Self, String> {
         if chart.series.is_empty() {
             return Err(format!("chart '{}' has no series", chart.title));
+        }
+        if chart.series.len() > MAX_SERIES {
+            return Err(format!(
+                "chart '{}' has {} series: at most {MAX_SERIES} fit on one chart (split the arms over several experiments)",
+                chart.title,
+                chart.series.len()
+            ));
         }
         if let Some(s) = chart.series.iter().find(|s| s.points.is_empty()) {
             return Err(format!("chart '{}': series '{}' has no points", chart.title, s.label));
@@ -238,7 +250,7 @@ fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plan: &Plan) -> Res
     };
     let rows = chart.series.len().div_ceil(columns) as u32;
     let legend_h = rows * LEGEND_ROW + 8;
-    let (body, legend_strip) = body.split_vertically(HEIGHT - top - legend_h);
+    let (body, legend_strip) = body.split_vertically(HEIGHT.saturating_sub(top + legend_h).max(HEIGHT / 3));
 
     let mut ctx = ChartBuilder::on(&body)
         .margin(12)

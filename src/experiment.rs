@@ -105,6 +105,9 @@ pub struct Experiment {
 /// One run's records, or why it failed.
 type RunResult = Result<Vec<GameRecord>, String>;
 
+/// The most rows a curves file may have (arms × games), to keep it and memory bounded.
+pub const MAX_CURVE_ROWS: u64 = 1_000_000;
+
 /// The most games times seeds an experiment may ask for, to keep memory bounded.
 pub const MAX_GAME_RECORDS: u64 = 50_000_000;
 
@@ -162,6 +165,20 @@ impl Experiment {
         if records > MAX_GAME_RECORDS {
             return Err(format!(
                 "games × seeds × arms is {records}: at most {MAX_GAME_RECORDS} games can be recorded in one experiment"
+            ));
+        }
+        if file.arms.len() > crate::chart::MAX_SERIES {
+            return Err(format!(
+                "arms: {} arms, but at most {} fit on one chart",
+                file.arms.len(),
+                crate::chart::MAX_SERIES
+            ));
+        }
+        if file.games.saturating_mul(file.arms.len() as u64) > MAX_CURVE_ROWS {
+            return Err(format!(
+                "games: {} games × {} arms make more than {MAX_CURVE_ROWS} rows of curves",
+                file.games,
+                file.arms.len()
             ));
         }
         if file.exact_every == Some(0) {

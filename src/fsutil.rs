@@ -8,6 +8,23 @@ use std::path::{Path, PathBuf};
 /// renamed over it, so a reader (or a crash) never sees half a file. The
 /// error names the path and what went wrong.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    // Write through a symbolic link to its target; never replace a device or folder.
+    let resolved;
+    let path = match fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => {
+            resolved = fs::canonicalize(path).map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
+            resolved.as_path()
+        }
+        _ => path,
+    };
+    if let Ok(m) = fs::metadata(path) {
+        if !m.is_file() {
+            return Err(format!(
+                "cannot write '{}': it exists and is not a regular file",
+                path.display()
+            ));
+        }
+    }
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),

@@ -15,7 +15,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("Error: {e:#}");
-            ExitCode::from(1)
+            ExitCode::from(if cli::is_usage(&e) { 2 } else { 1 })
         }
     }
 }

@@ -92,7 +92,9 @@ pub fn parse_spec(spec: &str) -> Result<AnyGame, SpecError> {
         }
         "tictactoe" | "noughtsandcrosses" | "ttt" => match size {
             None => Ok(AnyGame::TicTacToe(TicTacToe)),
-            Some(s) => Err(err(format!("size '{s}': noughts and crosses is played on 3x3 only"))),
+            Some(s) => Err(err(format!(
+                "size '{s}': noughts and crosses takes no size (it is always 3x3)"
+            ))),
         },
         "chessapawn" | "minihexchess" => Err(err(format!(
             "{name} is described in the spec but not built yet; available: {KNOWN_SPECS}"

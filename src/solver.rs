@@ -63,10 +63,19 @@ impl Value {
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Value::Win(n) => write!(f, "win in {n} plies"),
+            Value::Win(n) => write!(f, "win in {n} {}", plies(*n)),
             Value::Draw => write!(f, "draw"),
-            Value::Loss(n) => write!(f, "loss in {n} plies"),
+            Value::Loss(n) => write!(f, "loss in {n} {}", plies(*n)),
         }
+    }
+}
+
+/// "ply" or "plies".
+pub fn plies(n: u32) -> &'static str {
+    if n == 1 {
+        "ply"
+    } else {
+        "plies"
     }
 }
 
@@ -81,7 +90,7 @@ impl fmt::Display for TooLarge {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} is too large to solve exactly: more than {} positions (raise --max-positions, or use a search opponent such as mcts:N)",
+            "{} has too many positions to handle exactly (more than {})",
             self.game, self.limit
         )
     }

@@ -20,6 +20,9 @@ struct StateFile {
     game: String,
     games_played: u64,
     opponent: String,
+    /// The seed the run started from, if known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    seed: Option<u64>,
     rng: ChaCha8Rng,
     machine: MachineFile,
     /// The boxes of a learning opponent (`menace`), if any.
@@ -168,6 +171,7 @@ pub fn to_json<G: Game>(t: &Trainer<G>) -> String {
         game: t.machine.game().spec(),
         games_played: t.games_played,
         opponent: t.opponent_spec.to_string(),
+        seed: t.seed,
         rng: t.rng.clone(),
         machine: machine_file(&t.machine),
         opponent_machine: t.opponent.machine().map(machine_file),
@@ -194,11 +198,7 @@ pub fn from_json<G: Game>(game: &G, text: &str) -> Result<Trainer<G>, String> {
         }
         (None, spec) => make_opponent(game, spec, machine.side(), machine.settings()).map_err(|e| e.to_string())?,
     };
-    Ok(Trainer::resume(
-        machine,
-        opponent,
-        opponent_spec,
-        file.rng,
-        file.games_played,
-    ))
+    let mut trainer = Trainer::resume(machine, opponent, opponent_spec, file.rng, file.games_played);
+    trainer.seed = file.seed;
+    Ok(trainer)
 }

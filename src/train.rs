@@ -50,6 +50,8 @@ pub struct Trainer<G: Game> {
     pub opponent_spec: OpponentSpec,
     pub rng: ChaCha8Rng,
     pub games_played: u64,
+    /// The seed the run started from (kept in state files across resumes).
+    pub seed: Option<u64>,
     perfect: Option<Box<PerfectPlayer<G>>>,
     perfect_tried: bool,
     /// The exact evaluations against perfect and random play that proved too large.
@@ -67,7 +69,10 @@ pub enum TrainError {
 impl std::fmt::Display for TrainError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            TrainError::TooLarge(e) => write!(f, "{e}"),
+            TrainError::TooLarge(e) => write!(
+                f,
+                "box mode 'enumerate': {e}; open boxes on first visit instead (--box-mode first-visit)"
+            ),
             TrainError::Setting(s) => write!(f, "{s}"),
         }
     }
@@ -91,8 +96,11 @@ pub fn make_opponent<G: Game>(
     Ok(match spec {
         OpponentSpec::Random => Opponent::Random,
         OpponentSpec::Perfect(p) => {
-            let player = PerfectPlayer::new(game.clone())
-                .map_err(|e| TrainError::Setting(format!("opponent 'perfect' needs the game solved: {e}")))?;
+            let player = PerfectPlayer::new(game.clone()).map_err(|e| {
+                TrainError::Setting(format!(
+                    "opponent 'perfect' needs the game solved, but {e}: use a search opponent such as mcts:1000"
+                ))
+            })?;
             Opponent::Perfect {
                 p: *p,
                 player: Box::new(player),
@@ -119,13 +127,9 @@ impl<G: Game> Trainer<G> {
     ) -> Result<Trainer<G>, TrainError> {
         let machine = Machine::new(game.clone(), side, settings)?;
         let made = make_opponent(&game, &opponent, side, machine.settings())?;
-        Ok(Self::resume(
-            machine,
-            made,
-            opponent,
-            ChaCha8Rng::seed_from_u64(seed),
-            0,
-        ))
+        let mut trainer = Self::resume(machine, made, opponent, ChaCha8Rng::seed_from_u64(seed), 0);
+        trainer.seed = Some(seed);
+        Ok(trainer)
     }
 
     /// Continue from saved parts.
@@ -142,6 +146,7 @@ impl<G: Game> Trainer<G> {
             opponent_spec,
             rng,
             games_played,
+            seed: None,
             perfect: None,
             perfect_tried: false,
             exact_too_large: [false; 2],

@@ -80,18 +80,34 @@ fn boxes_for_her() {
 }
 
 #[test]
-fn runtime_errors_exit_1_with_one_clear_line() {
+fn errors_are_one_clear_line_with_the_right_exit_code() {
+    // A bad value on the command line is a usage error: exit 2.
     let out = menace(&["solve", "hexapawn:4"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.starts_with("Error: game spec 'hexapawn:4'"), "{err}");
     let out = menace(&["boxes", "hexapawn", "--side", "purple"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("side 'purple': expected white or black"));
+    let out = menace(&["train", "hexapawn", "--preset", "turing"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("preset 'turing'"));
+    // A game too large for what was asked is a runtime error: exit 1.
     let out = menace(&["solve", "hexapawn:4x4", "--max-positions", "100"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("too large to solve exactly"));
+    let err = stderr(&out);
+    assert!(
+        err.contains("has too many positions to handle exactly (more than 100): raise --max-positions"),
+        "{err}"
+    );
+    let out = menace(&["train", "hexapawn:8x8", "--opponent", "perfect", "--games", "1"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("opponent 'perfect' needs the game solved") && err.contains("mcts:1000"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -189,7 +189,7 @@ fn perfect_on_a_game_too_large_is_refused_before_running() {
     // Only check the error path of a cheap arm list: perfect needs the solver.
     let err = exp.preflight(&game).unwrap_err();
     assert!(
-        err.contains("arms[1] ('vs perfect')") && err.contains("too large"),
+        err.contains("arms[1] ('vs perfect')") && err.contains("too many positions"),
         "{err}"
     );
 }

@@ -330,13 +330,62 @@ fn running_bead_totals_match_the_boxes() {
             let r = t.play_game(false);
             let m = &t.machine;
             let sum: u64 = m.boxes().iter().map(|b| b.total()).sum();
-            let first: u64 = m
-                .boxes()
-                .iter()
-                .filter(|b| b.own_move == 1)
-                .map(|b| b.total())
-                .sum();
+            let first: u64 = m.boxes().iter().filter(|b| b.own_move == 1).map(|b| b.total()).sum();
             assert_eq!((r.total_beads, r.first_box_beads), (sum, first), "{opponent}");
         }
     }
+}
+
+#[test]
+fn state_files_that_make_no_sense_are_refused() {
+    let game = hexapawn();
+    let t = Trainer::new(
+        game.clone(),
+        Player::Two,
+        MachineSettings::gardner(),
+        OpponentSpec::Random,
+        1,
+    )
+    .unwrap();
+    let text = state::to_json(&t);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let with = |f: &dyn Fn(&mut serde_json::Value)| {
+        let mut w = v.clone();
+        f(&mut w);
+        state::from_json(&game, &w.to_string()).err().unwrap()
+    };
+    let err = with(&|w| w["machine"]["settings"]["beads"] = serde_json::json!([]));
+    assert!(err.contains("machine.settings.beads"), "{err}");
+    let err = with(&|w| w["machine"]["settings"]["beads"] = serde_json::json!([0]));
+    assert!(err.contains("machine.settings.beads"), "{err}");
+    let err = with(&|w| {
+        let first = w["machine"]["boxes"][0].clone();
+        w["machine"]["boxes"].as_array_mut().unwrap().push(first);
+    });
+    assert!(err.contains("a second box for the same position"), "{err}");
+    let err = with(&|w| w["machine"]["boxes"] = serde_json::json!([]));
+    assert!(
+        err.contains("0 boxes, but the 'all' box set of this game has 19"),
+        "{err}"
+    );
+    // A mirror image instead of the canonical position.
+    let err = with(&|w| w["machine"]["boxes"][0]["position"] = serde_json::json!("ppp/2P/PP1 b"));
+    assert!(err.contains("not in canonical form (expected 'ppp/P2/1PP b')"), "{err}");
+}
+
+#[test]
+fn atomic_writes_refuse_what_is_not_a_file() {
+    let dir = std::env::temp_dir().join(format!("menace-fs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let err = menace::fsutil::write_atomic(&dir, b"x").unwrap_err();
+    assert!(err.contains("exists and is not a regular file"), "{err}");
+    // Through a symbolic link, the target is written and the link kept.
+    let target = dir.join("target.json");
+    std::fs::write(&target, "old").unwrap();
+    let link = dir.join("link.json");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    menace::fsutil::write_atomic(&link, b"new").unwrap();
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -115,6 +115,10 @@ fn the_position_limit_gives_a_clear_error() {
     let game = Hexapawn::new(4, 4).unwrap();
     let mut solver = Solver::with_limit(game.clone(), 10);
     let err = solver.value(&game.start()).unwrap_err();
-    assert!(err.to_string().contains("hexapawn:4x4 is too large"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("hexapawn:4x4 has too many positions to handle exactly (more than 10)"),
+        "{err}"
+    );
     assert!(winner(&game, &game.start(), 10).is_err());
 }

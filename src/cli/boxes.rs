@@ -9,7 +9,7 @@ use serde_json::json;
 use menace::boxes::{counts_by_move, enumerate, BoxSet};
 use menace::fsutil::read_text;
 use menace::solver::DEFAULT_LIMIT;
-use menace::{parse_spec, state, with_game, Game};
+use menace::{state, with_game, Game};
 
 use super::output::print_json;
 
@@ -35,7 +35,7 @@ pub struct BoxesArgs {
 }
 
 pub fn run(args: BoxesArgs) -> anyhow::Result<()> {
-    let game = parse_spec(&args.game)?;
+    let game = super::game_arg(&args.game)?;
     match &args.state {
         Some(path) => with_game!(game, g => show_state(&g, path, args.json)),
         None => with_game!(game, g => count(&g, &args)),
@@ -101,7 +101,7 @@ fn show_state<G: Game>(game: &G, path: &Path, json: bool) -> anyhow::Result<()> 
 fn count<G: Game>(game: &G, args: &BoxesArgs) -> anyhow::Result<()> {
     let side = game
         .parse_player(args.side.as_deref().unwrap_or_default())
-        .map_err(anyhow::Error::msg)?;
+        .map_err(super::usage)?;
     let symmetry = !args.no_symmetry;
     let mut sets = Vec::new();
     for set in BoxSet::ALL {

@@ -39,7 +39,7 @@ impl MachineArgs {
             None => default_settings(game),
             Some("gardner") => MachineSettings::gardner(),
             Some("michie") => MachineSettings::michie(),
-            Some(other) => anyhow::bail!("preset '{other}': expected gardner or michie"),
+            Some(other) => return Err(super::usage(format!("preset '{other}': expected gardner or michie"))),
         };
         if let Some(b) = &self.beads {
             s.beads = b.clone();

@@ -68,3 +68,30 @@ pub fn game_count(text: &str) -> Result<u64, String> {
     }
     Ok(n)
 }
+
+/// A bad value on the command line: reported like any error, but exit code 2.
+#[derive(Debug)]
+pub struct Usage(pub String);
+
+impl std::fmt::Display for Usage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Usage {}
+
+/// Wrap a message as a usage error.
+pub fn usage(message: impl ToString) -> anyhow::Error {
+    anyhow::Error::new(Usage(message.to_string()))
+}
+
+/// The game named on the command line; a bad spec is a usage error.
+pub fn game_arg(spec: &str) -> anyhow::Result<menace::AnyGame> {
+    menace::parse_spec(spec).map_err(usage)
+}
+
+/// Whether an error is a usage error (exit code 2).
+pub fn is_usage(e: &anyhow::Error) -> bool {
+    e.downcast_ref::<Usage>().is_some()
+}

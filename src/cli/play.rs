@@ -16,7 +16,7 @@ use menace::machine::{BeadChange, Choice, GameResult};
 use menace::opponent::OpponentSpec;
 use menace::registry::{default_side, machine_name};
 use menace::train::Trainer;
-use menace::{parse_spec, state, with_game, Game, Outcome, Player};
+use menace::{state, with_game, Game, Outcome, Player};
 
 use super::machine_args::MachineArgs;
 
@@ -70,7 +70,7 @@ enum Input {
 }
 
 pub fn run(args: PlayArgs) -> anyhow::Result<()> {
-    let any = parse_spec(&args.game)?;
+    let any = super::game_arg(&args.game)?;
     let settings = args.machine.settings(&any)?;
     let default = default_side(&any);
     let name = machine_name(&any);
@@ -129,7 +129,7 @@ fn session<G: Game>(
             let text = read_text(path).map_err(|e| anyhow!(e))?;
             let t = state::from_json(&game, &text).map_err(|e| anyhow!("state file '{}': {e}", path.display()))?;
             if let Some(s) = &args.side {
-                let asked = game.parse_player(s).map_err(|e| anyhow!(e))?;
+                let asked = game.parse_player(s).map_err(super::usage)?;
                 if asked != t.machine.side() {
                     anyhow::bail!(
                         "--side {s}: the machine in '{}' plays {}",
@@ -142,7 +142,7 @@ fn session<G: Game>(
         }
         _ => {
             let side = match &args.side {
-                Some(s) => game.parse_player(s).map_err(|e| anyhow!(e))?,
+                Some(s) => game.parse_player(s).map_err(super::usage)?,
                 None => default_side,
             };
             Trainer::new(game.clone(), side, settings, OpponentSpec::Random, args.seed)?

@@ -6,7 +6,7 @@ use serde_json::json;
 
 use menace::exact::random_play;
 use menace::solver::{self, Solver, Value};
-use menace::{parse_spec, with_game, Game, Hexapawn, Outcome, Player};
+use menace::{with_game, Game, Hexapawn, Outcome, Player};
 
 use super::output::{numbered_line, print_json};
 
@@ -41,7 +41,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
         return table(family, &args);
     }
     let spec = args.game.as_deref().unwrap_or_default();
-    let game = parse_spec(spec)?;
+    let game = super::game_arg(spec)?;
     with_game!(game, g => solve_game(&g, &args))
 }
 
@@ -62,7 +62,11 @@ fn solve_game<G: Game>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
     let value = match solver.value(&start) {
         Ok(v) => v,
         Err(e) if has_oracle => return solve_winners(game, args, &e.to_string()),
-        Err(e) => return Err(e.into()),
+        Err(e) => {
+            return Err(anyhow::anyhow!(
+                "{e}: raise --max-positions, or play it against a search opponent such as mcts:1000"
+            ))
+        }
     };
     let mut first_moves = solver.move_values(&start)?;
     first_moves.sort_by_key(|(m, v)| (-v.score(), *m));
@@ -101,7 +105,7 @@ fn solve_game<G: Game>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
     match value {
         Value::Draw => println!("The best line lasts {plies} plies."),
         _ => println!(
-            "{} moves first and {} in {} plies ({} of {}'s own moves).",
+            "{} moves first and {} in {} {} ({} of {}'s own moves).",
             game.player_name(mover),
             if matches!(value, Value::Win(_)) {
                 "wins"
@@ -109,6 +113,7 @@ fn solve_game<G: Game>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
                 "loses"
             },
             plies,
+            solver::plies(plies),
             plies.div_ceil(2),
             game.player_name(mover)
         ),

@@ -12,7 +12,7 @@ use menace::machine::GameResult;
 use menace::opponent::OpponentSpec;
 use menace::registry::default_side;
 use menace::train::{games_until_learned, ExactPair, GameRecord, Trainer};
-use menace::{parse_spec, state, with_game, Game};
+use menace::{state, with_game, Game};
 
 use super::machine_args::MachineArgs;
 use super::output::print_json;
@@ -52,7 +52,7 @@ pub struct TrainArgs {
 }
 
 pub fn run(args: TrainArgs) -> anyhow::Result<()> {
-    let any = parse_spec(&args.game)?;
+    let any = super::game_arg(&args.game)?;
     let settings = args.machine.settings(&any)?;
     let default = default_side(&any);
     with_game!(any, g => train(g, &args, settings, default))
@@ -71,7 +71,7 @@ fn train<G: Game>(
         }
         None => {
             let side = match &args.side {
-                Some(s) => game.parse_player(s).map_err(|e| anyhow!(e))?,
+                Some(s) => game.parse_player(s).map_err(super::usage)?,
                 None => default_side,
             };
             let opponent = args.opponent.clone().unwrap_or(OpponentSpec::Random);
@@ -111,7 +111,7 @@ fn train<G: Game>(
             "game": game.spec(),
             "side": game.player_name(m.side()),
             "opponent": trainer.opponent_spec.to_string(),
-            "seed": args.seed,
+            "seed": trainer.seed,
             "settings": m.settings(),
             "games": records.len(),
             "games_played": trainer.games_played,
@@ -124,7 +124,10 @@ fn train<G: Game>(
         }));
     }
     let origin = match &args.resume {
-        Some(path) => format!("continued from {}", path.display()),
+        Some(path) => match trainer.seed {
+            Some(seed) => format!("continued from {} (seed {seed})", path.display()),
+            None => format!("continued from {}", path.display()),
+        },
         None => format!("seed {}", args.seed),
     };
     println!(
@@ -138,7 +141,7 @@ fn train<G: Game>(
     println!("settings: {}", m.settings().describe());
     println!("results: {wins} wins, {draws} draws, {losses} losses");
     match learned {
-        Some(0) => println!("never lost"),
+        Some(0) => println!("no loss in these {} games", records.len()),
         Some(n) => println!(
             "last loss in game {n}; no loss in the {} games after it",
             trainer.games_played - n

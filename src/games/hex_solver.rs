@@ -22,6 +22,7 @@ struct Search {
     swap: bool,
     order: Rc<[u32]>,
     history: [u64; 64],
+    nodes: u64,
     table: FxHashMap<(u64, u64, bool, bool), bool>,
     limit: usize,
     spec: String,
@@ -58,6 +59,7 @@ impl Search {
             swap: game.swap_allowed(),
             order: order.into(),
             history: [0; 64],
+            nodes: 0,
             table: FxHashMap::default(),
             limit,
             spec: game.spec(),
@@ -161,6 +163,7 @@ impl Search {
         red_to_move: bool,
         swapped: bool,
     ) -> Result<bool, TooLarge> {
+        self.nodes += 1;
         // A cell that wins at once.
         if self.winning_cells(mine, empty, red_to_move) != 0 {
             return Ok(true);
@@ -330,4 +333,24 @@ pub fn winners(game: &Hex, positions: &[HexPosition], limit: usize) -> Option<Re
         }
     }
     Some(Ok(out))
+}
+
+/// Solve `positions` on one thread, one table each, counting the positions
+/// searched: for benchmarks.
+pub fn winners_counted(game: &Hex, positions: &[HexPosition], limit: usize) -> Result<(Vec<Outcome>, u64), TooLarge> {
+    let mut out = Vec::new();
+    let mut nodes = 0;
+    for pos in positions {
+        let mut search = Search::new(game, limit);
+        let (red, blue) = to_bits(game, pos);
+        let mover = game.turn(pos);
+        let w = search.wins(red, blue, mover == Player::One, pos.swapped)?;
+        nodes += search.nodes;
+        out.push(if w {
+            Outcome::Win(mover)
+        } else {
+            Outcome::Win(mover.other())
+        });
+    }
+    Ok((out, nodes))
 }
