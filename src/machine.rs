@@ -125,19 +125,7 @@ impl<G: Game> Machine<G> {
     /// A fresh machine. With box mode `enumerate` every box is made now (an
     /// error if the game is too large); with `auto`, when the game is small.
     pub fn new(game: G, side: Player, settings: MachineSettings) -> Result<Machine<G>, TooLarge> {
-        let mut machine = Machine {
-            game,
-            side,
-            settings,
-            boxes: Vec::new(),
-            index: FxHashMap::default(),
-            enumerated: false,
-            history: Vec::new(),
-            moves: Vec::new(),
-            beads: 0,
-            first_move_beads: 0,
-            initial_beads: 0,
-        };
+        let mut machine = Machine::empty(game, side, settings, false);
         let found = match machine.settings.box_mode {
             BoxMode::FirstVisit => None,
             BoxMode::Enumerate => Some(enumerate(
@@ -175,7 +163,15 @@ impl<G: Game> Machine<G> {
         enumerated: bool,
         boxes: Vec<MatchBox<G>>,
     ) -> Machine<G> {
-        let mut machine = Machine {
+        let mut machine = Machine::empty(game, side, settings, enumerated);
+        for b in boxes {
+            machine.insert(b);
+        }
+        machine
+    }
+
+    fn empty(game: G, side: Player, settings: MachineSettings, enumerated: bool) -> Machine<G> {
+        Machine {
             game,
             side,
             settings,
@@ -187,11 +183,7 @@ impl<G: Game> Machine<G> {
             beads: 0,
             first_move_beads: 0,
             initial_beads: 0,
-        };
-        for b in boxes {
-            machine.insert(b);
         }
-        machine
     }
 
     fn insert(&mut self, b: MatchBox<G>) -> u32 {

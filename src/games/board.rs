@@ -27,3 +27,30 @@ pub fn split_cell(text: &str) -> Option<(&str, &str)> {
     let digits = bytes[1..].iter().take_while(|b| b.is_ascii_digit()).count();
     (digits > 0).then(|| text.split_at(1 + digits))
 }
+
+/// Ranks from the top down, '/'-separated, one character a piece and a
+/// count for each run of empty cells (as in chess FEN): `ppp/3/PPP`.
+pub fn encode_ranks(files: usize, ranks: usize, piece: impl Fn(usize, usize) -> Option<char>) -> String {
+    let mut rows = Vec::with_capacity(ranks);
+    for r in (0..ranks).rev() {
+        let mut row = String::new();
+        let mut empty = 0;
+        for f in 0..files {
+            match piece(f, r) {
+                Some(c) => {
+                    if empty > 0 {
+                        row.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    row.push(c);
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            row.push_str(&empty.to_string());
+        }
+        rows.push(row);
+    }
+    rows.join("/")
+}

@@ -3,7 +3,7 @@
 use rand::{Rng, SeedableRng};
 
 use crate::game::{Game, MoveError, Outcome, Player, PositionError};
-use crate::games::board::{cell_name, parse_cell};
+use crate::games::board::{cell_name, encode_ranks, parse_cell};
 
 /// Red (`Player::One`) joins the a-file to the last file; Blue
 /// (`Player::Two`) joins rank 1 to rank N. Cell (f, r) touches (f±1, r),
@@ -456,38 +456,19 @@ impl Game for Hex {
 
     fn position_string(&self, pos: &HexPosition) -> String {
         let n = self.n();
-        let mut rows = Vec::new();
-        for r in (0..n).rev() {
-            let mut row = String::new();
-            let mut empty = 0;
-            for f in 0..n {
-                let i = r * n + f;
-                let c = if get(&pos.red, i) {
-                    Some('r')
-                } else if get(&pos.blue, i) {
-                    Some('b')
-                } else {
-                    None
-                };
-                match c {
-                    Some(c) => {
-                        if empty > 0 {
-                            row.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        row.push(c);
-                    }
-                    None => empty += 1,
-                }
+        let board = encode_ranks(n, n, |f, r| {
+            let i = r * n + f;
+            if get(&pos.red, i) {
+                Some('r')
+            } else if get(&pos.blue, i) {
+                Some('b')
+            } else {
+                None
             }
-            if empty > 0 {
-                row.push_str(&empty.to_string());
-            }
-            rows.push(row);
-        }
+        });
         let side = if pos.turn == Player::One { 'r' } else { 'b' };
         let swapped = if pos.swapped { " swapped" } else { "" };
-        format!("{} {side}{swapped}", rows.join("/"))
+        format!("{board} {side}{swapped}")
     }
 
     fn parse_position(&self, text: &str) -> Result<HexPosition, PositionError> {

@@ -1,7 +1,7 @@
 //! Hexapawn on a W×H board (Gardner 1962, and its n×m generalisation).
 
 use crate::game::{Game, MoveError, Outcome, Player, PositionError};
-use crate::games::board::{cell_name, parse_cell, split_cell};
+use crate::games::board::{cell_name, encode_ranks, parse_cell, split_cell};
 
 /// Hexapawn with W files and H ranks: White's pawns fill rank 1, Black's
 /// fill rank H; pawns step straight forward or capture diagonally forward; a
@@ -306,37 +306,19 @@ impl Game for Hexapawn {
     }
 
     fn position_string(&self, pos: &HexapawnPosition) -> String {
-        let mut ranks = Vec::new();
-        for r in (0..u32::from(self.height)).rev() {
-            let mut row = String::new();
-            let mut empty = 0;
-            for f in 0..self.w() {
-                let bit = 1u64 << (r * self.w() + f);
-                let piece = if pos.white & bit != 0 {
-                    Some('P')
-                } else if pos.black & bit != 0 {
-                    Some('p')
-                } else {
-                    None
-                };
-                match piece {
-                    Some(c) => {
-                        if empty > 0 {
-                            row.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        row.push(c);
-                    }
-                    None => empty += 1,
-                }
+        let w = self.w() as usize;
+        let board = encode_ranks(w, usize::from(self.height), |f, r| {
+            let bit = 1u64 << (r * w + f);
+            if pos.white & bit != 0 {
+                Some('P')
+            } else if pos.black & bit != 0 {
+                Some('p')
+            } else {
+                None
             }
-            if empty > 0 {
-                row.push_str(&empty.to_string());
-            }
-            ranks.push(row);
-        }
+        });
         let side = if pos.turn == Player::One { 'w' } else { 'b' };
-        format!("{} {side}", ranks.join("/"))
+        format!("{board} {side}")
     }
 
     fn parse_position(&self, text: &str) -> Result<HexapawnPosition, PositionError> {
