@@ -136,10 +136,15 @@ fn the_swap_is_legal_only_on_the_second_players_first_turn() {
 
 fn winning_openings(game: &Hex) -> Vec<String> {
     let start = game.start();
-    game.moves(&start)
+    let moves = game.moves(&start);
+    let children: Vec<HexPosition> = moves.iter().map(|&m| game.play(&start, m)).collect();
+    // All openings at once, shared over the cores.
+    let outcomes = game.winner_oracle(&children, 50_000_000).unwrap().unwrap();
+    moves
         .into_iter()
-        .filter(|&m| winner(game, &game.play(&start, m), 50_000_000).unwrap().0 == Outcome::Win(Player::One))
-        .map(|m| game.move_name(&start, m))
+        .zip(outcomes)
+        .filter(|(_, o)| *o == Outcome::Win(Player::One))
+        .map(|(m, _)| game.move_name(&start, m))
         .collect()
 }
 
@@ -153,7 +158,7 @@ fn winning_openings_without_the_swap() {
 }
 
 #[test]
-#[ignore = "about half a minute in release mode on two cores; CI runs it"]
+#[ignore = "about a minute in release mode on two cores; CI runs it"]
 fn winning_openings_on_5x5() {
     assert_eq!(
         winning_openings(&hex("hex:5,swap=off")),
