@@ -219,6 +219,55 @@ fn bench_hex() {
     println!();
 }
 
+fn perft<G: Game>(game: &G, pos: &G::Position, depth: u32, buf: &mut Vec<Vec<G::Move>>) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut moves = buf.pop().unwrap_or_default();
+    game.legal_moves(pos, &mut moves);
+    let n = if depth == 1 {
+        moves.len() as u64
+    } else {
+        moves
+            .iter()
+            .map(|&m| perft(game, &game.play(pos, m), depth - 1, buf))
+            .sum()
+    };
+    buf.push(moves);
+    n
+}
+
+fn bench_chessapawn() {
+    let game = menace::Chessapawn;
+    println!("## Chessapawn perft from the start (one thread)");
+    println!("{:>6} {:>12} {:>10} {:>14}", "depth", "leaves", "seconds", "leaves/s");
+    for depth in 4..=5 {
+        let (t, n) = best_of(3, || perft(&game, &game.start(), depth, &mut Vec::new()));
+        println!(
+            "{:>6} {:>12} {:>10.3} {:>14.0}",
+            depth,
+            n,
+            t.as_secs_f64(),
+            n as f64 / t.as_secs_f64()
+        );
+    }
+    println!();
+    println!("## Chessapawn training throughput, one thread, boxes opened on first visit");
+    println!(
+        "{:<16} {:<10} {:>12} {:>14} {:>8}",
+        "game", "opponent", "games/s", "plies/s", "boxes"
+    );
+    // Restocked boxes: under the resign rule a machine losing to MCTS soon resigns every game.
+    let settings = MachineSettings {
+        box_mode: menace::settings::BoxMode::FirstVisit,
+        empty_box: menace::settings::EmptyBox::Restock,
+        ..MachineSettings::michie()
+    };
+    train_rate(game, Player::One, settings.clone(), "random", 20_000);
+    train_rate(game, Player::One, settings, "mcts:30", 200);
+    println!();
+}
+
 fn main() {
     let filter: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     let wanted = |name: &str| filter.is_empty() || filter.iter().any(|f| name.contains(f.as_str()));
@@ -233,6 +282,9 @@ fn main() {
     }
     if wanted("hex") {
         bench_hex();
+    }
+    if wanted("chessapawn") {
+        bench_chessapawn();
     }
     if wanted("experiment") {
         bench_experiment();

@@ -23,6 +23,7 @@ pub mod state;
 pub mod train;
 
 pub use game::{Game, MoveError, Outcome, Player, PositionError};
+pub use games::chessapawn::Chessapawn;
 pub use games::hex::Hex;
 pub use games::hexapawn::Hexapawn;
 pub use games::tictactoe::TicTacToe;

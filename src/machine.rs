@@ -235,6 +235,16 @@ impl<G: Game> Machine<G> {
         self.initial_beads
     }
 
+    /// Roughly how many bytes the boxes and their index take in memory.
+    pub fn memory_bytes(&self) -> usize {
+        let per_box =
+            std::mem::size_of::<MatchBox<G>>() + std::mem::size_of::<G::Position>() + std::mem::size_of::<u32>() + 8;
+        self.boxes
+            .iter()
+            .map(|b| per_box + b.moves.capacity() * std::mem::size_of::<G::Move>() + b.beads.capacity() * 4)
+            .sum()
+    }
+
     /// Beads in the boxes of the machine's first move.
     pub fn first_move_beads(&self) -> u64 {
         self.first_move_beads

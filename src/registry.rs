@@ -3,6 +3,7 @@
 use std::fmt;
 
 use crate::game::Player;
+use crate::games::chessapawn::Chessapawn;
 use crate::games::hex::Hex;
 use crate::games::hexapawn::Hexapawn;
 use crate::games::tictactoe::TicTacToe;
@@ -16,6 +17,7 @@ pub enum AnyGame {
     Hexapawn(Hexapawn),
     TicTacToe(TicTacToe),
     Hex(Hex),
+    Chessapawn(Chessapawn),
 }
 
 /// Run a generic expression on the game inside an [`AnyGame`].
@@ -33,6 +35,7 @@ macro_rules! with_game {
             $crate::AnyGame::Hexapawn($g) => $body,
             $crate::AnyGame::TicTacToe($g) => $body,
             $crate::AnyGame::Hex($g) => $body,
+            $crate::AnyGame::Chessapawn($g) => $body,
         }
     };
 }
@@ -54,7 +57,7 @@ impl std::error::Error for SpecError {}
 
 /// The game specs the program accepts, for help and error messages.
 pub const KNOWN_SPECS: &str =
-    "hexapawn, hexapawn:WxH (e.g. hexapawn:4x4), tictactoe, hex:N (e.g. hex:5, hex:4,swap=off,first=red)";
+    "hexapawn, hexapawn:WxH (e.g. hexapawn:4x4), tictactoe, hex:N (e.g. hex:5, hex:4,swap=off,first=red), chessapawn";
 
 /// Read a game spec string: `hexapawn`, `hexapawn:4x4`, `tictactoe`, ...
 pub fn parse_spec(spec: &str) -> Result<AnyGame, SpecError> {
@@ -96,7 +99,13 @@ pub fn parse_spec(spec: &str) -> Result<AnyGame, SpecError> {
                 "size '{s}': noughts and crosses takes no size (it is always 3x3)"
             ))),
         },
-        "chessapawn" | "minihexchess" => Err(err(format!(
+        "chessapawn" => match size {
+            None => Ok(AnyGame::Chessapawn(Chessapawn)),
+            Some(s) => Err(err(format!(
+                "size '{s}': chessapawn takes no size (it is played on 8x8)"
+            ))),
+        },
+        "minihexchess" => Err(err(format!(
             "{name} is described in the spec but not built yet; available: {KNOWN_SPECS}"
         ))),
         _ => Err(err(format!("unknown game '{name}': expected one of {KNOWN_SPECS}"))),
@@ -110,6 +119,7 @@ pub fn default_side(game: &AnyGame) -> Player {
         AnyGame::Hexapawn(_) => Player::Two,
         AnyGame::TicTacToe(_) => Player::One,
         AnyGame::Hex(_) => Player::One,
+        AnyGame::Chessapawn(_) => Player::One,
     }
 }
 
@@ -120,6 +130,7 @@ pub fn machine_name(game: &AnyGame) -> &'static str {
         AnyGame::Hexapawn(_) => "HER",
         AnyGame::TicTacToe(_) => "MENACE",
         AnyGame::Hex(_) => "MENACE",
+        AnyGame::Chessapawn(_) => "MENACE",
     }
 }
 
@@ -130,6 +141,10 @@ pub fn default_settings(game: &AnyGame) -> MachineSettings {
         AnyGame::Hexapawn(_) => MachineSettings::gardner(),
         AnyGame::TicTacToe(_) => MachineSettings::michie(),
         AnyGame::Hex(_) => MachineSettings::michie(),
+        AnyGame::Chessapawn(_) => MachineSettings {
+            box_mode: crate::settings::BoxMode::FirstVisit,
+            ..MachineSettings::michie()
+        },
     }
 }
 

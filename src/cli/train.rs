@@ -118,6 +118,7 @@ fn train<G: Game>(
             "wins": wins, "draws": draws, "losses": losses,
             "learned_after": learned,
             "boxes": m.boxes().len(),
+            "box_memory_bytes": m.memory_bytes(),
             "beads": m.total_beads(),
             "exact": final_exact,
             "records": records,
@@ -149,13 +150,14 @@ fn train<G: Game>(
         None => println!("lost its last game: not yet learned"),
     }
     println!(
-        "boxes: {} ({}), beads: {} (started with {})",
+        "boxes: {} ({}, about {} bytes each), beads: {} (started with {})",
         m.boxes().len(),
         if m.is_enumerated() {
             "all made up front"
         } else {
             "opened on first visit"
         },
+        m.memory_bytes() / m.boxes().len().max(1),
         m.total_beads(),
         m.initial_total()
     );

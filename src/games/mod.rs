@@ -1,6 +1,7 @@
 //! The games, one file each.
 
 pub mod board;
+pub mod chessapawn;
 pub mod hex;
 pub mod hex_solver;
 pub mod hexapawn;
