@@ -8,7 +8,6 @@ use serde_json::json;
 
 use menace::boxes::{counts_by_move, enumerate, BoxSet};
 use menace::fsutil::read_text;
-use menace::solver::DEFAULT_LIMIT;
 use menace::{state, with_game, Game};
 
 use super::output::print_json;
@@ -27,7 +26,7 @@ pub struct BoxesArgs {
     #[arg(long)]
     no_symmetry: bool,
     /// Give up once more than this many positions are reachable.
-    #[arg(long, default_value_t = DEFAULT_LIMIT)]
+    #[arg(long, default_value_t = 2_000_000)]
     max_positions: usize,
     /// Print a machine-readable result on stdout.
     #[arg(long)]
@@ -105,7 +104,9 @@ fn count<G: Game>(game: &G, args: &BoxesArgs) -> anyhow::Result<()> {
     let symmetry = !args.no_symmetry;
     let mut sets = Vec::new();
     for set in BoxSet::ALL {
-        let boxes = enumerate(game, side, set, symmetry, args.max_positions)?;
+        let boxes = enumerate(game, side, set, symmetry, args.max_positions).map_err(|e| {
+            anyhow::anyhow!("{e}: raise --max-positions, or let a machine open its boxes on first visit")
+        })?;
         sets.push((set, counts_by_move(&boxes), boxes.len()));
     }
     if args.json {
