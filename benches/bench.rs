@@ -268,6 +268,35 @@ fn bench_chessapawn() {
     println!();
 }
 
+fn bench_minihexchess() {
+    let game = menace::MiniHexchess::new();
+    println!("## Mini Hexchess perft from McCooey's setup (one thread; legal moves, check tested)");
+    println!("{:>6} {:>12} {:>10} {:>14}", "depth", "leaves", "seconds", "leaves/s");
+    for depth in 3..=4 {
+        let (t, n) = best_of(3, || perft(&game, &game.start(), depth, &mut Vec::new()));
+        println!(
+            "{:>6} {:>12} {:>10.3} {:>14.0}",
+            depth,
+            n,
+            t.as_secs_f64(),
+            n as f64 / t.as_secs_f64()
+        );
+    }
+    println!();
+    println!("## Mini Hexchess training throughput, one thread, boxes opened on first visit");
+    println!(
+        "{:<16} {:<10} {:>12} {:>14} {:>8}",
+        "game", "opponent", "games/s", "plies/s", "boxes"
+    );
+    let settings = MachineSettings {
+        box_mode: menace::settings::BoxMode::FirstVisit,
+        empty_box: menace::settings::EmptyBox::Restock,
+        ..MachineSettings::michie()
+    };
+    train_rate(game, Player::One, settings, "random", 500);
+    println!();
+}
+
 fn main() {
     let filter: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     let wanted = |name: &str| filter.is_empty() || filter.iter().any(|f| name.contains(f.as_str()));
@@ -285,6 +314,9 @@ fn main() {
     }
     if wanted("chessapawn") {
         bench_chessapawn();
+    }
+    if wanted("minihexchess") {
+        bench_minihexchess();
     }
     if wanted("experiment") {
         bench_experiment();

@@ -86,6 +86,13 @@ pub fn enumerate<G: Game>(
     symmetry: bool,
     limit: usize,
 ) -> Result<Vec<FoundBox<G::Position>>, TooLarge> {
+    let limit = crate::solver::memory_bounded::<G::Position>(limit);
+    if game.too_large_for_exhaustive_search() {
+        return Err(TooLarge {
+            game: game.spec(),
+            limit,
+        });
+    }
     let mut found: FxHashMap<G::Position, u32> = FxHashMap::default();
     let mut seen: FxHashSet<G::Position> = FxHashSet::default();
     let mut layer: Vec<G::Position> = game.starts().into_iter().map(|(p, _)| p).collect();

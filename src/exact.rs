@@ -72,6 +72,13 @@ pub fn expected<G: Game>(
 ) -> Result<Expected, TooLarge> {
     let game = machine.game().clone();
     let mut memo = FxHashMap::default();
+    let limit = crate::solver::memory_bounded::<G::Position>(limit);
+    if game.too_large_for_exhaustive_search() {
+        return Err(TooLarge {
+            game: game.spec(),
+            limit,
+        });
+    }
     let mut total = Expected::default();
     for (start, p) in game.starts() {
         total.add_scaled(value(&game, machine, opponent, &start, &mut memo, limit)?, p);

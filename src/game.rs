@@ -198,6 +198,13 @@ pub trait Game: Clone + Send + Sync + 'static {
         None
     }
 
+    /// True for games far too large for exhaustive search (a chess board):
+    /// the solver and exact evaluations give up at once instead of filling
+    /// memory first.
+    fn too_large_for_exhaustive_search(&self) -> bool {
+        false
+    }
+
     // ---- provided ----
 
     /// The moves in a fresh vector (for code off the hot path).

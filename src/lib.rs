@@ -26,5 +26,6 @@ pub use game::{Game, MoveError, Outcome, Player, PositionError};
 pub use games::chessapawn::Chessapawn;
 pub use games::hex::Hex;
 pub use games::hexapawn::Hexapawn;
+pub use games::minihexchess::MiniHexchess;
 pub use games::tictactoe::TicTacToe;
 pub use registry::{parse_spec, AnyGame, SpecError};

@@ -6,6 +6,7 @@ use crate::game::Player;
 use crate::games::chessapawn::Chessapawn;
 use crate::games::hex::Hex;
 use crate::games::hexapawn::Hexapawn;
+use crate::games::minihexchess::MiniHexchess;
 use crate::games::tictactoe::TicTacToe;
 use crate::settings::MachineSettings;
 
@@ -18,6 +19,7 @@ pub enum AnyGame {
     TicTacToe(TicTacToe),
     Hex(Hex),
     Chessapawn(Chessapawn),
+    MiniHexchess(MiniHexchess),
 }
 
 /// Run a generic expression on the game inside an [`AnyGame`].
@@ -36,6 +38,7 @@ macro_rules! with_game {
             $crate::AnyGame::TicTacToe($g) => $body,
             $crate::AnyGame::Hex($g) => $body,
             $crate::AnyGame::Chessapawn($g) => $body,
+            $crate::AnyGame::MiniHexchess($g) => $body,
         }
     };
 }
@@ -57,7 +60,7 @@ impl std::error::Error for SpecError {}
 
 /// The game specs the program accepts, for help and error messages.
 pub const KNOWN_SPECS: &str =
-    "hexapawn, hexapawn:WxH (e.g. hexapawn:4x4), tictactoe, hex:N (e.g. hex:5, hex:4,swap=off,first=red), chessapawn";
+    "hexapawn, hexapawn:WxH (e.g. hexapawn:4x4), tictactoe, hex:N (e.g. hex:5, hex:4,swap=off,first=red), chessapawn, minihexchess";
 
 /// Read a game spec string: `hexapawn`, `hexapawn:4x4`, `tictactoe`, ...
 pub fn parse_spec(spec: &str) -> Result<AnyGame, SpecError> {
@@ -65,15 +68,33 @@ pub fn parse_spec(spec: &str) -> Result<AnyGame, SpecError> {
         spec: spec.to_string(),
         reason,
     };
-    let trimmed = spec.trim().to_ascii_lowercase();
+    // Options keep their case (a custom setup's piece letters need it).
+    let trimmed = spec.trim();
     let (head, options) = match trimmed.split_once(',') {
-        Some((h, o)) => (h, Some(o)),
-        None => (trimmed.as_str(), None),
+        Some((h, o)) => (h.to_ascii_lowercase(), Some(o)),
+        None => (trimmed.to_ascii_lowercase(), None),
     };
+    let head = head.as_str();
     let (name, size) = match head.split_once(':') {
         Some((n, s)) => (n, Some(s)),
         None => (head, None),
     };
+    if name == "minihexchess" {
+        if let Some(s) = size {
+            return Err(err(format!(
+                "size '{s}': mini hexchess takes no size (it has 37 cells)"
+            )));
+        }
+        return match options {
+            None => Ok(AnyGame::MiniHexchess(MiniHexchess::new())),
+            Some(o) => match o.strip_prefix("setup=") {
+                Some(setup) => MiniHexchess::with_setup(setup).map(AnyGame::MiniHexchess).map_err(err),
+                None => Err(err(format!(
+                    "unknown option '{o}': minihexchess takes setup=q,r:piece,..."
+                ))),
+            },
+        };
+    }
     if name == "hex" {
         return parse_hex(size, options).map(AnyGame::Hex).map_err(err);
     }
@@ -105,9 +126,7 @@ pub fn parse_spec(spec: &str) -> Result<AnyGame, SpecError> {
                 "size '{s}': chessapawn takes no size (it is played on 8x8)"
             ))),
         },
-        "minihexchess" => Err(err(format!(
-            "{name} is described in the spec but not built yet; available: {KNOWN_SPECS}"
-        ))),
+
         _ => Err(err(format!("unknown game '{name}': expected one of {KNOWN_SPECS}"))),
     }
 }
@@ -119,7 +138,7 @@ pub fn default_side(game: &AnyGame) -> Player {
         AnyGame::Hexapawn(_) => Player::Two,
         AnyGame::TicTacToe(_) => Player::One,
         AnyGame::Hex(_) => Player::One,
-        AnyGame::Chessapawn(_) => Player::One,
+        AnyGame::Chessapawn(_) | AnyGame::MiniHexchess(_) => Player::One,
     }
 }
 
@@ -130,7 +149,7 @@ pub fn machine_name(game: &AnyGame) -> &'static str {
         AnyGame::Hexapawn(_) => "HER",
         AnyGame::TicTacToe(_) => "MENACE",
         AnyGame::Hex(_) => "MENACE",
-        AnyGame::Chessapawn(_) => "MENACE",
+        AnyGame::Chessapawn(_) | AnyGame::MiniHexchess(_) => "MENACE",
     }
 }
 
@@ -141,7 +160,7 @@ pub fn default_settings(game: &AnyGame) -> MachineSettings {
         AnyGame::Hexapawn(_) => MachineSettings::gardner(),
         AnyGame::TicTacToe(_) => MachineSettings::michie(),
         AnyGame::Hex(_) => MachineSettings::michie(),
-        AnyGame::Chessapawn(_) => MachineSettings {
+        AnyGame::Chessapawn(_) | AnyGame::MiniHexchess(_) => MachineSettings {
             box_mode: crate::settings::BoxMode::FirstVisit,
             ..MachineSettings::michie()
         },

@@ -98,6 +98,13 @@ impl fmt::Display for TooLarge {
 
 impl std::error::Error for TooLarge {}
 
+/// A limit on stored positions lowered, where positions are large (Mini
+/// Hexchess carries its repetition history), to keep the table near a gigabyte.
+pub fn memory_bounded<P>(limit: usize) -> usize {
+    const BUDGET: usize = 1 << 30;
+    limit.min(BUDGET / (std::mem::size_of::<P>() + 24))
+}
+
 /// The default limit on stored positions: about a gigabyte at most.
 pub const DEFAULT_LIMIT: usize = 20_000_000;
 
@@ -128,7 +135,7 @@ impl<G: Game> Solver<G> {
         Solver {
             game,
             memo: FxHashMap::default(),
-            limit,
+            limit: memory_bounded::<G::Position>(limit),
             nodes: 0,
         }
     }
@@ -154,6 +161,12 @@ impl<G: Game> Solver<G> {
     }
 
     fn score(&mut self, pos: &G::Position) -> Result<i32, TooLarge> {
+        if self.game.too_large_for_exhaustive_search() {
+            return Err(TooLarge {
+                game: self.game.spec(),
+                limit: self.limit,
+            });
+        }
         self.nodes += 1;
         let outcome = self.game.outcome(pos);
         if let Some(v) = Value::of_outcome(&self.game, pos, outcome) {

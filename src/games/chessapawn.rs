@@ -541,6 +541,10 @@ impl Game for Chessapawn {
         })
     }
 
+    fn too_large_for_exhaustive_search(&self) -> bool {
+        true
+    }
+
     fn diagram(&self, pos: &ChessapawnPosition) -> String {
         let mut out = String::new();
         for r in (0..8).rev() {

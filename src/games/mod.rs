@@ -5,4 +5,5 @@ pub mod chessapawn;
 pub mod hex;
 pub mod hex_solver;
 pub mod hexapawn;
+pub mod minihexchess;
 pub mod tictactoe;
