@@ -237,11 +237,13 @@ fn perft<G: Game>(game: &G, pos: &G::Position, depth: u32, buf: &mut Vec<Vec<G::
     n
 }
 
-fn bench_chessapawn() {
-    let game = menace::Chessapawn;
-    println!("## Chessapawn perft from the start (one thread)");
+/// Perft at `depths` and training throughput for a large game, boxes opened
+/// on first visit and restocked (under the resign rule a machine losing to
+/// MCTS soon resigns every game).
+fn bench_large_game<G: Game>(name: &str, game: G, depths: std::ops::RangeInclusive<u32>, runs: &[(&str, u64)]) {
+    println!("## {name} perft from the start (one thread; legal moves)");
     println!("{:>6} {:>12} {:>10} {:>14}", "depth", "leaves", "seconds", "leaves/s");
-    for depth in 4..=5 {
+    for depth in depths {
         let (t, n) = best_of(3, || perft(&game, &game.start(), depth, &mut Vec::new()));
         println!(
             "{:>6} {:>12} {:>10.3} {:>14.0}",
@@ -252,48 +254,19 @@ fn bench_chessapawn() {
         );
     }
     println!();
-    println!("## Chessapawn training throughput, one thread, boxes opened on first visit");
+    println!("## {name} training throughput, one thread, boxes opened on first visit");
     println!(
         "{:<16} {:<10} {:>12} {:>14} {:>8}",
         "game", "opponent", "games/s", "plies/s", "boxes"
     );
-    // Restocked boxes: under the resign rule a machine losing to MCTS soon resigns every game.
     let settings = MachineSettings {
         box_mode: menace::settings::BoxMode::FirstVisit,
         empty_box: menace::settings::EmptyBox::Restock,
         ..MachineSettings::michie()
     };
-    train_rate(game, Player::One, settings.clone(), "random", 20_000);
-    train_rate(game, Player::One, settings, "mcts:30", 200);
-    println!();
-}
-
-fn bench_minihexchess() {
-    let game = menace::MiniHexchess::new();
-    println!("## Mini Hexchess perft from McCooey's setup (one thread; legal moves, check tested)");
-    println!("{:>6} {:>12} {:>10} {:>14}", "depth", "leaves", "seconds", "leaves/s");
-    for depth in 3..=4 {
-        let (t, n) = best_of(3, || perft(&game, &game.start(), depth, &mut Vec::new()));
-        println!(
-            "{:>6} {:>12} {:>10.3} {:>14.0}",
-            depth,
-            n,
-            t.as_secs_f64(),
-            n as f64 / t.as_secs_f64()
-        );
+    for &(opponent, games) in runs {
+        train_rate(game.clone(), Player::One, settings.clone(), opponent, games);
     }
-    println!();
-    println!("## Mini Hexchess training throughput, one thread, boxes opened on first visit");
-    println!(
-        "{:<16} {:<10} {:>12} {:>14} {:>8}",
-        "game", "opponent", "games/s", "plies/s", "boxes"
-    );
-    let settings = MachineSettings {
-        box_mode: menace::settings::BoxMode::FirstVisit,
-        empty_box: menace::settings::EmptyBox::Restock,
-        ..MachineSettings::michie()
-    };
-    train_rate(game, Player::One, settings, "random", 500);
     println!();
 }
 
@@ -313,10 +286,15 @@ fn main() {
         bench_hex();
     }
     if wanted("chessapawn") {
-        bench_chessapawn();
+        bench_large_game(
+            "Chessapawn",
+            menace::Chessapawn,
+            4..=5,
+            &[("random", 20_000), ("mcts:30", 200)],
+        );
     }
     if wanted("minihexchess") {
-        bench_minihexchess();
+        bench_large_game("Mini Hexchess", menace::MiniHexchess::new(), 3..=4, &[("random", 500)]);
     }
     if wanted("experiment") {
         bench_experiment();
