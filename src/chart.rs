@@ -2,9 +2,9 @@
 //! that ships inside the program.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
+use image::ImageEncoder;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -328,35 +328,19 @@ fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plan: &Plan) -> Res
     Ok(())
 }
 
-/// Render the PNG to a temporary file beside `path`, then rename it over `path`.
+/// Render the PNG in memory, encode it, and write it atomically like every other output.
 fn write_png(plan: &Plan, path: &Path) -> Result<(), String> {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .ok_or_else(|| format!("cannot write '{}': not a file name", path.display()))?;
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    // Keep ".png" last: the backend picks the image format from the extension.
-    let tmp = dir.join(format!(
-        ".{}.tmp{}-{}.png",
-        name.to_string_lossy(),
-        std::process::id(),
-        n
-    ));
-    let result = (|| -> Result<(), String> {
-        {
-            let root = BitMapBackend::new(&tmp, (WIDTH, HEIGHT)).into_drawing_area();
-            render(&root, plan)?;
-        }
-        std::fs::rename(&tmp, path).map_err(|e| e.to_string())
-    })();
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("cannot write '{}': {e}", path.display())
-    })
+    let fail = |e: String| format!("cannot write '{}': {e}", path.display());
+    let mut pixels = vec![0u8; (WIDTH * HEIGHT * 3) as usize];
+    {
+        let root = BitMapBackend::with_buffer(&mut pixels, (WIDTH, HEIGHT)).into_drawing_area();
+        render(&root, plan).map_err(fail)?;
+    }
+    let mut png = Vec::new();
+    image::codecs::png::PngEncoder::new(&mut png)
+        .write_image(&pixels, WIDTH, HEIGHT, image::ColorType::Rgb8)
+        .map_err(|e| fail(e.to_string()))?;
+    crate::fsutil::write_atomic(path, &png)
 }
 
 /// Render the SVG to a string and write it atomically.
@@ -383,6 +367,7 @@ pub fn draw(chart: &Chart, stem: &Path) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::{AtomicU64, Ordering};
 
     fn temp_dir(tag: &str) -> PathBuf {
         static N: AtomicU64 = AtomicU64::new(0);
