@@ -54,3 +54,12 @@ pub fn encode_ranks(files: usize, ranks: usize, piece: impl Fn(usize, usize) -> 
     }
     rows.join("/")
 }
+
+/// A piece letter in the case of its side: upper case White (or the first
+/// player), lower case Black, as in chess FEN.
+pub fn side_letter(letter: char, owner: crate::game::Player) -> char {
+    match owner {
+        crate::game::Player::One => letter.to_ascii_uppercase(),
+        crate::game::Player::Two => letter.to_ascii_lowercase(),
+    }
+}

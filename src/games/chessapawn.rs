@@ -1,7 +1,7 @@
 //! Chessapawn (Robert Price, 2001): Hexapawn carried to a chess board.
 
 use crate::game::{Game, MoveError, Outcome, Player, PositionError};
-use crate::games::board::{cell_name, encode_ranks, parse_cell};
+use crate::games::board::{cell_name, encode_ranks, parse_cell, side_letter};
 
 /// The six piece types; every one of them is also a pawn: it never moves
 /// backward, and moves sideways only to capture.
@@ -45,6 +45,13 @@ impl Kind {
 pub struct Piece {
     pub owner: Player,
     pub kind: Kind,
+}
+
+impl Piece {
+    /// Its letter, upper case White, lower case Black.
+    pub fn symbol(self) -> char {
+        side_letter(self.kind.letter(), self.owner)
+    }
 }
 
 /// A position: the 64 squares (`rank * 8 + file`), the side to move, and
@@ -465,16 +472,7 @@ impl Game for Chessapawn {
     }
 
     fn position_string(&self, pos: &ChessapawnPosition) -> String {
-        let board = encode_ranks(8, 8, |f, r| {
-            pos.squares[r * 8 + f].map(|p| {
-                let c = p.kind.letter();
-                if p.owner == Player::One {
-                    c
-                } else {
-                    c.to_ascii_lowercase()
-                }
-            })
-        });
+        let board = encode_ranks(8, 8, |f, r| pos.squares[r * 8 + f].map(|p| p.symbol()));
         let side = if pos.turn == Player::One { 'w' } else { 'b' };
         let ep = pos.en_passant.map_or("-".to_string(), Self::square_name);
         format!("{board} {side} {ep}")
@@ -550,14 +548,7 @@ impl Game for Chessapawn {
         for r in (0..8).rev() {
             out.push_str(&format!("{} |", r + 1));
             for f in 0..8 {
-                let c = pos.squares[r * 8 + f].map_or('.', |p| {
-                    let c = p.kind.letter();
-                    if p.owner == Player::One {
-                        c
-                    } else {
-                        c.to_ascii_lowercase()
-                    }
-                });
+                let c = pos.squares[r * 8 + f].map_or('.', |p| p.symbol());
                 out.push(' ');
                 out.push(c);
             }

@@ -6,6 +6,7 @@ use std::hash::{Hash, Hasher};
 use rustc_hash::FxHasher;
 
 use crate::game::{Game, MoveError, Outcome, Player, PositionError};
+use crate::games::board::side_letter;
 
 /// The pieces of Mini Hexchess (no queen).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -45,6 +46,13 @@ impl Kind {
 pub struct Piece {
     pub owner: Player,
     pub kind: Kind,
+}
+
+impl Piece {
+    /// Its letter, upper case White, lower case Black.
+    pub fn symbol(self) -> char {
+        side_letter(self.kind.letter(), self.owner)
+    }
 }
 
 /// Plies kept for the repetition rule: the fifty-move rule ends a game
@@ -507,17 +515,7 @@ impl Game for MiniHexchess {
             Some(pieces) => {
                 let list: Vec<String> = pieces
                     .iter()
-                    .map(|&(q, r, p)| {
-                        let c = p.kind.letter();
-                        format!(
-                            "{q},{r}:{}",
-                            if p.owner == Player::One {
-                                c
-                            } else {
-                                c.to_ascii_lowercase()
-                            }
-                        )
-                    })
+                    .map(|&(q, r, p)| format!("{q},{r}:{}", p.symbol()))
                     .collect();
                 format!("minihexchess,setup={}", list.join(","))
             }
@@ -693,12 +691,7 @@ impl Game for MiniHexchess {
                             s.push_str(&empty.to_string());
                             empty = 0;
                         }
-                        let c = p.kind.letter();
-                        s.push(if p.owner == Player::One {
-                            c
-                        } else {
-                            c.to_ascii_lowercase()
-                        });
+                        s.push(p.symbol());
                     }
                     None => empty += 1,
                 }
@@ -824,14 +817,7 @@ impl Game for MiniHexchess {
                         let (qq, rr) = axial(i);
                         let colour = ((qq - rr).rem_euclid(3)) as usize;
                         let c = match pos.cells[i] {
-                            Some(p) => {
-                                let c = p.kind.letter();
-                                if p.owner == Player::One {
-                                    c
-                                } else {
-                                    c.to_ascii_lowercase()
-                                }
-                            }
+                            Some(p) => p.symbol(),
                             None => ['.', ':', '\''][colour],
                         };
                         line.push_str(&format!("{c:^4}"));
