@@ -57,6 +57,8 @@ pub struct Trainer<G: Game> {
     /// The exact evaluations against perfect and random play that proved too large.
     exact_too_large: [bool; 2],
     buf: Vec<G::Move>,
+    /// Whether each game's start depends on a seed (Hex: who places first).
+    seeded_start: bool,
 }
 
 /// Why a trainer could not be built.
@@ -140,6 +142,7 @@ impl<G: Game> Trainer<G> {
         rng: ChaCha8Rng,
         games_played: u64,
     ) -> Trainer<G> {
+        let seeded_start = machine.game().starts().len() > 1;
         Trainer {
             machine,
             opponent,
@@ -151,18 +154,27 @@ impl<G: Game> Trainer<G> {
             perfect_tried: false,
             exact_too_large: [false; 2],
             buf: Vec::new(),
+            seeded_start,
         }
+    }
+
+    /// The start of the next game, and the seed that chose it where the
+    /// start depends on one (drawn from the run's random stream).
+    pub fn next_start(&mut self) -> (G::Position, Option<u64>) {
+        let game = self.machine.game();
+        let seed = self.seeded_start.then(|| self.rng.next_u64());
+        let pos = match seed {
+            Some(s) => game.seeded_start(s),
+            None => game.start(),
+        };
+        (pos, seed)
     }
 
     /// Play one game, reinforce, and report it (`exact`: also compute the exact results).
     pub fn play_game(&mut self, exact: bool) -> GameRecord {
         let game = self.machine.game().clone();
         let side = self.machine.side();
-        let start_seed = (game.starts().len() > 1).then(|| self.rng.next_u64());
-        let mut pos = match start_seed {
-            Some(seed) => game.seeded_start(seed),
-            None => game.start(),
-        };
+        let (mut pos, start_seed) = self.next_start();
         let mut plies = 0u32;
         self.opponent.new_game();
         let result = loop {

@@ -3,7 +3,6 @@
 
 use std::io::{BufRead, IsTerminal, Write};
 
-use rand::RngCore;
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -246,12 +245,8 @@ fn play_one<G: Game>(
     name: &str,
 ) -> anyhow::Result<Option<GameResult>> {
     let machine_side = trainer.machine.side();
-    // Where the start depends on a seed (Hex: who places first), draw it as training does.
-    let start_seed = (game.starts().len() > 1).then(|| trainer.rng.next_u64());
-    let mut pos = match start_seed {
-        Some(seed) => game.seeded_start(seed),
-        None => game.start(),
-    };
+    // Where the start depends on a seed (Hex: who places first), it is drawn as training does.
+    let (mut pos, start_seed) = trainer.next_start();
     let first = game.turn(&pos);
     let mut last_move: Option<G::Move> = None;
     let mut plies = 0u32;
