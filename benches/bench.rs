@@ -4,10 +4,10 @@
 
 use std::time::{Duration, Instant};
 
-use menace::opponent::OpponentSpec;
-use menace::settings::MachineSettings;
-use menace::solver::{winner, Solver};
-use menace::train::Trainer;
+use menace::machine::settings::MachineSettings;
+use menace::search::solver::{winner, Solver};
+use menace::training::opponent::OpponentSpec;
+use menace::training::trainer::Trainer;
 use menace::{Game, Hexapawn, Player, TicTacToe};
 
 fn best_of<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, T) {
@@ -158,7 +158,7 @@ fn bench_experiment() {
 fn mcts_rate<G: Game>(game: G, playouts: u32) {
     use rand::SeedableRng;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
-    let mut search = menace::mcts::Mcts::new(game.clone(), playouts, 1.4);
+    let mut search = menace::search::mcts::Mcts::new(game.clone(), playouts, 1.4);
     let start = game.start();
     let (t, _) = best_of(3, || {
         search.reset();
@@ -205,7 +205,7 @@ fn bench_hex() {
             }
         }
         let (t, (_, nodes)) = best_of(1, || {
-            menace::games::hex_solver::winners_counted(&game, &children, 100_000_000).expect("solvable")
+            menace::games::hex::solver::winners_counted(&game, &children, 100_000_000).expect("solvable")
         });
         println!(
             "{:<16} {:>10} {:>14} {:>12.3} {:>14.0}",
@@ -260,8 +260,8 @@ fn bench_large_game<G: Game>(name: &str, game: G, depths: std::ops::RangeInclusi
         "game", "opponent", "games/s", "plies/s", "boxes"
     );
     let settings = MachineSettings {
-        box_mode: menace::settings::BoxMode::FirstVisit,
-        empty_box: menace::settings::EmptyBox::Restock,
+        box_mode: menace::machine::settings::BoxMode::FirstVisit,
+        empty_box: menace::machine::settings::EmptyBox::Restock,
         ..MachineSettings::michie()
     };
     for &(opponent, games) in runs {

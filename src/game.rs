@@ -73,6 +73,17 @@ impl fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
+/// An exhaustive computation (solving, enumerating boxes, an exact
+/// evaluation) would need to store more positions than its limit allows.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{game} has too many positions to handle exactly (more than {limit})")]
+pub struct TooLarge {
+    /// The game's spec string.
+    pub game: String,
+    /// The limit on stored positions that was reached.
+    pub limit: usize,
+}
+
 /// A two-player game with perfect information, as the matchbox machine, the
 /// opponents, the solver, the trainer and the command line all see it.
 ///
@@ -189,11 +200,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// A dedicated solver's answer to who wins each of `positions` (solved
     /// together, sharing what they learn), for games that have one (`None`:
     /// use the generic solver).
-    fn winner_oracle(
-        &self,
-        positions: &[Self::Position],
-        limit: usize,
-    ) -> Option<Result<Vec<Outcome>, crate::solver::TooLarge>> {
+    fn winner_oracle(&self, positions: &[Self::Position], limit: usize) -> Option<Result<Vec<Outcome>, TooLarge>> {
         let _ = (positions, limit);
         None
     }
@@ -271,4 +278,48 @@ pub trait Game: Clone + Send + Sync + 'static {
             reason: format!("{why}; legal moves: {}", self.legal_move_names(pos)),
         }
     }
+}
+
+/// How a game is chosen by a game spec string (`hexapawn:4x4`,
+/// `hex:5,swap=off`), and the machine history knows it for. The registry's
+/// one table lists the types that implement it.
+pub trait GameSpec: Game + Sized {
+    /// The names that select this game; the first is its own (`hexapawn`, `octopawn`).
+    const NAMES: &'static [&'static str];
+    /// The spec forms it accepts, for help and error messages.
+    const FORMS: &'static str;
+    /// Spec strings of small instances, each of which the shared rule suite checks.
+    const EXAMPLES: &'static [&'static str];
+
+    /// Make the game from a spec's parts: the `name` used (one of
+    /// [`GameSpec::NAMES`], lower case), the `size` after `:` and the
+    /// `options` after the first `,` (case kept). The error says what was
+    /// expected; the registry adds the spec.
+    fn from_spec(name: &str, size: Option<&str>, options: Option<&str>) -> Result<Self, String>;
+
+    /// The side its historical machine played (HER: Black; MENACE: X).
+    fn machine_side(&self) -> Player {
+        Player::One
+    }
+
+    /// What its historical machine is called (`HER`, `MENACE`).
+    fn machine_name(&self) -> &'static str {
+        "MENACE"
+    }
+
+    /// The preset its historical machine's settings come from: `gardner` or `michie`.
+    fn machine_preset(&self) -> &'static str {
+        "michie"
+    }
+}
+
+/// A game that takes neither a size nor options: the error for either.
+pub fn no_size_or_options(name: &str, size: Option<&str>, options: Option<&str>, why: &str) -> Result<(), String> {
+    if let Some(s) = size {
+        return Err(format!("size '{s}': {name} takes no size ({why})"));
+    }
+    if let Some(o) = options {
+        return Err(format!("unknown option '{o}': {name} takes no options"));
+    }
+    Ok(())
 }

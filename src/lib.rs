@@ -1,26 +1,25 @@
 //! `menace`: matchbox learning machines (Michie's MENACE, Gardner's HER) and
 //! the games they learn.
 //!
-//! Games implement [`Game`]; the matchbox machine, the opponents, the solver
-//! and the trainer are written against it and know no game by name. The
-//! [`registry`] maps game spec strings to games.
+//! The layers, each using only those above it in this list:
+//! - [`game`]: the [`Game`] abstraction every game implements, with its symmetry group;
+//! - [`games`]: the games, one file (or folder, with its own solver) each;
+//! - [`search`]: the exact solver and Monte Carlo tree search;
+//! - [`machine`]: the matchbox machine: settings, box sets, boxes, beads, reinforcement;
+//! - [`training`]: opponents, the match driver, the trainer, exact evaluation, state files;
+//! - [`registry`]: the one table of games, by spec string;
+//! - [`experiment`]: experiment files, the parallel runner, curves, summary, charts.
+//!
+//! The command line (`src/cli/`) sits on top of them all.
 
-pub mod boxes;
-pub mod chart;
-pub mod exact;
 pub mod experiment;
 pub mod fsutil;
 pub mod game;
 pub mod games;
 pub mod machine;
-pub mod mcts;
-pub mod opponent;
 pub mod registry;
-pub mod report;
-pub mod settings;
-pub mod solver;
-pub mod state;
-pub mod train;
+pub mod search;
+pub mod training;
 
 pub use game::{Game, MoveError, Outcome, Player, PositionError};
 pub use games::chessapawn::Chessapawn;

@@ -1,6 +1,10 @@
-//! The one place that knows games by name: game spec strings to games.
-
-use std::fmt;
+//! The one place that knows games by name: one table of game types, from
+//! which come the [`AnyGame`] enum, spec parsing and the
+//! [`with_game!`](crate::with_game) dispatch.
+//!
+//! Adding a game is its file(s) plus one line in the table at the bottom of
+//! this file; the shared rule suite (tests/rules.rs) then runs on each of its
+//! [`GameSpec::EXAMPLES`] without further edits.
 
 use crate::game::Player;
 use crate::games::chessapawn::Chessapawn;
@@ -8,192 +12,195 @@ use crate::games::hex::Hex;
 use crate::games::hexapawn::Hexapawn;
 use crate::games::minihexchess::MiniHexchess;
 use crate::games::tictactoe::TicTacToe;
-use crate::settings::MachineSettings;
+use crate::machine::settings::{BoxMode, MachineSettings};
 
-/// Any game the program can play, chosen by a spec string. Code that works
-/// on games is generic over [`crate::Game`]; [`with_game!`](crate::with_game)
-/// turns an `AnyGame` into a call of such code.
-#[derive(Clone, Debug)]
-pub enum AnyGame {
-    Hexapawn(Hexapawn),
-    TicTacToe(TicTacToe),
-    Hex(Hex),
-    Chessapawn(Chessapawn),
-    MiniHexchess(MiniHexchess),
-}
-
-/// Run a generic expression on the game inside an [`AnyGame`].
-///
-/// ```
-/// use menace::{with_game, Game, parse_spec};
-/// let any = parse_spec("hexapawn:4x4").unwrap();
-/// let spec = with_game!(any, g => g.spec());
-/// assert_eq!(spec, "hexapawn:4x4");
-/// ```
-#[macro_export]
-macro_rules! with_game {
-    ($any:expr, $g:ident => $body:expr) => {
-        match $any {
-            $crate::AnyGame::Hexapawn($g) => $body,
-            $crate::AnyGame::TicTacToe($g) => $body,
-            $crate::AnyGame::Hex($g) => $body,
-            $crate::AnyGame::Chessapawn($g) => $body,
-            $crate::AnyGame::MiniHexchess($g) => $body,
-        }
-    };
-}
-
-/// A game spec string that names no game the program has.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A game spec string that names no game the program has, or names one badly.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("game spec '{spec}': {reason}")]
 pub struct SpecError {
+    /// The spec as given.
     pub spec: String,
+    /// What was wrong and what was expected.
     pub reason: String,
 }
 
-impl fmt::Display for SpecError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "game spec '{}': {}", self.spec, self.reason)
+/// The parts of a spec: the lower-case name, the size after `:`, and the
+/// options after the first `,` (their case kept: a custom setup's piece
+/// letters need it).
+pub fn split_spec(spec: &str) -> (String, Option<String>, Option<&str>) {
+    let trimmed = spec.trim();
+    let (head, options) = match trimmed.split_once(',') {
+        Some((h, o)) => (h, Some(o)),
+        None => (trimmed, None),
+    };
+    let head = head.to_ascii_lowercase();
+    match head.split_once(':') {
+        Some((n, s)) => (n.to_string(), Some(s.to_string()), options),
+        None => (head, None, options),
     }
 }
 
-impl std::error::Error for SpecError {}
+/// Make a registry from one table of game types: an enum with a variant per
+/// game, spec parsing, the spec forms and examples, the facts every front
+/// end asks of a game whatever its type, and a macro that runs generic code
+/// on the game inside. `in M` names the module (or crate) that holds the
+/// enum, as the macro's users reach it.
+///
+/// The library's own table is at the bottom of this file. A test can build
+/// a registry of its own (with a toy game) the same way:
+///
+/// ```
+/// mod small {
+///     use menace::{Hexapawn, TicTacToe};
+///     menace::game_table! {
+///         $ enum Small, macro with_small, in small;
+///         Hexapawn(Hexapawn),
+///         TicTacToe(TicTacToe),
+///     }
+///     pub(crate) use with_small;
+/// }
+/// use menace::Game;
+/// use small::{with_small, Small};
+/// let game = Small::parse("hexapawn:4x4").unwrap();
+/// assert_eq!(with_small!(game, g => g.moves(&g.start()).len()), 4);
+/// assert!(Small::examples().contains(&"tictactoe"));
+/// assert!(Small::parse("hex:5").is_err());
+/// ```
+#[macro_export]
+macro_rules! game_table {
+    (
+        $d:tt $(#[$attr:meta])* enum $any:ident, macro $with:ident, in $root:ident;
+        $( $variant:ident($ty:ty) ),+ $(,)?
+    ) => {
+        /// Any game of the table, chosen by a spec string.
+        #[derive(Clone, Debug)]
+        pub enum $any {
+            $( $variant($ty), )+
+        }
 
-/// The game specs the program accepts, for help and error messages.
-pub const KNOWN_SPECS: &str =
-    "hexapawn, hexapawn:WxH (e.g. hexapawn:4x4), tictactoe, hex:N (e.g. hex:5, hex:4,swap=off,first=red), chessapawn, minihexchess";
+        /// Run a generic expression on the game inside (`g` is the game by value).
+        $(#[$attr])*
+        macro_rules! $with {
+            ($d any_game:expr, $d g:ident => $d body:expr) => {
+                match $d any_game {
+                    $( $root::$any::$variant($d g) => $d body, )+
+                }
+            };
+        }
+
+        impl $any {
+            /// Read a game spec string (`hexapawn:4x4`, `hex:5,swap=off`).
+            pub fn parse(spec: &str) -> Result<$any, $crate::registry::SpecError> {
+                let err = |reason: String| $crate::registry::SpecError {
+                    spec: spec.to_string(),
+                    reason,
+                };
+                let (name, size, options) = $crate::registry::split_spec(spec);
+                $(
+                    if <$ty as $crate::game::GameSpec>::NAMES.contains(&name.as_str()) {
+                        return <$ty as $crate::game::GameSpec>::from_spec(&name, size.as_deref(), options)
+                            .map($any::$variant)
+                            .map_err(err);
+                    }
+                )+
+                Err(err(format!("unknown game '{name}': expected one of {}", $any::forms())))
+            }
+
+            /// The spec forms the table accepts, for help and errors.
+            pub fn forms() -> String {
+                [$( <$ty as $crate::game::GameSpec>::FORMS ),+].join(", ")
+            }
+
+            /// Spec strings of small instances of every game in the table.
+            pub fn examples() -> Vec<&'static str> {
+                let mut all = Vec::new();
+                $( all.extend_from_slice(<$ty as $crate::game::GameSpec>::EXAMPLES); )+
+                all
+            }
+
+            /// The spec string that makes this game again.
+            pub fn spec(&self) -> String {
+                match self { $( $any::$variant(g) => $crate::game::Game::spec(g), )+ }
+            }
+
+            /// The name of a player in this game (`White`, `X`, `Red`, ...).
+            pub fn player_name(&self, player: $crate::game::Player) -> &'static str {
+                match self { $( $any::$variant(g) => $crate::game::Game::player_name(g, player), )+ }
+            }
+
+            /// Read a side in this game's words, or `first`/`second`.
+            pub fn parse_player(&self, text: &str) -> Result<$crate::game::Player, String> {
+                match self { $( $any::$variant(g) => $crate::game::Game::parse_player(g, text), )+ }
+            }
+
+            /// The side its historical machine played.
+            pub fn machine_side(&self) -> $crate::game::Player {
+                match self { $( $any::$variant(g) => $crate::game::GameSpec::machine_side(g), )+ }
+            }
+
+            /// What its historical machine is called.
+            pub fn machine_name(&self) -> &'static str {
+                match self { $( $any::$variant(g) => $crate::game::GameSpec::machine_name(g), )+ }
+            }
+
+            /// The preset of its historical machine (`gardner`, `michie`).
+            pub fn machine_preset(&self) -> &'static str {
+                match self { $( $any::$variant(g) => $crate::game::GameSpec::machine_preset(g), )+ }
+            }
+
+            /// True for games far too large for exhaustive search.
+            pub fn too_large_for_exhaustive_search(&self) -> bool {
+                match self { $( $any::$variant(g) => $crate::game::Game::too_large_for_exhaustive_search(g), )+ }
+            }
+        }
+    };
+}
 
 /// Read a game spec string: `hexapawn`, `hexapawn:4x4`, `tictactoe`, ...
 pub fn parse_spec(spec: &str) -> Result<AnyGame, SpecError> {
-    let err = |reason: String| SpecError {
-        spec: spec.to_string(),
-        reason,
-    };
-    // Options keep their case (a custom setup's piece letters need it).
-    let trimmed = spec.trim();
-    let (head, options) = match trimmed.split_once(',') {
-        Some((h, o)) => (h.to_ascii_lowercase(), Some(o)),
-        None => (trimmed.to_ascii_lowercase(), None),
-    };
-    let head = head.as_str();
-    let (name, size) = match head.split_once(':') {
-        Some((n, s)) => (n, Some(s)),
-        None => (head, None),
-    };
-    if name == "minihexchess" {
-        if let Some(s) = size {
-            return Err(err(format!(
-                "size '{s}': mini hexchess takes no size (it has 37 cells)"
-            )));
-        }
-        return match options {
-            None => Ok(AnyGame::MiniHexchess(MiniHexchess::new())),
-            Some(o) => match o.strip_prefix("setup=") {
-                Some(setup) => MiniHexchess::with_setup(setup).map(AnyGame::MiniHexchess).map_err(err),
-                None => Err(err(format!(
-                    "unknown option '{o}': minihexchess takes setup=q,r:piece,..."
-                ))),
-            },
-        };
-    }
-    if name == "hex" {
-        return parse_hex(size, options).map(AnyGame::Hex).map_err(err);
-    }
-    if let Some(opts) = options {
-        return Err(err(format!("unknown option '{opts}': {name} takes no options")));
-    }
-    match name {
-        "hexapawn" | "octopawn" => {
-            let default = if name == "octopawn" { (4, 4) } else { (3, 3) };
-            let (w, h) = match size {
-                None => default,
-                Some(s) => parse_dims(s).ok_or_else(|| {
-                    err(format!(
-                        "size '{s}' is not WxH: expected files x ranks, like hexapawn:4x4"
-                    ))
-                })?,
-            };
-            Hexapawn::new(w, h).map(AnyGame::Hexapawn).map_err(err)
-        }
-        "tictactoe" | "noughtsandcrosses" | "ttt" => match size {
-            None => Ok(AnyGame::TicTacToe(TicTacToe)),
-            Some(s) => Err(err(format!(
-                "size '{s}': noughts and crosses takes no size (it is always 3x3)"
-            ))),
-        },
-        "chessapawn" => match size {
-            None => Ok(AnyGame::Chessapawn(Chessapawn)),
-            Some(s) => Err(err(format!(
-                "size '{s}': chessapawn takes no size (it is played on 8x8)"
-            ))),
-        },
-
-        _ => Err(err(format!("unknown game '{name}': expected one of {KNOWN_SPECS}"))),
-    }
+    AnyGame::parse(spec)
 }
 
 /// The side a machine plays unless told otherwise: Black for Hexapawn (HER),
 /// X for noughts and crosses (MENACE).
 pub fn default_side(game: &AnyGame) -> Player {
-    match game {
-        AnyGame::Hexapawn(_) => Player::Two,
-        AnyGame::TicTacToe(_) => Player::One,
-        AnyGame::Hex(_) => Player::One,
-        AnyGame::Chessapawn(_) | AnyGame::MiniHexchess(_) => Player::One,
-    }
+    game.machine_side()
 }
 
 /// What the machine is called in a game: HER for Hexapawn (Gardner's name),
-/// MENACE for noughts and crosses (Michie's).
+/// MENACE elsewhere (Michie's).
 pub fn machine_name(game: &AnyGame) -> &'static str {
-    match game {
-        AnyGame::Hexapawn(_) => "HER",
-        AnyGame::TicTacToe(_) => "MENACE",
-        AnyGame::Hex(_) => "MENACE",
-        AnyGame::Chessapawn(_) | AnyGame::MiniHexchess(_) => "MENACE",
-    }
+    game.machine_name()
 }
 
-/// The machine settings a game's historical machine used: Gardner's for
-/// Hexapawn, Michie's for noughts and crosses.
+/// The settings of a game's historical machine (Gardner's for Hexapawn,
+/// Michie's elsewhere), its boxes opened on first visit where the game is
+/// far too large to enumerate them.
 pub fn default_settings(game: &AnyGame) -> MachineSettings {
-    match game {
-        AnyGame::Hexapawn(_) => MachineSettings::gardner(),
-        AnyGame::TicTacToe(_) => MachineSettings::michie(),
-        AnyGame::Hex(_) => MachineSettings::michie(),
-        AnyGame::Chessapawn(_) | AnyGame::MiniHexchess(_) => MachineSettings {
-            box_mode: crate::settings::BoxMode::FirstVisit,
-            ..MachineSettings::michie()
-        },
+    let mut settings = MachineSettings::preset(game.machine_preset()).unwrap_or_else(|_| MachineSettings::michie());
+    if game.too_large_for_exhaustive_search() {
+        settings.box_mode = BoxMode::FirstVisit;
     }
+    settings
 }
 
-fn parse_hex(size: Option<&str>, options: Option<&str>) -> Result<Hex, String> {
-    let n = match size {
-        None => 11,
-        Some(s) => s
-            .trim()
-            .parse::<u8>()
-            .map_err(|_| format!("size '{s}' is not a number: expected hex:N with N from 1 to 19"))?,
-    };
-    let (mut swap, mut first) = (true, None);
-    for opt in options.into_iter().flat_map(|o| o.split(',')) {
-        match opt.trim().split_once('=') {
-            Some(("swap", "on")) => swap = true,
-            Some(("swap", "off")) => swap = false,
-            Some(("first", "red")) => first = Some(Player::One),
-            Some(("first", "blue")) => first = Some(Player::Two),
-            Some(("first", "seed")) => first = None,
-            _ => {
-                return Err(format!(
-                    "unknown option '{opt}': hex takes swap=on|off and first=red|blue|seed"
-                ))
-            }
-        }
-    }
-    Hex::new(n, swap, first)
-}
-
-fn parse_dims(s: &str) -> Option<(u8, u8)> {
-    let (w, h) = s.split_once(['x', '×'])?;
-    Some((w.trim().parse().ok()?, h.trim().parse().ok()?))
+// The one table of games: a line a game.
+game_table! {
+    $
+    /// `with_game!(any, g => body)`: run a generic expression on the game
+    /// inside an [`AnyGame`] (`g` is the game by value).
+    ///
+    /// ```
+    /// use menace::{with_game, Game, parse_spec};
+    /// let any = parse_spec("hexapawn:4x4").unwrap();
+    /// let spec = with_game!(any, g => g.spec());
+    /// assert_eq!(spec, "hexapawn:4x4");
+    /// ```
+    #[macro_export]
+    enum AnyGame, macro with_game, in menace;
+    Hexapawn(Hexapawn),
+    TicTacToe(TicTacToe),
+    Hex(Hex),
+    Chessapawn(Chessapawn),
+    MiniHexchess(MiniHexchess),
 }

@@ -274,7 +274,7 @@ fn notation_round_trips_and_accepts_coordinates() {
 
 #[test]
 fn mcts_1000_beats_random() {
-    use menace::mcts::Mcts;
+    use menace::search::mcts::Mcts;
     use rand::{Rng, SeedableRng};
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
     let mut wins = 0;

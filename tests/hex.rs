@@ -3,7 +3,7 @@
 mod common;
 
 use menace::games::hex::{HexMove, HexPosition};
-use menace::solver::{winner, Solver, Value};
+use menace::search::solver::{winner, Solver, Value};
 use menace::{parse_spec, AnyGame, Game, Hex, Outcome, Player};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -238,11 +238,11 @@ fn bad_hex_specs() {
 
 #[test]
 fn a_machine_learns_hex_3_against_random() {
-    use menace::exact::{expected, Reference, EXACT_LIMIT};
+    use menace::machine::settings::MachineSettings;
     use menace::machine::Machine;
-    use menace::opponent::OpponentSpec;
-    use menace::settings::MachineSettings;
-    use menace::train::Trainer;
+    use menace::training::exact::{expected, Reference, EXACT_LIMIT};
+    use menace::training::opponent::OpponentSpec;
+    use menace::training::trainer::Trainer;
     let game = hex("hex:3");
     let untrained = Machine::new(game.clone(), Player::One, MachineSettings::michie()).unwrap();
     let before = expected(&untrained, &mut Reference::Random, EXACT_LIMIT).unwrap();

@@ -2,8 +2,8 @@
 
 mod common;
 
-use menace::boxes::{counts_by_move, enumerate, BoxSet};
 use menace::games::hexapawn::{HexapawnMove, HexapawnPosition};
+use menace::machine::boxes::{counts_by_move, enumerate, BoxSet};
 use menace::{parse_spec, Game, Hexapawn, Outcome, Player};
 
 fn board(w: u8, h: u8) -> Hexapawn {

@@ -2,12 +2,13 @@
 
 mod common;
 
-use menace::exact::{expected, Reference, EXACT_LIMIT};
+use menace::machine::settings::{BeadSchedule, BoxMode, EmptyBox, MachineSettings, Reinforcement};
 use menace::machine::{Choice, GameResult, Machine};
-use menace::opponent::OpponentSpec;
-use menace::settings::{BeadSchedule, BoxMode, EmptyBox, MachineSettings, Reinforcement};
-use menace::train::{games_until_learned, Trainer};
-use menace::{state, Game, Hexapawn, Player, TicTacToe};
+use menace::training::exact::{expected, Reference, EXACT_LIMIT};
+use menace::training::opponent::OpponentSpec;
+use menace::training::state;
+use menace::training::trainer::{games_until_learned, Trainer};
+use menace::{Game, Hexapawn, Player, TicTacToe};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 

@@ -1,7 +1,7 @@
 //! Monte Carlo tree search: approaches perfect play as playouts grow.
 
-use menace::mcts::Mcts;
-use menace::opponent::PerfectPlayer;
+use menace::search::mcts::Mcts;
+use menace::training::opponent::PerfectPlayer;
 use menace::{Game, Hexapawn, Outcome, Player, TicTacToe};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -109,7 +109,7 @@ fn mcts_keeps_its_subtree_between_moves() {
 
 #[test]
 fn mcts_opponent_spec() {
-    use menace::opponent::OpponentSpec;
+    use menace::training::opponent::OpponentSpec;
     assert_eq!(
         OpponentSpec::parse("mcts:100").unwrap(),
         OpponentSpec::Mcts {

@@ -385,7 +385,7 @@ fn notation() {
 #[test]
 #[ignore = "six MCTS games: about two minutes in release mode; CI runs it"]
 fn mcts_1000_beats_random() {
-    use menace::mcts::Mcts;
+    use menace::search::mcts::Mcts;
     use rand::{Rng, SeedableRng};
     let g = game();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2);

@@ -83,6 +83,17 @@ fn end_of_input_saves_and_the_reloaded_machine_remembers() {
     assert!(text(&o).contains("Bye. Score: you 1, HER 0, draws 0."));
     let saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
     assert_eq!(saved["games_played"], 1);
+    // The state says truly who the machine played.
+    assert_eq!(saved["opponent"], "human");
+    // The unfinished second game (HER had drawn a bead in it) left no trace:
+    // the file is the same as when input ends right after the first game.
+    let after_one = dir.join("after-one.json");
+    let o = play(
+        &["hexapawn", "--seed", "3", "--state", after_one.to_str().unwrap()],
+        "b2\nbxc3\n",
+    );
+    assert!(o.status.success());
+    assert_eq!(std::fs::read(&after_one).unwrap(), std::fs::read(&state).unwrap());
     // The box after 1. b2 shows the lost bead when printed from the state file...
     let boxes = Command::new(env!("CARGO_BIN_EXE_menace"))
         .args(["boxes", "hexapawn", "--state", s])

@@ -3,7 +3,7 @@
 mod common;
 
 use common::toy::{Subtraction, Tree};
-use menace::solver::{winner, Solver, Value};
+use menace::search::solver::{winner, Solver, Value};
 use menace::{Game, Hexapawn, Outcome, Player, TicTacToe};
 
 #[test]

@@ -2,7 +2,7 @@
 
 mod common;
 
-use menace::boxes::{counts_by_move, enumerate, BoxSet};
+use menace::machine::boxes::{counts_by_move, enumerate, BoxSet};
 use menace::{Game, Outcome, Player, TicTacToe};
 
 #[test]
@@ -75,7 +75,7 @@ fn the_eight_symmetries_are_distinct_and_form_a_group() {
 #[test]
 fn random_against_random_exactly() {
     // The published values: X wins 737/1260, O wins 363/1260, draws 160/1260.
-    let p = menace::exact::random_play(&TicTacToe, &TicTacToe.start(), 100_000).unwrap();
+    let p = menace::training::exact::random_play(&TicTacToe, &TicTacToe.start(), 100_000).unwrap();
     assert!((p.one_wins - 737.0 / 1260.0).abs() < 1e-12, "{p:?}");
     assert!((p.two_wins - 363.0 / 1260.0).abs() < 1e-12, "{p:?}");
     assert!((p.draw - 160.0 / 1260.0).abs() < 1e-12, "{p:?}");
@@ -92,9 +92,9 @@ fn random_against_random_exactly() {
 
 #[test]
 fn menace_learns_to_draw_against_perfect_play_when_boxes_restock() {
-    use menace::opponent::OpponentSpec;
-    use menace::settings::{EmptyBox, MachineSettings};
-    use menace::train::Trainer;
+    use menace::machine::settings::{EmptyBox, MachineSettings};
+    use menace::training::opponent::OpponentSpec;
+    use menace::training::trainer::Trainer;
     let settings = MachineSettings {
         empty_box: EmptyBox::Restock,
         ..MachineSettings::michie()
@@ -128,9 +128,9 @@ fn menace_learns_to_draw_against_perfect_play_when_boxes_restock() {
 
 #[test]
 fn under_the_resign_rule_menace_can_resign_for_ever() {
-    use menace::opponent::OpponentSpec;
-    use menace::settings::MachineSettings;
-    use menace::train::Trainer;
+    use menace::machine::settings::MachineSettings;
+    use menace::training::opponent::OpponentSpec;
+    use menace::training::trainer::Trainer;
     // The historical rule: an empty first box means resigning every game.
     let mut stuck = 0;
     for seed in 0..10 {

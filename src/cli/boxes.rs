@@ -6,9 +6,9 @@ use anyhow::anyhow;
 use clap::Args;
 use serde_json::json;
 
-use menace::boxes::{counts_by_move, enumerate, BoxSet};
 use menace::fsutil::read_text;
-use menace::{state, with_game, Game};
+use menace::machine::boxes::{counts_by_move, enumerate, BoxSet};
+use menace::{training::state, with_game, Game};
 
 use super::output::print_json;
 

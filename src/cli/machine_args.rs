@@ -2,9 +2,9 @@
 
 use clap::Args;
 
-use menace::boxes::BoxSet;
+use menace::machine::boxes::BoxSet;
+use menace::machine::settings::{BeadSchedule, BoxMode, EmptyBox, MachineSettings, Reinforcement};
 use menace::registry::default_settings;
-use menace::settings::{BeadSchedule, BoxMode, EmptyBox, MachineSettings, Reinforcement};
 use menace::AnyGame;
 
 #[derive(Args, Clone, Debug)]
@@ -37,9 +37,7 @@ impl MachineArgs {
     pub fn settings(&self, game: &AnyGame) -> anyhow::Result<MachineSettings> {
         let mut s = match self.preset.as_deref() {
             None => default_settings(game),
-            Some("gardner") => MachineSettings::gardner(),
-            Some("michie") => MachineSettings::michie(),
-            Some(other) => return Err(super::usage(format!("preset '{other}': expected gardner or michie"))),
+            Some(name) => MachineSettings::preset(name).map_err(super::usage)?,
         };
         if let Some(b) = &self.beads {
             s.beads = b.clone();

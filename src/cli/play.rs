@@ -11,11 +11,12 @@ use anyhow::anyhow;
 use clap::Args;
 
 use menace::fsutil::{read_text, write_atomic};
-use menace::machine::{BeadChange, Choice, GameResult};
-use menace::opponent::OpponentSpec;
+use menace::machine::{BeadChange, GameResult};
 use menace::registry::{default_side, machine_name};
-use menace::train::Trainer;
-use menace::{state, with_game, Game, Outcome, Player};
+use menace::training::driver::{Ending, Match, Mover, Step};
+use menace::training::opponent::{Opponent, OpponentSpec};
+use menace::training::trainer::Trainer;
+use menace::{training::state, with_game, Game, Player};
 
 use super::machine_args::MachineArgs;
 
@@ -119,14 +120,14 @@ impl Screen {
 fn session<G: Game>(
     game: G,
     args: &PlayArgs,
-    settings: menace::settings::MachineSettings,
+    settings: menace::machine::settings::MachineSettings,
     default_side: Player,
     name: &str,
 ) -> anyhow::Result<()> {
     let mut trainer = match &args.state {
         Some(path) if path.exists() => {
             let text = read_text(path).map_err(|e| anyhow!(e))?;
-            let t = state::from_json(&game, &text).map_err(|e| anyhow!("state file '{}': {e}", path.display()))?;
+            let mut t = state::from_json(&game, &text).map_err(|e| anyhow!("state file '{}': {e}", path.display()))?;
             if let Some(s) = &args.side {
                 let asked = game.parse_player(s).map_err(super::usage)?;
                 if asked != t.machine.side() {
@@ -137,6 +138,15 @@ fn session<G: Game>(
                     );
                 }
             }
+            // You are now the machine's opponent, and the state file will say so.
+            if t.opponent.machine().is_some() {
+                anyhow::bail!(
+                    "state file '{}': the machine trains against a second machine (opponent menace), whose boxes playing would drop; play a copy of the file",
+                    path.display()
+                );
+            }
+            t.opponent = Opponent::Human;
+            t.opponent_spec = OpponentSpec::Human;
             t
         }
         _ => {
@@ -144,13 +154,15 @@ fn session<G: Game>(
                 Some(s) => game.parse_player(s).map_err(super::usage)?,
                 None => default_side,
             };
-            Trainer::new(game.clone(), side, settings, OpponentSpec::Random, args.seed)?
+            Trainer::new(game.clone(), side, settings, OpponentSpec::Human, args.seed)?
         }
     };
     let screen = Screen {
         colour: std::io::stdout().is_terminal(),
     };
     let input = spawn_input();
+    // The state as after the last finished game: what is saved if the session ends mid-game.
+    let mut finished_state = state::to_json(&trainer);
     let machine_side = trainer.machine.side();
     let you = machine_side.other();
     println!(
@@ -163,10 +175,10 @@ fn session<G: Game>(
         let number = trainer.games_played + 1;
         println!("\n{}", screen.bold(&format!("=== Game {number} ===")));
         let outcome = play_one(&game, &mut trainer, &input, args.deadline, &screen, name)?;
-        let Some(result) = outcome else {
-            // Input ended or was interrupted mid-game: the game in progress is dropped.
-            trainer.machine.abandon();
-            save(&trainer, args)?;
+        let Some((result, changes)) = outcome else {
+            // Input ended or was interrupted mid-game: the game in progress is
+            // dropped and the file keeps the state after the last finished game.
+            save(&finished_state, args)?;
             println!("\nBye. Score: you {your_wins}, {name} {its_wins}, draws {draws}.");
             return Ok(());
         };
@@ -175,17 +187,16 @@ fn session<G: Game>(
             GameResult::Loss => your_wins += 1,
             GameResult::Draw => draws += 1,
         }
-        let changes = trainer.machine.reinforce(result);
-        trainer.games_played += 1;
         report_changes(&game, &trainer, &changes, name);
         println!("Score: you {your_wins}, {name} {its_wins}, draws {draws}.");
-        save(&trainer, args)?;
+        finished_state = state::to_json(&trainer);
+        save(&finished_state, args)?;
     }
 }
 
-fn save<G: Game>(trainer: &Trainer<G>, args: &PlayArgs) -> anyhow::Result<()> {
+fn save(state_json: &str, args: &PlayArgs) -> anyhow::Result<()> {
     if let Some(path) = &args.state {
-        write_atomic(path, state::to_json(trainer).as_bytes()).map_err(|e| anyhow!(e))?;
+        write_atomic(path, state_json.as_bytes()).map_err(|e| anyhow!(e))?;
     }
     Ok(())
 }
@@ -235,7 +246,8 @@ const HELP: &str = "Type a move in the game's notation (the legal ones are liste
   help     this text
   quit     stop (end of input or Ctrl-C also stops); the machine is saved after every game";
 
-/// Play one game; `None` if the person quit or input ended.
+/// Play one game through the match driver; `None` if the person quit or
+/// input ended (the game is then dropped unfinished).
 fn play_one<G: Game>(
     game: &G,
     trainer: &mut Trainer<G>,
@@ -243,120 +255,126 @@ fn play_one<G: Game>(
     deadline: Option<Duration>,
     screen: &Screen,
     name: &str,
-) -> anyhow::Result<Option<GameResult>> {
-    let machine_side = trainer.machine.side();
-    // Where the start depends on a seed (Hex: who places first), it is drawn as training does.
-    let (mut pos, start_seed) = trainer.next_start();
-    let first = game.turn(&pos);
-    let mut last_move: Option<G::Move> = None;
-    let mut plies = 0u32;
+) -> anyhow::Result<Option<(GameResult, Vec<BeadChange>)>> {
+    let mut m = Match::start(trainer);
+    let first = game.turn(m.position());
     let mut time_left = deadline;
     let mut last_box: Option<String> = None;
     // The board is drawn once per position, not again after a refused move or help.
     let mut shown = false;
     loop {
-        let outcome = game.outcome(&pos);
-        if outcome != Outcome::Ongoing {
-            print!("{}", game.diagram_after(&pos, last_move));
-            if let Some(seed) = start_seed {
-                println!(
-                    "This game's seed was {seed}: it decided that {} placed first.",
-                    game.player_name(first)
-                );
-            }
-            let result = GameResult::for_player(outcome, machine_side);
-            match result {
-                GameResult::Win => println!("{name} wins."),
-                GameResult::Loss => println!("You win."),
-                GameResult::Draw => println!("A draw."),
-            }
-            return Ok(Some(result));
-        }
-        if game.turn(&pos) == machine_side {
-            let own_move = plies / 2 + 1;
-            match trainer.machine.choose(&pos, own_move, &mut trainer.rng) {
-                Choice::Resign => {
-                    println!("{name}'s box for this position is empty: {name} resigns. You win.");
-                    return Ok(Some(GameResult::Loss));
-                }
-                Choice::Play(mv) => {
-                    let line = box_line(game, trainer, &pos, Some(mv));
-                    let text = game.move_name(&pos, mv);
-                    match &line {
-                        Some(l) => println!("{name} draws from {l}"),
-                        None => println!("{name} has no box for this position and plays without one."),
+        let before = (m.mover(trainer) == Mover::Machine).then(|| m.position().clone());
+        match m.step(trainer) {
+            Step::Over(result, ending) => {
+                match ending {
+                    Ending::MachineResigned => {
+                        println!("{name}'s box for this position is empty: {name} resigns. You win.")
                     }
-                    println!("{}", screen.bold(&format!("{name} plays {text}")));
-                    last_box = line;
-                    last_move = Some(mv);
-                    pos = game.play(&pos, mv);
-                    plies += 1;
-                    shown = false;
+                    // A person's resignation or timeout was announced when it happened.
+                    Ending::OpponentResigned => {}
+                    Ending::Rules => {
+                        print!("{}", game.diagram_after(m.position(), m.last_move()));
+                        if let Some(seed) = m.start_seed() {
+                            println!(
+                                "This game's seed was {seed}: it decided that {} placed first.",
+                                game.player_name(first)
+                            );
+                        }
+                        match result {
+                            GameResult::Win => println!("{name} wins."),
+                            GameResult::Loss => println!("You win."),
+                            GameResult::Draw => println!("A draw."),
+                        }
+                    }
                 }
+                return Ok(Some(m.finish(trainer, false)).map(|(r, changes)| (r.result, changes)));
             }
-            continue;
-        }
-        if !shown {
-            print!("{}", game.diagram_after(&pos, last_move));
-            shown = true;
-        }
-        println!(
-            "Your move ({}): {}",
-            game.player_name(game.turn(&pos)),
-            game.legal_move_names(&pos)
-        );
-        if let Some(left) = time_left {
-            println!("({:.1} s left for your moves this game)", left.as_secs_f64());
-        }
-        let _ = std::io::stdout().flush();
-        let started = Instant::now();
-        let got = match time_left {
-            Some(left) => match input.recv_timeout(left) {
-                Ok(i) => i,
-                Err(RecvTimeoutError::Timeout) => {
-                    println!("Time is up: you lose this game.");
-                    return Ok(Some(GameResult::Win));
-                }
-                Err(RecvTimeoutError::Disconnected) => Input::End,
-            },
-            None => input.recv().unwrap_or(Input::End),
-        };
-        if let Some(left) = time_left.as_mut() {
-            *left = left.saturating_sub(started.elapsed());
-        }
-        let line = match got {
-            Input::Line(l) => l,
-            Input::End | Input::Interrupt => return Ok(None),
-        };
-        match line.trim() {
-            "" => continue,
-            "quit" | "exit" => return Ok(None),
-            "help" | "?" => println!("{HELP}"),
-            "resign" => {
-                println!("You resign. {name} wins.");
-                return Ok(Some(GameResult::Win));
-            }
-            "boxes" | "box" => {
-                match &last_box {
-                    Some(l) => println!("{name} last drew from {l}"),
-                    None => println!("{name} has not moved yet this game."),
+            Step::Machine(mv) => {
+                let before = before.as_ref().unwrap_or(m.position());
+                let line = box_line(game, trainer, before, Some(mv));
+                match &line {
+                    Some(l) => println!("{name} draws from {l}"),
+                    None => println!("{name} has no box for this position and plays without one."),
                 }
                 println!(
-                    "{name} has {} boxes holding {} beads.",
-                    trainer.machine.boxes().len(),
-                    trainer.machine.total_beads()
+                    "{}",
+                    screen.bold(&format!("{name} plays {}", game.move_name(before, mv)))
                 );
+                last_box = line;
+                shown = false;
             }
-            text => match game.parse_move(&pos, text) {
-                Ok(mv) => {
-                    println!("You play {}", game.move_name(&pos, mv));
-                    last_move = Some(mv);
-                    pos = game.play(&pos, mv);
-                    plies += 1;
-                    shown = false;
+            // The opponent here is always the person.
+            Step::Opponent(_) => shown = false,
+            Step::AwaitingPerson => {
+                let pos = m.position().clone();
+                if !shown {
+                    print!("{}", game.diagram_after(&pos, m.last_move()));
+                    shown = true;
                 }
-                Err(e) => println!("Refused: {e}"),
-            },
+                println!(
+                    "Your move ({}): {}",
+                    game.player_name(game.turn(&pos)),
+                    game.legal_move_names(&pos)
+                );
+                if let Some(left) = time_left {
+                    println!("({:.1} s left for your moves this game)", left.as_secs_f64());
+                }
+                let _ = std::io::stdout().flush();
+                let started = Instant::now();
+                let got = match time_left {
+                    Some(left) => match input.recv_timeout(left) {
+                        Ok(i) => i,
+                        Err(RecvTimeoutError::Timeout) => {
+                            println!("Time is up: you lose this game.");
+                            m.opponent_resigns();
+                            continue;
+                        }
+                        Err(RecvTimeoutError::Disconnected) => Input::End,
+                    },
+                    None => input.recv().unwrap_or(Input::End),
+                };
+                if let Some(left) = time_left.as_mut() {
+                    *left = left.saturating_sub(started.elapsed());
+                }
+                let line = match got {
+                    Input::Line(l) => l,
+                    Input::End | Input::Interrupt => {
+                        m.abandon(trainer);
+                        return Ok(None);
+                    }
+                };
+                match line.trim() {
+                    "" => {}
+                    "quit" | "exit" => {
+                        m.abandon(trainer);
+                        return Ok(None);
+                    }
+                    "help" | "?" => println!("{HELP}"),
+                    "resign" => {
+                        println!("You resign. {name} wins.");
+                        m.opponent_resigns();
+                    }
+                    "boxes" | "box" => {
+                        match &last_box {
+                            Some(l) => println!("{name} last drew from {l}"),
+                            None => println!("{name} has not moved yet this game."),
+                        }
+                        println!(
+                            "{name} has {} boxes holding {} beads.",
+                            trainer.machine.boxes().len(),
+                            trainer.machine.total_beads()
+                        );
+                    }
+                    text => match game.parse_move(&pos, text) {
+                        Ok(mv) => {
+                            println!("You play {}", game.move_name(&pos, mv));
+                            m.play_person(trainer, mv);
+                            shown = false;
+                        }
+                        Err(e) => println!("Refused: {e}"),
+                    },
+                }
+            }
         }
     }
 }

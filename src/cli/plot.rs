@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use anyhow::anyhow;
 use clap::Args;
 
-use menace::report::{draw_charts, CurveTable, CHARTS, DEFAULT_CHARTS};
+use menace::experiment::charts::{draw_charts, CHARTS, DEFAULT_CHARTS};
+use menace::experiment::curves::CurveTable;
 
 #[derive(Args)]
 pub struct PlotArgs {

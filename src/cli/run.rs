@@ -6,8 +6,8 @@ use std::time::Instant;
 use anyhow::anyhow;
 use clap::Args;
 
+use menace::experiment::report::write_outputs;
 use menace::experiment::Experiment;
-use menace::report::write_outputs;
 use menace::{with_game, Game};
 
 use super::progress::games_bar;
@@ -76,7 +76,7 @@ fn run_game<G: Game>(
                     .count() as f64
             })
             .collect();
-        if let Some(b) = menace::report::Band::of(losses) {
+        if let Some(b) = menace::experiment::curves::Band::of(losses) {
             println!(
                 "  {}: {:.2} losses per run (95% band {:.2} to {:.2})",
                 a.name, b.mean, b.low, b.high

@@ -1,12 +1,12 @@
 //! `menace solve`: game values, first moves, principal line; the hexapawn winners table.
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 use clap::Args;
 use serde_json::json;
 
-use menace::exact::random_play;
-use menace::solver::{self, Solver, Value};
-use menace::{with_game, Game, Hexapawn, Outcome, Player};
+use menace::search::solver::{self, Solver, Value};
+use menace::training::exact::random_play;
+use menace::{with_game, Game, Outcome, Player};
 
 use super::output::{numbered_line, print_json};
 
@@ -233,8 +233,11 @@ fn random_against_random<G: Game>(game: &G, args: &SolveArgs) -> anyhow::Result<
 }
 
 fn table(family: &str, args: &SolveArgs) -> anyhow::Result<()> {
-    if family != "hexapawn" {
-        bail!("--table '{family}': only the hexapawn family has a table of board sizes");
+    // A family has a table if it takes a WxH size (of the games today, hexapawn).
+    if family.contains([':', ',']) || menace::parse_spec(&format!("{family}:3x3")).is_err() {
+        return Err(super::usage(format!(
+            "--table '{family}': only a game family sized WxH (hexapawn) has a table of board sizes"
+        )));
     }
     let limit = args.max_positions.unwrap_or(TABLE_LIMIT);
     let mut rows: Vec<Vec<Cell>> = Vec::new();
@@ -249,8 +252,8 @@ fn table(family: &str, args: &SolveArgs) -> anyhow::Result<()> {
                 row.push((w, h, None));
                 continue;
             }
-            let game = Hexapawn::new(w, h).map_err(anyhow::Error::msg).context("board size")?;
-            let result = solver::winner(&game, &game.start(), limit).ok();
+            let game = super::game_arg(&format!("{family}:{w}x{h}")).context("board size")?;
+            let result = with_game!(game, g => solver::winner(&g, &g.start(), limit).ok());
             row.push((w, h, result));
         }
         rows.push(row);

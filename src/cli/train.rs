@@ -6,13 +6,13 @@ use anyhow::{anyhow, bail};
 use clap::Args;
 use serde_json::json;
 
-use menace::exact::Expected;
 use menace::fsutil::{read_text, write_atomic};
 use menace::machine::GameResult;
-use menace::opponent::OpponentSpec;
 use menace::registry::default_side;
-use menace::train::{games_until_learned, ExactPair, GameRecord, Trainer};
-use menace::{state, with_game, Game};
+use menace::training::exact::Expected;
+use menace::training::opponent::OpponentSpec;
+use menace::training::trainer::{games_until_learned, make_opponent, ExactPair, GameRecord, Trainer};
+use menace::{training::state, with_game, Game};
 
 use super::machine_args::MachineArgs;
 use super::output::print_json;
@@ -61,9 +61,14 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
 fn train<G: Game>(
     game: G,
     args: &TrainArgs,
-    settings: menace::settings::MachineSettings,
+    settings: menace::machine::settings::MachineSettings,
     default_side: menace::Player,
 ) -> anyhow::Result<()> {
+    if args.opponent == Some(OpponentSpec::Human) {
+        return Err(super::usage(
+            "--opponent human: a person plays at the terminal with `menace play`; train takes a program opponent",
+        ));
+    }
     let mut trainer = match &args.resume {
         Some(path) => {
             let text = read_text(path).map_err(|e| anyhow!(e))?;
@@ -78,7 +83,14 @@ fn train<G: Game>(
             Trainer::new(game.clone(), side, settings, opponent, args.seed)?
         }
     };
-    if let (Some(_), Some(asked)) = (&args.resume, &args.opponent) {
+    if trainer.opponent_spec == OpponentSpec::Human {
+        // A machine saved by `play` last met a person: train it against the program asked for.
+        let Some(asked) = &args.opponent else {
+            bail!("the machine in the state file last played a person (opponent human): give --opponent to train it");
+        };
+        trainer.opponent = make_opponent(&game, asked, trainer.machine.side(), trainer.machine.settings())?;
+        trainer.opponent_spec = asked.clone();
+    } else if let (Some(_), Some(asked)) = (&args.resume, &args.opponent) {
         if *asked != trainer.opponent_spec {
             bail!(
                 "--opponent {asked} differs from the saved opponent {}; leave it out to continue",

@@ -1,6 +1,6 @@
 //! Chessapawn (Robert Price, 2001): Hexapawn carried to a chess board.
 
-use crate::game::{Game, MoveError, Outcome, Player, PositionError};
+use crate::game::{no_size_or_options, Game, GameSpec, MoveError, Outcome, Player, PositionError};
 use crate::games::board::{cell_name, encode_ranks, parse_cell, side_letter};
 
 /// The six piece types; every one of them is also a pawn: it never moves
@@ -556,5 +556,16 @@ impl Game for Chessapawn {
         }
         out.push_str("    a b c d e f g h\n");
         out
+    }
+}
+
+impl GameSpec for Chessapawn {
+    const NAMES: &'static [&'static str] = &["chessapawn"];
+    const FORMS: &'static str = "chessapawn";
+    const EXAMPLES: &'static [&'static str] = &["chessapawn"];
+
+    fn from_spec(_name: &str, size: Option<&str>, options: Option<&str>) -> Result<Self, String> {
+        no_size_or_options("chessapawn", size, options, "it is played on 8x8")?;
+        Ok(Chessapawn)
     }
 }

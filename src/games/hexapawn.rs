@@ -1,6 +1,6 @@
 //! Hexapawn on a W×H board (Gardner 1962, and its n×m generalisation).
 
-use crate::game::{Game, MoveError, Outcome, Player, PositionError};
+use crate::game::{Game, GameSpec, MoveError, Outcome, Player, PositionError};
 use crate::games::board::{cell_name, encode_ranks, parse_cell, split_cell};
 
 /// Hexapawn with W files and H ranks: White's pawns fill rank 1, Black's
@@ -416,4 +416,41 @@ impl Game for Hexapawn {
         out.push('\n');
         out
     }
+}
+
+impl GameSpec for Hexapawn {
+    const NAMES: &'static [&'static str] = &["hexapawn", "octopawn"];
+    const FORMS: &'static str = "hexapawn, hexapawn:WxH (e.g. hexapawn:4x4)";
+    const EXAMPLES: &'static [&'static str] = &["hexapawn", "octopawn", "hexapawn:3x4"];
+
+    fn from_spec(name: &str, size: Option<&str>, options: Option<&str>) -> Result<Self, String> {
+        if let Some(o) = options {
+            return Err(format!("unknown option '{o}': {name} takes no options"));
+        }
+        let (w, h) = match size {
+            None if name == "octopawn" => (4, 4),
+            None => (3, 3),
+            Some(s) => parse_dims(s)
+                .ok_or_else(|| format!("size '{s}' is not WxH: expected files x ranks, like hexapawn:4x4"))?,
+        };
+        Hexapawn::new(w, h)
+    }
+
+    /// Gardner's HER played Black.
+    fn machine_side(&self) -> Player {
+        Player::Two
+    }
+
+    fn machine_name(&self) -> &'static str {
+        "HER"
+    }
+
+    fn machine_preset(&self) -> &'static str {
+        "gardner"
+    }
+}
+
+fn parse_dims(s: &str) -> Option<(u8, u8)> {
+    let (w, h) = s.split_once(['x', '×'])?;
+    Some((w.trim().parse().ok()?, h.trim().parse().ok()?))
 }

@@ -5,7 +5,7 @@ use std::hash::{Hash, Hasher};
 
 use rustc_hash::FxHasher;
 
-use crate::game::{Game, MoveError, Outcome, Player, PositionError};
+use crate::game::{Game, GameSpec, MoveError, Outcome, Player, PositionError};
 use crate::games::board::side_letter;
 
 /// The pieces of Mini Hexchess (no queen).
@@ -833,5 +833,24 @@ impl Game for MiniHexchess {
         out.push_str(" a   b   c   d   e   f   g\n");
         out.push_str("White moves up the files; empty cells show their colour as . : '\n");
         out
+    }
+}
+
+impl GameSpec for MiniHexchess {
+    const NAMES: &'static [&'static str] = &["minihexchess"];
+    const FORMS: &'static str = "minihexchess (or minihexchess,setup=q,r:piece,...)";
+    const EXAMPLES: &'static [&'static str] = &["minihexchess"];
+
+    fn from_spec(_name: &str, size: Option<&str>, options: Option<&str>) -> Result<Self, String> {
+        if let Some(s) = size {
+            return Err(format!("size '{s}': mini hexchess takes no size (it has 37 cells)"));
+        }
+        match options {
+            None => Ok(MiniHexchess::new()),
+            Some(o) => match o.strip_prefix("setup=") {
+                Some(setup) => MiniHexchess::with_setup(setup),
+                None => Err(format!("unknown option '{o}': minihexchess takes setup=q,r:piece,...")),
+            },
+        }
     }
 }

@@ -3,7 +3,6 @@
 pub mod board;
 pub mod chessapawn;
 pub mod hex;
-pub mod hex_solver;
 pub mod hexapawn;
 pub mod minihexchess;
 pub mod tictactoe;

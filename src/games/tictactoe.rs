@@ -1,6 +1,6 @@
 //! Noughts and crosses (Michie's MENACE plays X).
 
-use crate::game::{Game, MoveError, Outcome, Player, PositionError};
+use crate::game::{no_size_or_options, Game, GameSpec, MoveError, Outcome, Player, PositionError};
 use crate::games::board::{cell_name, parse_cell};
 
 /// Noughts and crosses on 3×3: X moves first, three in a row wins, a full
@@ -275,5 +275,16 @@ impl Game for TicTacToe {
         }
         out.push_str("    a b c\n");
         out
+    }
+}
+
+impl GameSpec for TicTacToe {
+    const NAMES: &'static [&'static str] = &["tictactoe", "noughtsandcrosses", "ttt"];
+    const FORMS: &'static str = "tictactoe";
+    const EXAMPLES: &'static [&'static str] = &["tictactoe"];
+
+    fn from_spec(_name: &str, size: Option<&str>, options: Option<&str>) -> Result<Self, String> {
+        no_size_or_options("noughts and crosses", size, options, "it is always 3x3")?;
+        Ok(TicTacToe)
     }
 }

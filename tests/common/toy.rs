@@ -1,6 +1,7 @@
 //! Tiny hand-made games whose values are known by hand, for testing the
 //! solver and the machine before real games.
 
+use menace::game::GameSpec;
 use menace::{Game, MoveError, Outcome, Player, PositionError};
 
 /// Take 1 or 2 counters from a pile; whoever takes the last counter wins.
@@ -10,6 +11,24 @@ use menace::{Game, MoveError, Outcome, Player, PositionError};
 #[derive(Clone, Debug)]
 pub struct Subtraction {
     pub pile: u32,
+}
+
+/// The toy game as a registry would list it: `subtraction:N`.
+impl GameSpec for Subtraction {
+    const NAMES: &'static [&'static str] = &["subtraction"];
+    const FORMS: &'static str = "subtraction:N";
+    const EXAMPLES: &'static [&'static str] = &["subtraction:1", "subtraction:7"];
+
+    fn from_spec(_name: &str, size: Option<&str>, options: Option<&str>) -> Result<Self, String> {
+        if options.is_some() {
+            return Err("subtraction takes no options".into());
+        }
+        let pile = size
+            .unwrap_or("7")
+            .parse()
+            .map_err(|_| "expected subtraction:N".to_string())?;
+        Ok(Subtraction { pile })
+    }
 }
 
 impl Game for Subtraction {

@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::boxes::BoxSet;
+use crate::machine::boxes::BoxSet;
 
 /// Initial beads per colour, by the machine's own move number (1st, 2nd,
 /// ...); the last entry repeats for later moves. Gardner: `[1]`; Michie: `[4, 3, 2, 1]`.
@@ -194,6 +194,15 @@ pub struct MachineSettings {
 
 impl MachineSettings {
     /// Gardner's HER: one bead a move, `gardner` reinforcement, a box for every position.
+    pub fn preset(name: &str) -> Result<MachineSettings, String> {
+        match name {
+            "gardner" => Ok(MachineSettings::gardner()),
+            "michie" => Ok(MachineSettings::michie()),
+            other => Err(format!("preset '{other}': expected gardner or michie")),
+        }
+    }
+
+    /// Gardner's HER: one bead per move, the last move's bead removed after a loss.
     pub fn gardner() -> MachineSettings {
         MachineSettings {
             beads: BeadSchedule(vec![1]),

@@ -7,16 +7,18 @@ use rand::Rng;
 use rustc_hash::FxHashMap;
 
 use crate::game::Game;
+use crate::machine::settings::MachineSettings;
 use crate::machine::{Choice, Machine};
-use crate::mcts::Mcts;
-use crate::settings::MachineSettings;
-use crate::solver::{Solver, TooLarge};
+use crate::search::mcts::Mcts;
+use crate::search::solver::{Solver, TooLarge};
 
 /// An opponent as named on the command line and in experiment files.
 #[derive(Clone, Debug, PartialEq)]
 pub enum OpponentSpec {
     /// A uniformly random legal move.
     Random,
+    /// A person, whose moves come from outside (`menace play`).
+    Human,
     /// With probability `p` a perfect move, else a random one (`perfect` is p = 1).
     Perfect(f64),
     /// A second matchbox machine that learns too (self-play), with these settings.
@@ -30,11 +32,12 @@ impl OpponentSpec {
     pub fn parse(text: &str) -> Result<OpponentSpec, String> {
         let err = || {
             format!(
-                "opponent '{text}': expected random, perfect, perfect:P (P from 0 to 1), menace, or mcts:N (N playouts from 1 to 10000000, optionally ,c=C)"
+                "opponent '{text}': expected random, perfect, perfect:P (P from 0 to 1), menace, mcts:N (N playouts from 1 to 10000000, optionally ,c=C), or human"
             )
         };
         match text.trim() {
             "random" => Ok(OpponentSpec::Random),
+            "human" => Ok(OpponentSpec::Human),
             "perfect" => Ok(OpponentSpec::Perfect(1.0)),
             "menace" => Ok(OpponentSpec::Menace(None)),
             t if t.starts_with("mcts:") => {
@@ -50,7 +53,7 @@ impl OpponentSpec {
                     .filter(|n| (1..=10_000_000).contains(n))
                     .ok_or_else(err)?;
                 let exploration = match c {
-                    None => crate::mcts::DEFAULT_EXPLORATION,
+                    None => crate::search::mcts::DEFAULT_EXPLORATION,
                     Some(opt) => opt
                         .trim()
                         .strip_prefix("c=")
@@ -72,10 +75,13 @@ impl fmt::Display for OpponentSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             OpponentSpec::Random => write!(f, "random"),
+            OpponentSpec::Human => write!(f, "human"),
             OpponentSpec::Perfect(p) if *p == 1.0 => write!(f, "perfect"),
             OpponentSpec::Perfect(p) => write!(f, "perfect:{p}"),
             OpponentSpec::Menace(_) => write!(f, "menace"),
-            OpponentSpec::Mcts { playouts, exploration } if *exploration == crate::mcts::DEFAULT_EXPLORATION => {
+            OpponentSpec::Mcts { playouts, exploration }
+                if *exploration == crate::search::mcts::DEFAULT_EXPLORATION =>
+            {
                 write!(f, "mcts:{playouts}")
             }
             OpponentSpec::Mcts { playouts, exploration } => write!(f, "mcts:{playouts},c={exploration}"),
@@ -125,7 +131,12 @@ impl<G: Game> PerfectPlayer<G> {
 /// An opponent ready to play.
 pub enum Opponent<G: Game> {
     Random,
-    Perfect { p: f64, player: Box<PerfectPlayer<G>> },
+    /// A person: the match driver waits for their moves.
+    Human,
+    Perfect {
+        p: f64,
+        player: Box<PerfectPlayer<G>>,
+    },
     Menace(Box<Machine<G>>),
     Mcts(Box<Mcts<G>>),
 }
@@ -158,6 +169,8 @@ impl<G: Game> Opponent<G> {
                 Choice::Resign => None,
             },
             Opponent::Mcts(search) => Some(search.choose(pos, rng)),
+            // A person's moves come through the match driver, never from here.
+            Opponent::Human => None,
         }
     }
 

@@ -1,18 +1,17 @@
-//! Experiment files: arms (machine settings and opponents) run over many
-//! seeds, in parallel, with results independent of the thread count.
+//! Experiment files: a game, arms (machine settings and opponents), games
+//! and seeds, read and checked with errors that name the field.
 
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 use serde::Deserialize;
 
-use crate::boxes::BoxSet;
-use crate::game::{Game, Player};
-use crate::opponent::OpponentSpec;
+use super::charts::{CHARTS, DEFAULT_CHARTS};
+use super::plot::MAX_SERIES;
+use crate::game::Player;
+use crate::machine::boxes::BoxSet;
+use crate::machine::settings::{BeadSchedule, BoxMode, EmptyBox, MachineSettings, Reinforcement};
 use crate::registry::{default_settings, default_side, parse_spec, AnyGame};
-use crate::settings::{BeadSchedule, BoxMode, EmptyBox, MachineSettings, Reinforcement};
-use crate::train::{GameRecord, Trainer};
+use crate::training::opponent::OpponentSpec;
 
 /// An experiment file as written (JSON, in `experiments/`).
 #[derive(Debug, Deserialize)]
@@ -97,13 +96,10 @@ pub struct Experiment {
     pub exact_every: Option<u64>,
     /// Games in the rolling window of the win/draw/loss rates.
     pub window: u64,
-    /// Chart names to draw (see [`crate::report::CHARTS`]).
+    /// Chart names to draw (see [`CHARTS`]).
     pub charts: Vec<String>,
     pub arms: Vec<Arm>,
 }
-
-/// One run's records, or why it failed.
-type RunResult = Result<Vec<GameRecord>, String>;
 
 /// The most rows a curves file may have (arms × games), to keep it and memory bounded.
 pub const MAX_CURVE_ROWS: u64 = 1_000_000;
@@ -167,11 +163,11 @@ impl Experiment {
                 "games × seeds × arms is {records}: at most {MAX_GAME_RECORDS} games can be recorded in one experiment"
             ));
         }
-        if file.arms.len() > crate::chart::MAX_SERIES {
+        if file.arms.len() > MAX_SERIES {
             return Err(format!(
                 "arms: {} arms, but at most {} fit on one chart",
                 file.arms.len(),
-                crate::chart::MAX_SERIES
+                MAX_SERIES
             ));
         }
         if file.games.saturating_mul(file.arms.len() as u64) > MAX_CURVE_ROWS {
@@ -190,10 +186,10 @@ impl Experiment {
         }
         let charts = file
             .charts
-            .unwrap_or_else(|| crate::report::DEFAULT_CHARTS.iter().map(|s| s.to_string()).collect());
+            .unwrap_or_else(|| DEFAULT_CHARTS.iter().map(|s| s.to_string()).collect());
         for (i, c) in charts.iter().enumerate() {
-            if !crate::report::CHARTS.iter().any(|k| k.name == c) {
-                let names: Vec<&str> = crate::report::CHARTS.iter().map(|k| k.name).collect();
+            if !CHARTS.iter().any(|k| k.name == c) {
+                let names: Vec<&str> = CHARTS.iter().map(|k| k.name).collect();
                 return Err(format!(
                     "charts[{i}]: unknown chart '{c}': expected one of {}",
                     names.join(", ")
@@ -209,7 +205,7 @@ impl Experiment {
             }
             arms.push(arm);
         }
-        let game_spec = crate::with_game!(game.clone(), g => g.spec());
+        let game_spec = game.spec();
         Ok(Experiment {
             title: file.title.unwrap_or_else(|| file.name.clone()),
             name: file.name,
@@ -224,80 +220,6 @@ impl Experiment {
             arms,
         })
     }
-
-    /// Build every arm's first trainer once, so a bad arm (say, `perfect` on
-    /// a game too large to solve) is reported before anything runs.
-    pub fn preflight<G: Game>(&self, game: &G) -> Result<(), String> {
-        for (i, arm) in self.arms.iter().enumerate() {
-            Trainer::new(game.clone(), arm.side, arm.settings.clone(), arm.opponent.clone(), 0)
-                .map_err(|e| format!("arms[{i}] ('{}'): {e}", arm.name))?;
-        }
-        Ok(())
-    }
-
-    /// Run every arm over every seed on `threads` threads. `progress` is
-    /// called with the number of games just played. The records come back
-    /// indexed `[arm][seed][game]`, the same whatever the thread count.
-    pub fn run<G: Game>(
-        &self,
-        game: &G,
-        threads: usize,
-        progress: &(dyn Fn(u64) + Sync),
-    ) -> Result<Vec<Vec<Vec<GameRecord>>>, String> {
-        let jobs: Vec<(usize, usize)> = (0..self.arms.len())
-            .flat_map(|a| (0..self.seeds.len()).map(move |s| (a, s)))
-            .collect();
-        let results: Vec<Mutex<Option<RunResult>>> = jobs.iter().map(|_| Mutex::new(None)).collect();
-        let next = AtomicUsize::new(0);
-        std::thread::scope(|scope| {
-            for _ in 0..threads.max(1).min(jobs.len()) {
-                scope.spawn(|| loop {
-                    let j = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&(a, s)) = jobs.get(j) else { break };
-                    let out = self.run_one(game, a, self.seeds[s], progress);
-                    if let Ok(mut slot) = results[j].lock() {
-                        *slot = Some(out);
-                    }
-                });
-            }
-        });
-        let mut by_arm: Vec<Vec<Vec<GameRecord>>> = vec![Vec::new(); self.arms.len()];
-        for (j, slot) in results.into_iter().enumerate() {
-            let (a, _) = jobs[j];
-            let records = slot
-                .into_inner()
-                .ok()
-                .flatten()
-                .unwrap_or_else(|| Err("a worker thread stopped unexpectedly".to_string()))?;
-            by_arm[a].push(records);
-        }
-        Ok(by_arm)
-    }
-
-    fn run_one<G: Game>(
-        &self,
-        game: &G,
-        arm: usize,
-        seed: u64,
-        progress: &(dyn Fn(u64) + Sync),
-    ) -> Result<Vec<GameRecord>, String> {
-        let a = &self.arms[arm];
-        let mut trainer = Trainer::new(game.clone(), a.side, a.settings.clone(), a.opponent.clone(), seed)
-            .map_err(|e| format!("arm '{}': {e}", a.name))?;
-        let mut records = Vec::with_capacity(self.games as usize);
-        let mut pending = 0;
-        for g in 1..=self.games {
-            let exact = self.exact_every.is_some_and(|k| g % k == 0 || g == self.games);
-            records.push(trainer.play_game(exact));
-            pending += 1;
-            if pending == 256 {
-                progress(pending);
-                pending = 0;
-            }
-        }
-        progress(pending);
-        Ok(records)
-    }
 }
 
 fn check_arm(game: &AnyGame, a: ArmFile) -> Result<Arm, String> {
@@ -305,16 +227,20 @@ fn check_arm(game: &AnyGame, a: ArmFile) -> Result<Arm, String> {
         return Err("name: an arm needs a name".into());
     }
     let opponent = OpponentSpec::parse(&a.opponent).map_err(|e| format!("opponent: {e}"))?;
+    if opponent == OpponentSpec::Human {
+        return Err(
+            "opponent: 'human' is a person at the terminal (menace play); an experiment needs a program opponent"
+                .into(),
+        );
+    }
     let side = match &a.side {
         None => default_side(game),
-        Some(s) => crate::with_game!(game.clone(), g => g.parse_player(s)).map_err(|e| format!("side: {e}"))?,
+        Some(s) => game.parse_player(s).map_err(|e| format!("side: {e}"))?,
     };
-    let side_name = crate::with_game!(game.clone(), g => g.player_name(side).to_string());
+    let side_name = game.player_name(side).to_string();
     let mut settings = match a.preset.as_deref() {
         None => default_settings(game),
-        Some("gardner") => MachineSettings::gardner(),
-        Some("michie") => MachineSettings::michie(),
-        Some(other) => return Err(format!("preset: '{other}': expected gardner or michie")),
+        Some(name) => MachineSettings::preset(name).map_err(|e| format!("preset: {e}"))?,
     };
     if let Some(b) = a.beads {
         settings.beads = match b {

@@ -4,12 +4,12 @@ use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::exact::{expected, Expected, Reference, EXACT_LIMIT};
-use crate::game::{Game, Outcome, Player};
-use crate::machine::{Choice, GameResult, Machine};
-use crate::opponent::{Opponent, OpponentSpec, PerfectPlayer};
-use crate::settings::MachineSettings;
-use crate::solver::TooLarge;
+use crate::game::{Game, Player};
+use crate::machine::settings::MachineSettings;
+use crate::machine::{GameResult, Machine};
+use crate::search::solver::TooLarge;
+use crate::training::exact::{expected, Expected, Reference, EXACT_LIMIT};
+use crate::training::opponent::{Opponent, OpponentSpec, PerfectPlayer};
 
 /// The exact expected results of the machine at one moment.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -56,7 +56,7 @@ pub struct Trainer<G: Game> {
     perfect_tried: bool,
     /// The exact evaluations against perfect and random play that proved too large.
     exact_too_large: [bool; 2],
-    buf: Vec<G::Move>,
+    pub(crate) buf: Vec<G::Move>,
     /// Whether each game's start depends on a seed (Hex: who places first).
     seeded_start: bool,
 }
@@ -97,6 +97,7 @@ pub fn make_opponent<G: Game>(
 ) -> Result<Opponent<G>, TrainError> {
     Ok(match spec {
         OpponentSpec::Random => Opponent::Random,
+        OpponentSpec::Human => Opponent::Human,
         OpponentSpec::Perfect(p) => {
             let player = PerfectPlayer::new(game.clone()).map_err(|e| {
                 TrainError::Setting(format!(
@@ -108,9 +109,11 @@ pub fn make_opponent<G: Game>(
                 player: Box::new(player),
             }
         }
-        OpponentSpec::Mcts { playouts, exploration } => {
-            Opponent::Mcts(Box::new(crate::mcts::Mcts::new(game.clone(), *playouts, *exploration)))
-        }
+        OpponentSpec::Mcts { playouts, exploration } => Opponent::Mcts(Box::new(crate::search::mcts::Mcts::new(
+            game.clone(),
+            *playouts,
+            *exploration,
+        ))),
         OpponentSpec::Menace(settings) => {
             let settings = settings.as_deref().unwrap_or(machine_settings).clone();
             Opponent::Menace(Box::new(Machine::new(game.clone(), side.other(), settings)?))
@@ -168,53 +171,6 @@ impl<G: Game> Trainer<G> {
             None => game.start(),
         };
         (pos, seed)
-    }
-
-    /// Play one game, reinforce, and report it (`exact`: also compute the exact results).
-    pub fn play_game(&mut self, exact: bool) -> GameRecord {
-        let game = self.machine.game().clone();
-        let side = self.machine.side();
-        let (mut pos, start_seed) = self.next_start();
-        let mut plies = 0u32;
-        self.opponent.new_game();
-        let result = loop {
-            let outcome = game.outcome(&pos);
-            if outcome != Outcome::Ongoing {
-                break GameResult::for_player(outcome, side);
-            }
-            let own_move = plies / 2 + 1;
-            let mv = if game.turn(&pos) == side {
-                match self.machine.choose(&pos, own_move, &mut self.rng) {
-                    Choice::Play(m) => m,
-                    Choice::Resign => break GameResult::Loss,
-                }
-            } else {
-                match self
-                    .opponent
-                    .choose(&game, &pos, own_move, &mut self.rng, &mut self.buf)
-                {
-                    Some(m) => m,
-                    None => break GameResult::Win,
-                }
-            };
-            pos = game.play(&pos, mv);
-            plies += 1;
-        };
-        self.machine.reinforce(result);
-        if let Some(other) = self.opponent.machine_mut() {
-            other.reinforce(result.reversed());
-        }
-        self.games_played = self.games_played.saturating_add(1);
-        GameRecord {
-            game: self.games_played,
-            result,
-            plies,
-            total_beads: self.machine.total_beads(),
-            first_box_beads: self.machine.first_move_beads(),
-            boxes: self.machine.boxes().len(),
-            exact: exact.then(|| self.exact()),
-            start_seed,
-        }
     }
 
     /// The machine's exact expected results now, against perfect and random

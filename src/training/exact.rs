@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::{Game, Outcome};
 use crate::machine::{GameResult, Machine};
-use crate::opponent::PerfectPlayer;
-use crate::solver::TooLarge;
+use crate::search::solver::TooLarge;
+use crate::training::opponent::PerfectPlayer;
 
 /// Probabilities of a win, a draw and a loss for the machine.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -72,7 +72,7 @@ pub fn expected<G: Game>(
 ) -> Result<Expected, TooLarge> {
     let game = machine.game().clone();
     let mut memo = FxHashMap::default();
-    let limit = crate::solver::memory_bounded::<G::Position>(limit);
+    let limit = crate::search::solver::memory_bounded::<G::Position>(limit);
     if game.too_large_for_exhaustive_search() {
         return Err(TooLarge {
             game: game.spec(),
@@ -142,7 +142,7 @@ pub struct RandomPlay {
 /// The exact outcome probabilities of random against random from `pos`.
 ///
 /// ```
-/// use menace::exact::random_play;
+/// use menace::training::exact::random_play;
 /// use menace::{Game, TicTacToe};
 /// let p = random_play(&TicTacToe, &TicTacToe.start(), 1_000_000).unwrap();
 /// assert!((p.one_wins - 737.0 / 1260.0).abs() < 1e-12);

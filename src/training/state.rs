@@ -5,10 +5,10 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::game::Game;
+use crate::machine::settings::MachineSettings;
 use crate::machine::{Machine, MatchBox};
-use crate::opponent::{Opponent, OpponentSpec};
-use crate::settings::MachineSettings;
-use crate::train::{make_opponent, Trainer};
+use crate::training::opponent::{Opponent, OpponentSpec};
+use crate::training::trainer::{make_opponent, Trainer};
 
 /// The format tag written into every state file.
 pub const FORMAT: &str = "menace-state/1";
@@ -138,12 +138,12 @@ fn read_machine<G: Game>(game: &G, file: MachineFile, field: &str) -> Result<Mac
     }
     if file.enumerated {
         // A machine made up front must hold exactly the boxes of its box set.
-        let expected = crate::boxes::enumerate(
+        let expected = crate::machine::boxes::enumerate(
             game,
             side,
             file.settings.box_set,
             symmetry,
-            crate::solver::DEFAULT_LIMIT,
+            crate::search::solver::DEFAULT_LIMIT,
         )
         .map_err(|e| format!("{field}.enumerated: {e}"))?;
         if expected.len() != boxes.len() || expected.iter().any(|b| !seen.contains(&b.position)) {

@@ -1,14 +1,17 @@
 //! The matchbox machine: a box of beads per position, a bead drawn to move,
 //! beads added or taken away after the game.
 
+pub mod boxes;
+pub mod settings;
+
 use rand::Rng;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
-use crate::boxes::{enumerate, BoxSet};
 use crate::game::{Game, Outcome, Player};
-use crate::settings::{BoxMode, EmptyBox, MachineSettings, Scope};
-use crate::solver::TooLarge;
+use crate::search::solver::TooLarge;
+use boxes::{enumerate, BoxSet};
+use settings::{BoxMode, EmptyBox, MachineSettings, Scope};
 
 /// Enumerate boxes up front in `auto` mode when the game has at most this many positions.
 pub const AUTO_ENUMERATE_LIMIT: usize = 200_000;
@@ -94,7 +97,7 @@ pub struct BeadChange {
 /// ```
 /// use menace::{Hexapawn, Player};
 /// use menace::machine::{Choice, GameResult, Machine};
-/// use menace::settings::MachineSettings;
+/// use menace::machine::settings::MachineSettings;
 /// use rand::SeedableRng;
 /// let game = Hexapawn::new(3, 3).unwrap();
 /// let mut her = Machine::new(game.clone(), Player::Two, MachineSettings::gardner()).unwrap();
@@ -133,7 +136,7 @@ impl<G: Game> Machine<G> {
                 side,
                 machine.settings.box_set,
                 machine.settings.symmetry,
-                crate::solver::DEFAULT_LIMIT,
+                crate::search::solver::DEFAULT_LIMIT,
             )?),
             BoxMode::Auto => enumerate(
                 &machine.game,

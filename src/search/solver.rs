@@ -6,6 +6,7 @@ use std::fmt;
 
 use rustc_hash::FxHashMap;
 
+pub use crate::game::TooLarge;
 use crate::game::{Game, Outcome};
 
 /// The game-theoretic value of a position for the player to move, with the
@@ -79,25 +80,6 @@ pub fn plies(n: u32) -> &'static str {
     }
 }
 
-/// The solver would need to store more positions than its limit allows.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TooLarge {
-    pub game: String,
-    pub limit: usize,
-}
-
-impl fmt::Display for TooLarge {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} has too many positions to handle exactly (more than {})",
-            self.game, self.limit
-        )
-    }
-}
-
-impl std::error::Error for TooLarge {}
-
 /// A limit on stored positions lowered, where positions are large (Mini
 /// Hexchess carries its repetition history), to keep the table near a gigabyte.
 pub fn memory_bounded<P>(limit: usize) -> usize {
@@ -112,7 +94,7 @@ pub const DEFAULT_LIMIT: usize = 20_000_000;
 ///
 /// ```
 /// use menace::{Game, Hexapawn};
-/// use menace::solver::{Solver, Value};
+/// use menace::search::solver::{Solver, Value};
 /// let game = Hexapawn::new(3, 3).unwrap();
 /// let mut solver = Solver::new(game.clone());
 /// assert_eq!(solver.value(&game.start()).unwrap(), Value::Loss(6));

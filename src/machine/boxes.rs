@@ -3,7 +3,7 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::game::{Game, Outcome, Player};
-use crate::solver::TooLarge;
+use crate::search::solver::TooLarge;
 
 /// A rule for which positions get a box. All count only positions where the
 /// game is not over and the machine is to move.
@@ -86,7 +86,7 @@ pub fn enumerate<G: Game>(
     symmetry: bool,
     limit: usize,
 ) -> Result<Vec<FoundBox<G::Position>>, TooLarge> {
-    let limit = crate::solver::memory_bounded::<G::Position>(limit);
+    let limit = crate::search::solver::memory_bounded::<G::Position>(limit);
     if game.too_large_for_exhaustive_search() {
         return Err(TooLarge {
             game: game.spec(),

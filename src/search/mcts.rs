@@ -27,7 +27,7 @@ struct Node<G: Game> {
 /// subtree becomes the new root.
 ///
 /// ```
-/// use menace::mcts::Mcts;
+/// use menace::search::mcts::Mcts;
 /// use menace::{Game, TicTacToe};
 /// use rand::SeedableRng;
 /// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);

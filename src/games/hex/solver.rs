@@ -6,9 +6,8 @@ use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 
-use crate::game::{Game, Outcome, Player};
-use crate::games::hex::{Hex, HexPosition};
-use crate::solver::TooLarge;
+use super::board::{Hex, HexPosition};
+use crate::game::{Outcome, Player, TooLarge};
 
 struct Search {
     n: u32,
@@ -62,7 +61,7 @@ impl Search {
             nodes: 0,
             table: FxHashMap::default(),
             limit,
-            spec: game.spec(),
+            spec: game.spec_string(),
         }
     }
 
@@ -305,7 +304,7 @@ pub fn winners(game: &Hex, positions: &[HexPosition], limit: usize) -> Option<Re
                 let Some(pos) = positions.get(i) else { break };
                 let mut search = Search::new(game, limit);
                 let (red, blue) = to_bits(game, pos);
-                let mover = game.turn(pos);
+                let mover = pos.turn;
                 let answer = search.wins(red, blue, mover == Player::One, pos.swapped).map(|w| {
                     if w {
                         Outcome::Win(mover)
@@ -326,7 +325,7 @@ pub fn winners(game: &Hex, positions: &[HexPosition], limit: usize) -> Option<Re
             Some(Err(e)) => return Some(Err(e)),
             None => {
                 return Some(Err(TooLarge {
-                    game: game.spec(),
+                    game: game.spec_string(),
                     limit,
                 }))
             }
@@ -343,7 +342,7 @@ pub fn winners_counted(game: &Hex, positions: &[HexPosition], limit: usize) -> R
     for pos in positions {
         let mut search = Search::new(game, limit);
         let (red, blue) = to_bits(game, pos);
-        let mover = game.turn(pos);
+        let mover = pos.turn;
         let w = search.wins(red, blue, mover == Player::One, pos.swapped)?;
         nodes += search.nodes;
         out.push(if w {

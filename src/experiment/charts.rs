@@ -1,0 +1,197 @@
+//! Which charts there are, and drawing them from a curves table.
+
+use std::path::Path;
+
+use super::curves::{ArmCurves, CurveTable};
+use super::plot::{self, Chart, Series};
+use crate::fsutil::create_dir;
+
+/// A chart that can be drawn from a curves file.
+pub struct ChartKind {
+    pub name: &'static str,
+    pub metric: &'static str,
+    pub title: &'static str,
+    pub y_label: &'static str,
+}
+
+/// Every chart there is.
+pub const CHARTS: [ChartKind; 12] = [
+    ChartKind {
+        name: "loss_rate",
+        metric: "loss_rate",
+        title: "Games lost",
+        y_label: "share of games lost (rolling window)",
+    },
+    ChartKind {
+        name: "win_rate",
+        metric: "win_rate",
+        title: "Games won",
+        y_label: "share of games won (rolling window)",
+    },
+    ChartKind {
+        name: "draw_rate",
+        metric: "draw_rate",
+        title: "Games drawn",
+        y_label: "share of games drawn (rolling window)",
+    },
+    ChartKind {
+        name: "wins_minus_losses",
+        metric: "wins_minus_losses",
+        title: "Cumulative wins minus losses",
+        y_label: "wins − losses (games)",
+    },
+    ChartKind {
+        name: "michie_score",
+        metric: "michie_score",
+        title: "Cumulative score, +3 win / +1 draw / −1 loss",
+        y_label: "score (points)",
+    },
+    ChartKind {
+        name: "beads",
+        metric: "beads",
+        title: "Beads in all boxes",
+        y_label: "beads",
+    },
+    ChartKind {
+        name: "first_box_beads",
+        metric: "first_box_beads",
+        title: "Beads in the first move's boxes",
+        y_label: "beads",
+    },
+    ChartKind {
+        name: "boxes",
+        metric: "boxes",
+        title: "Boxes opened",
+        y_label: "boxes",
+    },
+    ChartKind {
+        name: "exact_perfect_loss",
+        metric: "exact_perfect_loss",
+        title: "Exact probability of losing to a perfect opponent",
+        y_label: "probability",
+    },
+    ChartKind {
+        name: "exact_perfect_win",
+        metric: "exact_perfect_win",
+        title: "Exact probability of beating a perfect opponent",
+        y_label: "probability",
+    },
+    ChartKind {
+        name: "exact_random_win",
+        metric: "exact_random_win",
+        title: "Exact probability of beating a random opponent",
+        y_label: "probability",
+    },
+    ChartKind {
+        name: "exact_random_loss",
+        metric: "exact_random_loss",
+        title: "Exact probability of losing to a random opponent",
+        y_label: "probability",
+    },
+];
+
+/// Charts drawn when an experiment names none (those without data are skipped).
+pub const DEFAULT_CHARTS: [&str; 5] = [
+    "loss_rate",
+    "wins_minus_losses",
+    "beads",
+    "exact_perfect_loss",
+    "exact_random_win",
+];
+
+/// Draw the named charts from a curves table into `dir` (PNG and SVG);
+/// charts with no data (e.g. exact results never recorded) are skipped.
+pub fn draw_charts(table: &CurveTable, names: &[String], dir: &Path) -> Result<Vec<String>, String> {
+    create_dir(dir)?;
+    let distinct = |f: fn(&ArmCurves) -> &str| {
+        let mut v: Vec<&str> = table.arms.iter().map(f).collect();
+        v.dedup();
+        v
+    };
+    let settings = distinct(|a| &a.settings);
+    // Settings parts shared by every arm go in the subtitle, the rest in the legend.
+    let common_settings: Vec<&str> = table.arms[0]
+        .settings
+        .split(", ")
+        .filter(|part| table.arms.iter().all(|a| a.settings.split(", ").any(|p| p == *part)))
+        .collect();
+    let opponents = distinct(|a| &a.opponent);
+    let sides = distinct(|a| &a.side);
+    let mut written = Vec::new();
+    for name in names {
+        let kind = CHARTS
+            .iter()
+            .find(|k| k.name == name)
+            .ok_or_else(|| format!("unknown chart '{name}'"))?;
+        let mut series = Vec::new();
+        for arm in &table.arms {
+            let (Some(mean), Some(low), Some(high)) = (
+                arm.columns.get(&format!("{}_mean", kind.metric)),
+                arm.columns.get(&format!("{}_low", kind.metric)),
+                arm.columns.get(&format!("{}_high", kind.metric)),
+            ) else {
+                continue;
+            };
+            let points: Vec<_> = (0..arm.games.len())
+                .filter(|&i| !mean[i].is_nan())
+                .map(|i| (arm.games[i], mean[i], low[i], high[i]))
+                .collect();
+            if points.is_empty() {
+                continue;
+            }
+            let mut label = arm.name.clone();
+            let mut extra = Vec::new();
+            if opponents.len() > 1 && !label.to_lowercase().contains(&arm.opponent.to_lowercase()) {
+                extra.push(format!("vs {}", arm.opponent));
+            }
+            // Only the settings that tell this arm from the others.
+            extra.extend(
+                arm.settings
+                    .split(", ")
+                    .filter(|part| !common_settings.contains(part) && !label.contains(*part))
+                    .map(str::to_string),
+            );
+            if !extra.is_empty() {
+                label = format!("{label} ({})", extra.join("; "));
+            }
+            series.push(Series { label, points });
+        }
+        if series.is_empty() {
+            continue;
+        }
+        let mut sub = vec![format!("{}", table.game_spec)];
+        if sides.len() == 1 {
+            sub.push(format!("machine plays {}", sides[0]));
+        }
+        if opponents.len() == 1 {
+            sub.push(format!("vs {}", opponents[0]));
+        }
+        if settings.len() == 1 {
+            sub.push(settings[0].to_string());
+        } else if !common_settings.is_empty() {
+            sub.push(common_settings.join(", "));
+        }
+        sub.push(format!("mean and 95% band over {} seeds", table.seeds));
+        let y_label = if kind.metric.ends_with("_rate") {
+            format!(
+                "{} of {} games",
+                kind.y_label.trim_end_matches(" (rolling window)"),
+                table.window
+            )
+        } else {
+            kind.y_label.to_string()
+        };
+        let chart = Chart {
+            title: format!("{}: {}", table.title, kind.title),
+            subtitle: sub.join(" · "),
+            x_label: "game number".to_string(),
+            y_label,
+            series,
+        };
+        let stem = dir.join(kind.name);
+        plot::draw(&chart, &stem)?;
+        written.push(format!("{}.png", stem.display()));
+        written.push(format!("{}.svg", stem.display()));
+    }
+    Ok(written)
+}

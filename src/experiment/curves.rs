@@ -1,0 +1,215 @@
+//! Per-game curves: the metrics recorded for each game, their mean and 95%
+//! band over seeds, and a curves file read back.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde_json::{json, Value as Json};
+
+use crate::machine::GameResult;
+use crate::training::trainer::GameRecord;
+
+/// The curves recorded per game, in CSV column order.
+pub const METRICS: [&str; 14] = [
+    "win_rate",
+    "draw_rate",
+    "loss_rate",
+    "wins_minus_losses",
+    "michie_score",
+    "beads",
+    "first_box_beads",
+    "boxes",
+    "exact_perfect_win",
+    "exact_perfect_draw",
+    "exact_perfect_loss",
+    "exact_random_win",
+    "exact_random_draw",
+    "exact_random_loss",
+];
+
+/// A mean over seeds with its 95% band (mean ± 1.96 standard errors).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Band {
+    pub mean: f64,
+    pub low: f64,
+    pub high: f64,
+    pub n: usize,
+}
+
+impl Band {
+    /// The band of the values that are not NaN; `None` if there are none.
+    pub fn of(values: impl IntoIterator<Item = f64>) -> Option<Band> {
+        let v: Vec<f64> = values.into_iter().filter(|x| !x.is_nan()).collect();
+        if v.is_empty() {
+            return None;
+        }
+        let n = v.len();
+        let mean = v.iter().sum::<f64>() / n as f64;
+        let half = if n > 1 {
+            let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+            1.96 * (var / n as f64).sqrt()
+        } else {
+            0.0
+        };
+        Some(Band {
+            mean,
+            low: mean - half,
+            high: mean + half,
+            n,
+        })
+    }
+
+    pub(crate) fn json(self) -> Json {
+        json!({"mean": round(self.mean), "low": round(self.low), "high": round(self.high)})
+    }
+}
+
+fn round(x: f64) -> f64 {
+    (x * 1e6).round() / 1e6
+}
+
+/// The curves of one run, one row of [`METRICS`] per game (NaN: not recorded).
+pub fn run_curves(records: &[GameRecord], window: u64) -> Vec<[f64; METRICS.len()]> {
+    let mut out = Vec::with_capacity(records.len());
+    let (mut wml, mut score) = (0i64, 0i64);
+    for (i, r) in records.iter().enumerate() {
+        match r.result {
+            GameResult::Win => {
+                wml += 1;
+                score += 3;
+            }
+            GameResult::Draw => score += 1,
+            GameResult::Loss => {
+                wml -= 1;
+                score -= 1;
+            }
+        }
+        let from = (i + 1).saturating_sub(window as usize);
+        let recent = &records[from..=i];
+        let share = |res: GameResult| recent.iter().filter(|g| g.result == res).count() as f64 / recent.len() as f64;
+        let pick = |side: Option<crate::training::exact::Expected>| -> [f64; 3] {
+            side.map_or([f64::NAN; 3], |e| [e.win, e.draw, e.loss])
+        };
+        let perfect = pick(r.exact.and_then(|e| e.perfect));
+        let random = pick(r.exact.and_then(|e| e.random));
+        out.push([
+            share(GameResult::Win),
+            share(GameResult::Draw),
+            share(GameResult::Loss),
+            wml as f64,
+            score as f64,
+            r.total_beads as f64,
+            r.first_box_beads as f64,
+            r.boxes as f64,
+            perfect[0],
+            perfect[1],
+            perfect[2],
+            random[0],
+            random[1],
+            random[2],
+        ]);
+    }
+    out
+}
+
+/// A curves file read back: per arm, its descriptive fields and metric columns.
+pub struct CurveTable {
+    pub title: String,
+    pub game_spec: String,
+    pub seeds: String,
+    pub window: String,
+    /// Arm name → (side, opponent, settings, rows of (game, column → value)).
+    pub arms: Vec<ArmCurves>,
+}
+
+/// One arm's curves.
+pub struct ArmCurves {
+    pub name: String,
+    pub side: String,
+    pub opponent: String,
+    pub settings: String,
+    pub games: Vec<f64>,
+    pub columns: BTreeMap<String, Vec<f64>>,
+}
+
+impl CurveTable {
+    /// Read a curves CSV written by `menace run`. Errors name the file, line and column.
+    pub fn read(path: &Path) -> Result<CurveTable, String> {
+        let text = crate::fsutil::read_text(path)?;
+        Self::parse(&text).map_err(|e| format!("curves file '{}': {e}", path.display()))
+    }
+
+    fn parse(text: &str) -> Result<CurveTable, String> {
+        let mut r = csv::Reader::from_reader(text.as_bytes());
+        let header: Vec<String> = r
+            .headers()
+            .map_err(|e| e.to_string())?
+            .iter()
+            .map(str::to_string)
+            .collect();
+        let col = |name: &str| {
+            header
+                .iter()
+                .position(|h| h == name)
+                .ok_or_else(|| format!("missing column '{name}'"))
+        };
+        let (title_c, spec_c, arm_c, side_c, opp_c, set_c, seeds_c, win_c, game_c) = (
+            col("title")?,
+            col("game_spec")?,
+            col("arm")?,
+            col("side")?,
+            col("opponent")?,
+            col("settings")?,
+            col("seeds")?,
+            col("window")?,
+            col("game")?,
+        );
+        let mut table = CurveTable {
+            title: String::new(),
+            game_spec: String::new(),
+            seeds: String::new(),
+            window: String::new(),
+            arms: Vec::new(),
+        };
+        for (i, rec) in r.records().enumerate() {
+            let rec = rec.map_err(|e| format!("line {}: {e}", i + 2))?;
+            let get = |c: usize| rec.get(c).unwrap_or("").to_string();
+            table.title = get(title_c);
+            table.game_spec = get(spec_c);
+            table.seeds = get(seeds_c);
+            table.window = get(win_c);
+            let name = get(arm_c);
+            if table.arms.last().is_none_or(|a| a.name != name) {
+                table.arms.push(ArmCurves {
+                    name: name.clone(),
+                    side: get(side_c),
+                    opponent: get(opp_c),
+                    settings: get(set_c),
+                    games: Vec::new(),
+                    columns: BTreeMap::new(),
+                });
+            }
+            let Some(arm) = table.arms.last_mut() else { continue };
+            let game: f64 = get(game_c)
+                .parse()
+                .map_err(|_| format!("line {}: column 'game': '{}' is not a number", i + 2, get(game_c)))?;
+            arm.games.push(game);
+            for (c, h) in header.iter().enumerate() {
+                if METRICS.iter().any(|m| h.starts_with(m)) {
+                    let cell = get(c);
+                    let v = if cell.is_empty() {
+                        f64::NAN
+                    } else {
+                        cell.parse()
+                            .map_err(|_| format!("line {}: column '{h}': '{cell}' is not a number", i + 2))?
+                    };
+                    arm.columns.entry(h.clone()).or_default().push(v);
+                }
+            }
+        }
+        if table.arms.is_empty() {
+            return Err("no rows".into());
+        }
+        Ok(table)
+    }
+}

@@ -1,0 +1,88 @@
+//! Running an experiment: every arm over every seed, in parallel, with
+//! results independent of the thread count.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use super::file::Experiment;
+use crate::game::Game;
+use crate::training::trainer::{GameRecord, Trainer};
+
+/// One run's records, or why it failed.
+type RunResult = Result<Vec<GameRecord>, String>;
+
+impl Experiment {
+    /// Build every arm's first trainer once, so a bad arm (say, `perfect` on
+    /// a game too large to solve) is reported before anything runs.
+    pub fn preflight<G: Game>(&self, game: &G) -> Result<(), String> {
+        for (i, arm) in self.arms.iter().enumerate() {
+            Trainer::new(game.clone(), arm.side, arm.settings.clone(), arm.opponent.clone(), 0)
+                .map_err(|e| format!("arms[{i}] ('{}'): {e}", arm.name))?;
+        }
+        Ok(())
+    }
+
+    /// Run every arm over every seed on `threads` threads. `progress` is
+    /// called with the number of games just played. The records come back
+    /// indexed `[arm][seed][game]`, the same whatever the thread count.
+    pub fn run<G: Game>(
+        &self,
+        game: &G,
+        threads: usize,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<Vec<Vec<Vec<GameRecord>>>, String> {
+        let jobs: Vec<(usize, usize)> = (0..self.arms.len())
+            .flat_map(|a| (0..self.seeds.len()).map(move |s| (a, s)))
+            .collect();
+        let results: Vec<Mutex<Option<RunResult>>> = jobs.iter().map(|_| Mutex::new(None)).collect();
+        let next = AtomicUsize::new(0);
+        std::thread::scope(|scope| {
+            for _ in 0..threads.max(1).min(jobs.len()) {
+                scope.spawn(|| loop {
+                    let j = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&(a, s)) = jobs.get(j) else { break };
+                    let out = self.run_one(game, a, self.seeds[s], progress);
+                    if let Ok(mut slot) = results[j].lock() {
+                        *slot = Some(out);
+                    }
+                });
+            }
+        });
+        let mut by_arm: Vec<Vec<Vec<GameRecord>>> = vec![Vec::new(); self.arms.len()];
+        for (j, slot) in results.into_iter().enumerate() {
+            let (a, _) = jobs[j];
+            let records = slot
+                .into_inner()
+                .ok()
+                .flatten()
+                .unwrap_or_else(|| Err("a worker thread stopped unexpectedly".to_string()))?;
+            by_arm[a].push(records);
+        }
+        Ok(by_arm)
+    }
+
+    fn run_one<G: Game>(
+        &self,
+        game: &G,
+        arm: usize,
+        seed: u64,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<Vec<GameRecord>, String> {
+        let a = &self.arms[arm];
+        let mut trainer = Trainer::new(game.clone(), a.side, a.settings.clone(), a.opponent.clone(), seed)
+            .map_err(|e| format!("arm '{}': {e}", a.name))?;
+        let mut records = Vec::with_capacity(self.games as usize);
+        let mut pending = 0;
+        for g in 1..=self.games {
+            let exact = self.exact_every.is_some_and(|k| g % k == 0 || g == self.games);
+            records.push(trainer.play_game(exact));
+            pending += 1;
+            if pending == 256 {
+                progress(pending);
+                pending = 0;
+            }
+        }
+        progress(pending);
+        Ok(records)
+    }
+}

@@ -1,0 +1,301 @@
+//! Hex on an N×N rhombus, with the swap: the rules as the `Game` trait sees them.
+
+mod board;
+pub mod solver;
+
+use crate::game::{Game, GameSpec, MoveError, Outcome, Player, PositionError, TooLarge};
+use crate::games::board::{cell_name, encode_ranks, parse_cell};
+use board::{cells_of, get, set};
+pub use board::{Cells, Hex, HexMove, HexPosition};
+
+impl Game for Hex {
+    type Position = HexPosition;
+    type Move = HexMove;
+
+    fn spec(&self) -> String {
+        self.spec_string()
+    }
+
+    fn player_name(&self, player: Player) -> &'static str {
+        match player {
+            Player::One => "Red",
+            Player::Two => "Blue",
+        }
+    }
+
+    fn start(&self) -> HexPosition {
+        self.start_with(self.first.unwrap_or(Player::One))
+    }
+
+    fn starts(&self) -> Vec<(HexPosition, f64)> {
+        match self.first {
+            Some(p) => vec![(self.start_with(p), 1.0)],
+            None => vec![(self.start_with(Player::One), 0.5), (self.start_with(Player::Two), 0.5)],
+        }
+    }
+
+    fn seeded_start(&self, seed: u64) -> HexPosition {
+        self.start_with(self.first_for_seed(seed))
+    }
+
+    fn turn(&self, pos: &HexPosition) -> Player {
+        pos.turn
+    }
+
+    fn legal_moves(&self, pos: &HexPosition, out: &mut Vec<HexMove>) {
+        out.clear();
+        if self.outcome(pos).is_over() {
+            return;
+        }
+        let cells = self.n() * self.n();
+        for w in 0..6 {
+            let mut empty = !(pos.red[w] | pos.blue[w]);
+            while empty != 0 {
+                let i = w * 64 + empty.trailing_zeros() as usize;
+                if i >= cells {
+                    break;
+                }
+                out.push(HexMove::Place(i as u16));
+                empty &= empty - 1;
+            }
+        }
+        if self.swap_legal(pos) {
+            out.push(HexMove::Swap);
+        }
+    }
+
+    fn play(&self, pos: &HexPosition, mv: HexMove) -> HexPosition {
+        let mut next = *pos;
+        match mv {
+            HexMove::Place(i) => match pos.turn {
+                Player::One => set(&mut next.red, usize::from(i)),
+                Player::Two => set(&mut next.blue, usize::from(i)),
+            },
+            HexMove::Swap => {
+                // The lone opening stone changes colour and is mirrored across the a1 diagonal.
+                let opponent = pos.turn.other();
+                let stone = cells_of(self.stones(pos, opponent)).next();
+                next.red = [0; 6];
+                next.blue = [0; 6];
+                if let Some(i) = stone {
+                    let target = self.transpose(i);
+                    match pos.turn {
+                        Player::One => set(&mut next.red, target),
+                        Player::Two => set(&mut next.blue, target),
+                    }
+                }
+                next.swapped = true;
+            }
+        }
+        next.turn = pos.turn.other();
+        next
+    }
+
+    fn outcome(&self, pos: &HexPosition) -> Outcome {
+        // Only the player who just moved can have connected.
+        let last = pos.turn.other();
+        if self.connected(pos, last) {
+            Outcome::Win(last)
+        } else if self.connected(pos, pos.turn) {
+            Outcome::Win(pos.turn)
+        } else {
+            Outcome::Ongoing
+        }
+    }
+
+    fn symmetry_count(&self) -> usize {
+        2
+    }
+
+    fn map_position(&self, pos: &HexPosition, sym: usize) -> HexPosition {
+        if sym == 0 {
+            return *pos;
+        }
+        let last = self.n() * self.n() - 1;
+        let rotate = |c: &Cells| {
+            let mut out = [0; 6];
+            for i in cells_of(c) {
+                set(&mut out, last - i);
+            }
+            out
+        };
+        HexPosition {
+            red: rotate(&pos.red),
+            blue: rotate(&pos.blue),
+            ..*pos
+        }
+    }
+
+    fn map_move(&self, mv: HexMove, sym: usize) -> HexMove {
+        match (mv, sym) {
+            (HexMove::Place(i), 1) => HexMove::Place((self.n() * self.n() - 1 - usize::from(i)) as u16),
+            _ => mv,
+        }
+    }
+
+    fn move_name(&self, _pos: &HexPosition, mv: HexMove) -> String {
+        match mv {
+            HexMove::Place(i) => self.cell_text(usize::from(i)),
+            HexMove::Swap => "swap".to_string(),
+        }
+    }
+
+    fn parse_move(&self, pos: &HexPosition, text: &str) -> Result<HexMove, MoveError> {
+        let clean = text.trim().to_ascii_lowercase();
+        if self.outcome(pos).is_over() {
+            return Err(self.illegal(pos, text, "the game is over"));
+        }
+        if clean == "swap" {
+            return if self.swap_legal(pos) {
+                Ok(HexMove::Swap)
+            } else if !self.swap {
+                Err(self.illegal(pos, text, "the swap is off in this game"))
+            } else {
+                Err(self.illegal(pos, text, "the swap is only for the second player's first turn"))
+            };
+        }
+        let n = self.n() as u32;
+        let (f, r) = parse_cell(&clean)
+            .filter(|&(f, r)| f < n && r < n)
+            .ok_or_else(|| MoveError {
+                text: text.to_string(),
+                reason: format!("expected a cell a1..{} or swap", cell_name(n - 1, n - 1)),
+            })?;
+        let i = (r * n + f) as usize;
+        if get(&pos.red, i) || get(&pos.blue, i) {
+            return Err(self.illegal(pos, text, "that cell is taken"));
+        }
+        Ok(HexMove::Place(i as u16))
+    }
+
+    fn position_string(&self, pos: &HexPosition) -> String {
+        let n = self.n();
+        let board = encode_ranks(n, n, |f, r| {
+            let i = r * n + f;
+            if get(&pos.red, i) {
+                Some('r')
+            } else if get(&pos.blue, i) {
+                Some('b')
+            } else {
+                None
+            }
+        });
+        let side = if pos.turn == Player::One { 'r' } else { 'b' };
+        let swapped = if pos.swapped { " swapped" } else { "" };
+        format!("{board} {side}{swapped}")
+    }
+
+    fn parse_position(&self, text: &str) -> Result<HexPosition, PositionError> {
+        let n = self.n();
+        let err = |reason: String| PositionError {
+            text: text.to_string(),
+            reason,
+        };
+        let expected = format!(
+            "expected {n} ranks of {n} cells from rank {n} down to 1, separated by '/', using r, b and digits, then ' r' or ' b' for the side to move, and ' swapped' once the swap is used"
+        );
+        let parts: Vec<&str> = text.split_whitespace().collect();
+        let (board, side, swapped) = match parts.as_slice() {
+            [b, s] => (*b, *s, false),
+            [b, s, "swapped"] => (*b, *s, true),
+            _ => return Err(err(expected)),
+        };
+        let turn = match side {
+            "r" => Player::One,
+            "b" => Player::Two,
+            other => return Err(err(format!("side to move '{other}' is not 'r' or 'b'"))),
+        };
+        let rows: Vec<&str> = board.split('/').collect();
+        if rows.len() != n {
+            return Err(err(format!("found {} ranks; {expected}", rows.len())));
+        }
+        let mut pos = HexPosition {
+            red: [0; 6],
+            blue: [0; 6],
+            turn,
+            swapped,
+        };
+        for (k, row) in rows.iter().enumerate() {
+            let r = n - 1 - k;
+            let mut f = 0usize;
+            let mut digits = String::new();
+            let mut chars = row.chars().peekable();
+            while let Some(c) = chars.next() {
+                match c {
+                    '0'..='9' => {
+                        digits.push(c);
+                        if !chars.peek().is_some_and(|d| d.is_ascii_digit()) {
+                            f += digits.parse::<usize>().unwrap_or(usize::MAX / 2);
+                            digits.clear();
+                        }
+                    }
+                    'r' | 'b' => {
+                        if f >= n {
+                            return Err(err(format!("rank {} is longer than {n} cells", r + 1)));
+                        }
+                        if c == 'r' {
+                            set(&mut pos.red, r * n + f);
+                        } else {
+                            set(&mut pos.blue, r * n + f);
+                        }
+                        f += 1;
+                    }
+                    other => {
+                        return Err(err(format!(
+                            "unexpected character '{other}' in rank {}; {expected}",
+                            r + 1
+                        )))
+                    }
+                }
+            }
+            if f != n {
+                return Err(err(format!("rank {} has {f} cells, not {n}", r + 1)));
+            }
+        }
+        Ok(pos)
+    }
+
+    fn diagram(&self, pos: &HexPosition) -> String {
+        self.diagram_marked(pos, None)
+    }
+
+    fn diagram_after(&self, pos: &HexPosition, last: Option<HexMove>) -> String {
+        self.diagram_marked(pos, last)
+    }
+
+    fn winner_oracle(&self, positions: &[HexPosition], limit: usize) -> Option<Result<Vec<Outcome>, TooLarge>> {
+        crate::games::hex::solver::winners(self, positions, limit)
+    }
+}
+
+impl GameSpec for Hex {
+    const NAMES: &'static [&'static str] = &["hex"];
+    const FORMS: &'static str = "hex:N (e.g. hex:5, hex:4,swap=off,first=red)";
+    const EXAMPLES: &'static [&'static str] = &["hex:3", "hex:4,swap=off", "hex:5"];
+
+    fn from_spec(_name: &str, size: Option<&str>, options: Option<&str>) -> Result<Self, String> {
+        let n = match size {
+            None => 11,
+            Some(s) => s
+                .trim()
+                .parse::<u8>()
+                .map_err(|_| format!("size '{s}' is not a number: expected hex:N with N from 1 to 19"))?,
+        };
+        let (mut swap, mut first) = (true, None);
+        for opt in options.into_iter().flat_map(|o| o.split(',')) {
+            match opt.trim().split_once('=') {
+                Some(("swap", "on")) => swap = true,
+                Some(("swap", "off")) => swap = false,
+                Some(("first", "red")) => first = Some(Player::One),
+                Some(("first", "blue")) => first = Some(Player::Two),
+                Some(("first", "seed")) => first = None,
+                _ => {
+                    return Err(format!(
+                        "unknown option '{opt}': hex takes swap=on|off and first=red|blue|seed"
+                    ))
+                }
+            }
+        }
+        Hex::new(n, swap, first)
+    }
+}

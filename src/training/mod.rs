@@ -1,0 +1,8 @@
+//! Training: opponents, the match driver that plays one game between two
+//! agents, the seeded trainer, exact evaluation, and state files.
+
+pub mod driver;
+pub mod exact;
+pub mod opponent;
+pub mod state;
+pub mod trainer;

@@ -1,0 +1,347 @@
+//! The arrows between source files point one way: no file imports, directly
+//! or through others, a file that imports it. The same holds one level up,
+//! between the layers (`game`, `games`, `search`, `machine`, `training`,
+//! `registry`, `experiment`).
+//!
+//! `cargo test --release --test architecture -- --nocapture` prints the arrows.
+//!
+//! An arrow is a path a file names (`use crate::machine::Machine;`,
+//! `super::board::Hex`, an inline `crate::fsutil::read_text(...)`), resolved to
+//! the file that defines the longest matching module. A name taken through a
+//! re-export of `lib.rs` (`crate::Game`) is an arrow to `lib.rs`, which
+//! re-exports everything: such a file would close a cycle, so the library
+//! always names the defining module.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// A source file and the module path it defines within its crate.
+struct Source {
+    file: String,
+    module: Vec<String>,
+    text: String,
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = fs::read_dir(dir)
+        .expect("read src")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            collect(&p, out);
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The module path of a file relative to its crate's root folder.
+fn module_of(rel: &Path) -> Vec<String> {
+    let mut parts: Vec<String> = rel.iter().map(|s| s.to_string_lossy().into_owned()).collect();
+    let last = parts.pop().unwrap_or_default();
+    let stem = last.trim_end_matches(".rs");
+    if !matches!(stem, "mod" | "lib" | "main") {
+        parts.push(stem.to_string());
+    }
+    parts
+}
+
+/// Source text without comments and string literals (a path in a doc
+/// example or a message is not an arrow).
+fn code_only(text: &str) -> String {
+    // In-file unit tests (`#[cfg(test)] mod tests`, last in a file) are not the file's imports.
+    let text = text.split("#[cfg(test)]").next().unwrap_or(text);
+    let mut out = String::new();
+    for line in text.lines() {
+        let mut in_str = false;
+        let mut prev = ' ';
+        let mut kept = String::new();
+        let chars: Vec<char> = line.chars().collect();
+        let mut i = 0;
+        while i < chars.len() {
+            let c = chars[i];
+            if !in_str && c == '/' && chars.get(i + 1) == Some(&'/') {
+                break;
+            }
+            if c == '"' && prev != '\\' && !(prev == '\'' && chars.get(i + 1) == Some(&'\'')) {
+                in_str = !in_str;
+            } else if !in_str {
+                kept.push(c);
+            }
+            prev = if prev == '\\' && c == '\\' { ' ' } else { c };
+            i += 1;
+        }
+        out.push_str(&kept);
+        out.push('\n');
+    }
+    out
+}
+
+fn is_ident(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// Every path the code names that starts at `crate`, `super` or `self`,
+/// with `use` groups (`crate::a::{b, c::d}`) expanded, as absolute module paths.
+fn named_paths(code: &str, module: &[String], is_mod_file: bool) -> Vec<Vec<String>> {
+    let chars: Vec<char> = code.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let starts_word = i == 0 || !(is_ident(chars[i - 1]) || chars[i - 1] == ':');
+        let rest: String = chars[i..chars.len().min(i + 7)].iter().collect();
+        if starts_word && rest.starts_with("use ") {
+            // `use child::X;` names a submodule of this one (2018 paths).
+            let mut found = Vec::new();
+            read_tree(&chars, i + 4, module.to_vec(), &mut found);
+            out.extend(found.into_iter().filter(|p| {
+                let first = p.get(module.len()).map(String::as_str);
+                !matches!(
+                    first,
+                    Some("crate" | "super" | "self" | "std" | "core" | "alloc") | None
+                )
+            }));
+            i += 4;
+            continue;
+        }
+        let head = ["crate::", "super::", "self::"]
+            .into_iter()
+            .find(|h| rest.starts_with(h));
+        let (Some(head), true) = (head, starts_word) else {
+            i += 1;
+            continue;
+        };
+        // Where the path is anchored: the crate root, or this module / its parent.
+        let mut base: Vec<String> = match head {
+            "crate::" => Vec::new(),
+            "self::" => module.to_vec(),
+            _ => {
+                // `super` of a `mod.rs` or plain file is the parent module.
+                let mut m = module.to_vec();
+                let _ = is_mod_file;
+                m.pop();
+                m
+            }
+        };
+        i += head.len();
+        // Further `super::`.
+        while chars[i..].iter().collect::<String>().starts_with("super::") {
+            base.pop();
+            i += "super::".len();
+        }
+        i = read_tree(&chars, i, base, &mut out);
+    }
+    out
+}
+
+/// Read `a::b::{c, d::e}` from `i`, pushing every full path; returns where it stopped.
+fn read_tree(chars: &[char], mut i: usize, mut path: Vec<String>, out: &mut Vec<Vec<String>>) -> usize {
+    loop {
+        while i < chars.len() && chars[i].is_whitespace() {
+            i += 1;
+        }
+        if i < chars.len() && chars[i] == '{' {
+            i += 1;
+            loop {
+                i = read_tree(chars, i, path.clone(), out);
+                while i < chars.len() && (chars[i].is_whitespace() || chars[i] == ',') {
+                    i += 1;
+                }
+                if i >= chars.len() || chars[i] == '}' {
+                    return i + 1;
+                }
+            }
+        }
+        let start = i;
+        while i < chars.len() && is_ident(chars[i]) {
+            i += 1;
+        }
+        if i > start {
+            path.push(chars[start..i].iter().collect());
+        }
+        if chars[i..].iter().take(2).collect::<String>() == "::" {
+            i += 2;
+            continue;
+        }
+        // Skip `as name`.
+        out.push(path);
+        return i;
+    }
+}
+
+/// The file defining the longest prefix of `path` among `modules`.
+fn resolve<'a>(path: &[String], modules: &'a BTreeMap<Vec<String>, String>) -> Option<&'a String> {
+    (0..=path.len()).rev().find_map(|n| modules.get(&path[..n]))
+}
+
+fn graph(root: &Path, files: &[PathBuf]) -> BTreeMap<String, BTreeSet<String>> {
+    let sources: Vec<Source> = files
+        .iter()
+        .map(|p| {
+            let rel = p.strip_prefix(root).expect("under root");
+            Source {
+                file: format!("src/{}", rel.display()),
+                module: module_of(rel),
+                text: fs::read_to_string(p).expect("read source"),
+            }
+        })
+        .collect();
+    let modules: BTreeMap<Vec<String>, String> = sources.iter().map(|s| (s.module.clone(), s.file.clone())).collect();
+    let mut edges = BTreeMap::new();
+    for s in &sources {
+        let is_mod = s.file.ends_with("mod.rs");
+        let mut to = BTreeSet::new();
+        for path in named_paths(&code_only(&s.text), &s.module, is_mod) {
+            if let Some(f) = resolve(&path, &modules) {
+                if *f != s.file {
+                    to.insert(f.clone());
+                }
+            }
+        }
+        edges.insert(s.file.clone(), to);
+    }
+    edges
+}
+
+/// A cycle in `edges`, if there is one, as the files along it.
+fn find_cycle(edges: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        New,
+        Open,
+        Done,
+    }
+    fn visit(
+        n: &str,
+        edges: &BTreeMap<String, BTreeSet<String>>,
+        marks: &mut BTreeMap<String, Mark>,
+        stack: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        marks.insert(n.to_string(), Mark::Open);
+        stack.push(n.to_string());
+        for m in edges.get(n).into_iter().flatten() {
+            match marks.get(m).copied().unwrap_or(Mark::New) {
+                Mark::Open => {
+                    let from = stack.iter().position(|s| s == m).unwrap_or(0);
+                    let mut cycle = stack[from..].to_vec();
+                    cycle.push(m.clone());
+                    return Some(cycle);
+                }
+                Mark::New => {
+                    if let Some(c) = visit(m, edges, marks, stack) {
+                        return Some(c);
+                    }
+                }
+                Mark::Done => {}
+            }
+        }
+        stack.pop();
+        marks.insert(n.to_string(), Mark::Done);
+        None
+    }
+    let mut marks = BTreeMap::new();
+    for n in edges.keys() {
+        if marks.get(n).copied().unwrap_or(Mark::New) == Mark::New {
+            if let Some(c) = visit(n, edges, &mut marks, &mut Vec::new()) {
+                return Some(c);
+            }
+        }
+    }
+    None
+}
+
+fn library_files() -> (PathBuf, Vec<PathBuf>) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    collect(&root, &mut files);
+    files.retain(|p| !p.starts_with(root.join("cli")) && !p.ends_with("main.rs"));
+    (root, files)
+}
+
+/// The layer a library file belongs to: its top-level module.
+fn layer(file: &str) -> String {
+    let rest = file.trim_start_matches("src/");
+    rest.split('/')
+        .next()
+        .unwrap_or(rest)
+        .trim_end_matches(".rs")
+        .to_string()
+}
+
+#[test]
+fn no_import_cycles_between_library_files() {
+    let (root, files) = library_files();
+    let edges = graph(&root, &files);
+    println!("File arrows (file -> files it imports):");
+    for (from, to) in &edges {
+        if !to.is_empty() && from != "src/lib.rs" {
+            println!("  {from} -> {}", to.iter().cloned().collect::<Vec<_>>().join(", "));
+        }
+    }
+    // lib.rs declares and re-exports every layer; any file naming it would close a cycle.
+    assert_eq!(find_cycle(&edges), None, "an import cycle between files");
+}
+
+#[test]
+fn layers_point_one_way() {
+    let (root, files) = library_files();
+    let edges = graph(&root, &files);
+    let mut layers: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (from, to) in &edges {
+        if from == "src/lib.rs" {
+            continue;
+        }
+        let entry = layers.entry(layer(from)).or_default();
+        entry.extend(to.iter().map(|t| layer(t)).filter(|l| *l != layer(from)));
+    }
+    println!("Layer arrows (layer -> layers it uses):");
+    for (from, to) in &layers {
+        println!("  {from} -> {}", to.iter().cloned().collect::<Vec<_>>().join(", "));
+    }
+    assert_eq!(find_cycle(&layers), None, "an import cycle between layers");
+    // A game knows nothing of learners, experiments or the registry.
+    for low in ["game", "games", "search"] {
+        for high in ["machine", "training", "registry", "experiment"] {
+            assert!(
+                !layers.get(low).is_some_and(|t| t.contains(high)),
+                "{low} must not use {high}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_checker_finds_a_cycle_and_resolves_paths() {
+    // The checker itself, on a hand-made graph and on hand-written code.
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    edges.insert("a".into(), ["b".to_string()].into());
+    edges.insert("b".into(), ["c".to_string()].into());
+    edges.insert("c".into(), BTreeSet::new());
+    assert_eq!(find_cycle(&edges), None);
+    edges.insert("c".into(), ["a".to_string()].into());
+    assert_eq!(
+        find_cycle(&edges),
+        Some(vec!["a".into(), "b".into(), "c".into(), "a".into()])
+    );
+
+    let code = code_only(
+        "use crate::a::{b, c::{D, e}}; // crate::ignored\nlet x = super::f::g(); \"crate::no\";\npub use child::H;",
+    );
+    let module = vec!["m".to_string(), "n".to_string()];
+    let paths = named_paths(&code, &module, false);
+    let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        paths,
+        vec![
+            s(&["a", "b"]),
+            s(&["a", "c", "D"]),
+            s(&["a", "c", "e"]),
+            s(&["m", "f", "g"]),
+            s(&["m", "n", "child", "H"])
+        ]
+    );
+}
