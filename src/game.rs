@@ -178,6 +178,14 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// A text diagram of the board for people.
     fn diagram(&self, pos: &Self::Position) -> String;
 
+    /// The key of the matchbox for a position: the position with whatever
+    /// history it carries for its rules (repetition, move clocks) dropped, so
+    /// that a box belongs to a board and a side to move, however reached.
+    /// It must not change the legal moves; the default is the position itself.
+    fn box_key(&self, pos: &Self::Position) -> Self::Position {
+        pos.clone()
+    }
+
     /// The possible starting positions with their probabilities, where the
     /// start depends on each game's seed (Hex: who places first). One start
     /// by default.

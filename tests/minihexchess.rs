@@ -410,3 +410,43 @@ fn mcts_1000_beats_random() {
     }
     assert!(wins >= games - 1, "{wins} of {games}");
 }
+
+#[test]
+fn two_move_orders_reaching_the_same_board_share_one_box() {
+    use menace::machine::settings::{BoxMode, MachineSettings};
+    use menace::machine::Machine;
+    use rand::SeedableRng;
+    let g = game();
+    let start = g.start();
+    // Knights out and back: the start board again, with White to move, but a
+    // position value that differs (its repetition history has grown).
+    let mut again = None;
+    'search: for a in g.moves(&start) {
+        let p1 = g.play(&start, a);
+        for b in g.moves(&p1) {
+            let p2 = g.play(&p1, b);
+            for c in g.moves(&p2) {
+                let p3 = g.play(&p2, c);
+                for d in g.moves(&p3) {
+                    let p4 = g.play(&p3, d);
+                    if p4.cells == start.cells && p4.turn == start.turn {
+                        again = Some(p4);
+                        break 'search;
+                    }
+                }
+            }
+        }
+    }
+    let again = again.expect("a 4-ply return to the start board");
+    assert_ne!(again, start, "the history differs");
+    let settings = MachineSettings {
+        box_mode: BoxMode::FirstVisit,
+        ..MachineSettings::michie()
+    };
+    let mut m = Machine::new(g.clone(), Player::One, settings).unwrap();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    m.choose(&start, 1, &mut rng);
+    m.choose(&again, 3, &mut rng);
+    assert_eq!(m.boxes().len(), 1, "one box for one board");
+    assert_eq!(m.box_for(&start).map(|b| b.0), m.box_for(&again).map(|b| b.0));
+}

@@ -793,6 +793,12 @@ impl Game for MiniHexchess {
         Ok(pos)
     }
 
+    /// A box is the board and side to move: the fifty-move count and the
+    /// repetition history (which decide draws, not moves) are dropped.
+    fn box_key(&self, pos: &HexchessPosition) -> HexchessPosition {
+        Self::with_history(pos.cells, pos.turn, 0)
+    }
+
     fn too_large_for_exhaustive_search(&self) -> bool {
         true
     }

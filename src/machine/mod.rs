@@ -4,9 +4,11 @@
 pub mod boxes;
 pub mod settings;
 
+use hashbrown::HashTable;
 use rand::Rng;
-use rustc_hash::FxHashMap;
+use rustc_hash::FxBuildHasher;
 use serde::{Deserialize, Serialize};
+use std::hash::BuildHasher;
 
 use crate::game::{Game, Outcome, Player};
 use crate::search::solver::TooLarge;
@@ -114,7 +116,9 @@ pub struct Machine<G: Game> {
     side: Player,
     settings: MachineSettings,
     boxes: Vec<MatchBox<G>>,
-    index: FxHashMap<G::Position, u32>,
+    /// Box indices by the hash of their key; the key itself is stored once,
+    /// in the box.
+    index: HashTable<u32>,
     enumerated: bool,
     history: Vec<Draw>,
     moves: Vec<G::Move>,
@@ -179,7 +183,7 @@ impl<G: Game> Machine<G> {
             side,
             settings,
             boxes: Vec::new(),
-            index: FxHashMap::default(),
+            index: HashTable::new(),
             enumerated,
             history: Vec::new(),
             moves: Vec::new(),
@@ -193,7 +197,10 @@ impl<G: Game> Machine<G> {
         let i = self.boxes.len() as u32;
         self.add_beads(&b, b.total() as i64);
         self.initial_beads += u64::from(self.settings.beads.beads(b.own_move)) * b.moves.len() as u64;
-        self.index.insert(b.position.clone(), i);
+        let boxes = &self.boxes;
+        self.index.insert_unique(FxBuildHasher.hash_one(&b.position), i, |&j| {
+            FxBuildHasher.hash_one(&boxes[j as usize].position)
+        });
         self.boxes.push(b);
         i
     }
@@ -238,10 +245,11 @@ impl<G: Game> Machine<G> {
         self.initial_beads
     }
 
-    /// Roughly how many bytes the boxes and their index take in memory.
+    /// Roughly how many bytes the boxes and their index take in memory: a
+    /// box (its key inside), its moves and beads, and an index slot (a u32
+    /// and a control byte).
     pub fn memory_bytes(&self) -> usize {
-        let per_box =
-            std::mem::size_of::<MatchBox<G>>() + std::mem::size_of::<G::Position>() + std::mem::size_of::<u32>() + 8;
+        let per_box = std::mem::size_of::<MatchBox<G>>() + std::mem::size_of::<u32>() + 1;
         self.boxes
             .iter()
             .map(|b| per_box + b.moves.capacity() * std::mem::size_of::<G::Move>() + b.beads.capacity() * 4)
@@ -260,19 +268,31 @@ impl<G: Game> Machine<G> {
         }
     }
 
-    /// The stored form of a position and a symmetry taking the position to it.
+    /// The key of a position's box (its board and side to move, see
+    /// [`Game::box_key`], in canonical form when symmetry is on) and a
+    /// symmetry taking the position to it.
     pub fn key(&self, pos: &G::Position) -> (G::Position, usize) {
+        let board = self.game.box_key(pos);
         if self.settings.symmetry {
-            self.game.canonical(pos)
+            self.game.canonical(&board)
         } else {
-            (pos.clone(), 0)
+            (board, 0)
         }
+    }
+
+    /// The index of the box with this key.
+    fn find(&self, key: &G::Position) -> Option<u32> {
+        self.index
+            .find(FxBuildHasher.hash_one(key), |&i| {
+                self.boxes[i as usize].position == *key
+            })
+            .copied()
     }
 
     /// The index of the box for a real position, if the machine has one.
     pub fn box_for(&self, pos: &G::Position) -> Option<(u32, usize)> {
         let (key, sym) = self.key(pos);
-        self.index.get(&key).map(|&i| (i, sym))
+        self.find(&key).map(|i| (i, sym))
     }
 
     /// A new box for a stored position, with the initial beads for `own_move`.
@@ -311,8 +331,8 @@ impl<G: Game> Machine<G> {
     /// only move if forced, else a uniformly random one.
     pub fn choose<R: Rng>(&mut self, pos: &G::Position, own_move: u32, rng: &mut R) -> Choice<G::Move> {
         let (key, sym) = self.key(pos);
-        let index = match self.index.get(&key) {
-            Some(&i) => Some(i),
+        let index = match self.find(&key) {
+            Some(i) => Some(i),
             None => self.open_box(pos, key, own_move),
         };
         let Some(i) = index else {
@@ -428,7 +448,7 @@ impl<G: Game> Machine<G> {
     /// without drawing.
     pub fn policy(&self, pos: &G::Position) -> Option<Vec<(G::Move, f64)>> {
         let (key, sym) = self.key(pos);
-        let found = self.index.get(&key).map(|&i| &self.boxes[i as usize]);
+        let found = self.find(&key).map(|i| &self.boxes[i as usize]);
         let fresh;
         let b = match found {
             Some(b) => b,

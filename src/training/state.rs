@@ -99,6 +99,8 @@ fn read_machine<G: Game>(game: &G, file: MachineFile, field: &str) -> Result<Mac
         let position = game
             .parse_position(&b.position)
             .map_err(|e| format!("{at}.position: {e}"))?;
+        // A box is keyed by board and side to move (history a file may carry is dropped).
+        let position = game.box_key(&position);
         if game.turn(&position) != side {
             return Err(format!("{at}.position: it is not {}'s turn there", file.side));
         }
