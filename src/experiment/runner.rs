@@ -1,8 +1,7 @@
 //! Running an experiment: every arm over every seed, in parallel, with
 //! results independent of the thread count.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use rayon::prelude::*;
 
 use super::file::Experiment;
 use crate::game::Game;
@@ -34,29 +33,20 @@ impl Experiment {
         let jobs: Vec<(usize, usize)> = (0..self.arms.len())
             .flat_map(|a| (0..self.seeds.len()).map(move |s| (a, s)))
             .collect();
-        let results: Vec<Mutex<Option<RunResult>>> = jobs.iter().map(|_| Mutex::new(None)).collect();
-        let next = AtomicUsize::new(0);
-        std::thread::scope(|scope| {
-            for _ in 0..threads.max(1).min(jobs.len()) {
-                scope.spawn(|| loop {
-                    let j = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&(a, s)) = jobs.get(j) else { break };
-                    let out = self.run_one(game, a, self.seeds[s], progress);
-                    if let Ok(mut slot) = results[j].lock() {
-                        *slot = Some(out);
-                    }
-                });
-            }
+        // Each (arm, seed) unit is independent and collected in order, so the
+        // records are the same whatever the number of threads.
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.max(1))
+            .build()
+            .map_err(|e| format!("could not start {threads} worker threads: {e}"))?;
+        let results: Vec<RunResult> = pool.install(|| {
+            jobs.par_iter()
+                .map(|&(a, s)| self.run_one(game, a, self.seeds[s], progress))
+                .collect()
         });
         let mut by_arm: Vec<Vec<Vec<GameRecord>>> = vec![Vec::new(); self.arms.len()];
-        for (j, slot) in results.into_iter().enumerate() {
-            let (a, _) = jobs[j];
-            let records = slot
-                .into_inner()
-                .ok()
-                .flatten()
-                .unwrap_or_else(|| Err("a worker thread stopped unexpectedly".to_string()))?;
-            by_arm[a].push(records);
+        for (&(a, _), records) in jobs.iter().zip(results) {
+            by_arm[a].push(records?);
         }
         Ok(by_arm)
     }

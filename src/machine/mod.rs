@@ -487,12 +487,6 @@ impl<G: Game> Machine<G> {
         self.history.clear();
     }
 
-    /// Whether the machine has a box for the set it uses, if `pos` is in it.
-    pub fn in_box_set(&self, pos: &G::Position) -> bool {
-        let moves = self.game.moves(pos);
-        self.settings.box_set.includes(&self.game, pos, &moves)
-    }
-
     /// The box set in use.
     pub fn box_set(&self) -> BoxSet {
         self.settings.box_set

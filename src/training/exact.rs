@@ -44,8 +44,6 @@ pub enum Reference<'a, G: Game> {
     Random,
     /// Uniform over the moves that keep the best value.
     Perfect(&'a mut PerfectPlayer<G>),
-    /// Another matchbox machine, by its bead counts.
-    Machine(&'a Machine<G>),
 }
 
 impl<G: Game> Reference<'_, G> {
@@ -58,7 +56,6 @@ impl<G: Game> Reference<'_, G> {
         match self {
             Reference::Random => Some(uniform(&game.moves(pos))),
             Reference::Perfect(player) => Some(uniform(player.best_moves(pos))),
-            Reference::Machine(m) => m.policy(pos),
         }
     }
 }

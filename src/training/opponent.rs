@@ -121,11 +121,6 @@ impl<G: Game> PerfectPlayer<G> {
         }
         &self.best[pos]
     }
-
-    /// The solver behind it.
-    pub fn solver(&mut self) -> &mut Solver<G> {
-        &mut self.solver
-    }
 }
 
 /// An opponent ready to play.

@@ -4,6 +4,7 @@
 
 use std::rc::Rc;
 
+use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use super::board::{Hex, HexPosition};
@@ -291,47 +292,23 @@ pub fn winners(game: &Hex, positions: &[HexPosition], limit: usize) -> Option<Re
     if game.size() > 8 {
         return None;
     }
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(positions.len().max(1));
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<std::sync::Mutex<Option<Result<Outcome, TooLarge>>>> =
-        positions.iter().map(|_| std::sync::Mutex::new(None)).collect();
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(pos) = positions.get(i) else { break };
-                let mut search = Search::new(game, limit);
-                let (red, blue) = to_bits(game, pos);
-                let mover = pos.turn;
-                let answer = search.wins(red, blue, mover == Player::One, pos.swapped).map(|w| {
-                    if w {
-                        Outcome::Win(mover)
-                    } else {
-                        Outcome::Win(mover.other())
-                    }
-                });
-                if let Ok(mut slot) = results[i].lock() {
-                    *slot = Some(answer);
+    // Positions are solved in parallel and collected in order; the answers do not depend on the order.
+    let answers: Result<Vec<Outcome>, TooLarge> = positions
+        .par_iter()
+        .map(|pos| {
+            let mut search = Search::new(game, limit);
+            let (red, blue) = to_bits(game, pos);
+            let mover = pos.turn;
+            search.wins(red, blue, mover == Player::One, pos.swapped).map(|w| {
+                if w {
+                    Outcome::Win(mover)
+                } else {
+                    Outcome::Win(mover.other())
                 }
-            });
-        }
-    });
-    let mut out = Vec::with_capacity(positions.len());
-    for slot in results {
-        match slot.into_inner().ok().flatten() {
-            Some(Ok(o)) => out.push(o),
-            Some(Err(e)) => return Some(Err(e)),
-            None => {
-                return Some(Err(TooLarge {
-                    game: game.spec_string(),
-                    limit,
-                }))
-            }
-        }
-    }
-    Some(Ok(out))
+            })
+        })
+        .collect();
+    Some(answers)
 }
 
 /// Solve `positions` on one thread, one table each, counting the positions
