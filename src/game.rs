@@ -1,6 +1,8 @@
 //! The one abstraction every game implements.
 
 use std::fmt;
+
+use crate::error::InvalidValue;
 use std::hash::Hash;
 
 /// One of the two players. Each game names them in its own words
@@ -251,7 +253,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
 
     /// Read a player name: the game's own (`white`, `x`, `red`), or `first`/`second`.
-    fn parse_player(&self, text: &str) -> Result<Player, String> {
+    fn parse_player(&self, text: &str) -> Result<Player, InvalidValue> {
         let t = text.trim().to_ascii_lowercase();
         for p in [Player::One, Player::Two] {
             if t == self.player_name(p).to_ascii_lowercase() {
@@ -261,10 +263,14 @@ pub trait Game: Clone + Send + Sync + 'static {
         match t.as_str() {
             "first" | "1" => Ok(Player::One),
             "second" | "2" => Ok(Player::Two),
-            _ => Err(format!(
-                "side '{text}': expected {} or {} (or first/second)",
-                self.player_name(Player::One).to_ascii_lowercase(),
-                self.player_name(Player::Two).to_ascii_lowercase()
+            _ => Err(InvalidValue::new(
+                "side",
+                text,
+                format!(
+                    "expected {} or {} (or first/second)",
+                    self.player_name(Player::One).to_ascii_lowercase(),
+                    self.player_name(Player::Two).to_ascii_lowercase()
+                ),
             )),
         }
     }
@@ -303,7 +309,7 @@ pub trait GameSpec: Game + Sized {
     /// [`GameSpec::NAMES`], lower case), the `size` after `:` and the
     /// `options` after the first `,` (case kept). The error says what was
     /// expected; the registry adds the spec.
-    fn from_spec(name: &str, size: Option<&str>, options: Option<&str>) -> Result<Self, String>;
+    fn from_spec(name: &str, size: Option<&str>, options: Option<&str>) -> Result<Self, InvalidValue>;
 
     /// The side its historical machine played (HER: Black; MENACE: X).
     fn machine_side(&self) -> Player {
@@ -322,12 +328,22 @@ pub trait GameSpec: Game + Sized {
 }
 
 /// A game that takes neither a size nor options: the error for either.
-pub fn no_size_or_options(name: &str, size: Option<&str>, options: Option<&str>, why: &str) -> Result<(), String> {
+pub fn no_size_or_options(
+    name: &str,
+    size: Option<&str>,
+    options: Option<&str>,
+    why: &str,
+) -> Result<(), InvalidValue> {
     if let Some(s) = size {
-        return Err(format!("size '{s}': {name} takes no size ({why})"));
+        return Err(InvalidValue::new("size", s, format!("{name} takes no size ({why})")));
     }
     if let Some(o) = options {
-        return Err(format!("unknown option '{o}': {name} takes no options"));
+        return Err(unknown_option(o, &format!("{name} takes no options")));
     }
     Ok(())
+}
+
+/// An option after the comma of a game spec that the game does not take.
+pub fn unknown_option(option: &str, expected: &str) -> InvalidValue {
+    InvalidValue::new("unknown option", option, expected)
 }

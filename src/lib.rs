@@ -12,6 +12,7 @@
 //!
 //! The command line (`src/cli/`) sits on top of them all.
 
+pub mod error;
 pub mod experiment;
 pub mod fsutil;
 pub mod game;

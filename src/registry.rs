@@ -6,6 +6,7 @@
 //! this file; the shared rule suite (tests/rules.rs) then runs on each of its
 //! [`GameSpec::EXAMPLES`] without further edits.
 
+use crate::error::InvalidValue;
 use crate::game::Player;
 use crate::games::chessapawn::Chessapawn;
 use crate::games::hex::Hex;
@@ -16,12 +17,12 @@ use crate::machine::settings::{BoxMode, MachineSettings};
 
 /// A game spec string that names no game the program has, or names one badly.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("game spec '{spec}': {reason}")]
+#[error("game spec '{spec}': {problem}")]
 pub struct SpecError {
     /// The spec as given.
     pub spec: String,
-    /// What was wrong and what was expected.
-    pub reason: String,
+    /// The part that was wrong (the name, the size, an option) and what was expected.
+    pub problem: InvalidValue,
 }
 
 /// The parts of a spec: the lower-case name, the size after `:`, and the
@@ -91,9 +92,9 @@ macro_rules! game_table {
         impl $any {
             /// Read a game spec string (`hexapawn:4x4`, `hex:5,swap=off`).
             pub fn parse(spec: &str) -> Result<$any, $crate::registry::SpecError> {
-                let err = |reason: String| $crate::registry::SpecError {
+                let err = |problem: $crate::error::InvalidValue| $crate::registry::SpecError {
                     spec: spec.to_string(),
-                    reason,
+                    problem,
                 };
                 let (name, size, options) = $crate::registry::split_spec(spec);
                 $(
@@ -103,7 +104,11 @@ macro_rules! game_table {
                             .map_err(err);
                     }
                 )+
-                Err(err(format!("unknown game '{name}': expected one of {}", $any::forms())))
+                Err(err($crate::error::InvalidValue::new(
+                    "unknown game",
+                    name,
+                    format!("expected one of {}", $any::forms()),
+                )))
             }
 
             /// The spec forms the table accepts, for help and errors.
@@ -129,7 +134,7 @@ macro_rules! game_table {
             }
 
             /// Read a side in this game's words, or `first`/`second`.
-            pub fn parse_player(&self, text: &str) -> Result<$crate::game::Player, String> {
+            pub fn parse_player(&self, text: &str) -> Result<$crate::game::Player, $crate::error::InvalidValue> {
                 match self { $( $any::$variant(g) => $crate::game::Game::parse_player(g, text), )+ }
             }
 

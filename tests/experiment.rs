@@ -140,7 +140,7 @@ fn malformed_files_name_the_field() {
         (SMALL[..SMALL.len() - 20].to_string(), "EOF while parsing"),
     ];
     for (text, needle) in cases {
-        let err = Experiment::parse(&text).unwrap_err();
+        let err = Experiment::parse(&text).unwrap_err().to_string();
         assert!(err.contains(needle), "expected '{needle}' in: {err}");
     }
     // Through the command line: the file is named, exit code 1.
@@ -187,7 +187,7 @@ fn perfect_on_a_game_too_large_is_refused_before_running() {
     let exp = Experiment::parse(&text).unwrap();
     let game = menace::Hexapawn::new(8, 8).unwrap();
     // Only check the error path of a cheap arm list: perfect needs the solver.
-    let err = exp.preflight(&game).unwrap_err();
+    let err = exp.preflight(&game).unwrap_err().to_string();
     assert!(
         err.contains("arms[1] ('vs perfect')") && err.contains("too many positions"),
         "{err}"

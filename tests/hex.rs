@@ -226,9 +226,9 @@ fn the_seed_decides_who_places_first() {
 #[test]
 fn bad_hex_specs() {
     for (spec, needle) in [
-        ("hex:0", "size 0 is out of range"),
-        ("hex:20", "size 20 is out of range"),
-        ("hex:x", "is not a number"),
+        ("hex:0", "size '0': out of range"),
+        ("hex:20", "size '20': out of range"),
+        ("hex:x", "size 'x': not a number"),
         ("hex:5,swap=maybe", "unknown option 'swap=maybe'"),
     ] {
         let err = parse_spec(spec).unwrap_err().to_string();

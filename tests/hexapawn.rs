@@ -165,11 +165,11 @@ fn box_counts_for_her() {
 #[test]
 fn bad_specs_moves_and_positions_are_explained() {
     for (spec, needle) in [
-        ("hexapawn:4", "is not WxH"),
-        ("hexapawn:0x3", "width 0 is out of range"),
-        ("hexapawn:3x2", "height 2 is out of range"),
+        ("hexapawn:4", "not WxH"),
+        ("hexapawn:0x3", "width '0': out of range"),
+        ("hexapawn:3x2", "height '2': out of range"),
         ("hexapawn:9x9", "more than 64 cells"),
-        ("hexapawn:axb", "is not WxH"),
+        ("hexapawn:axb", "not WxH"),
         ("chess", "unknown game 'chess'"),
         ("hexapawn,swap=off", "unknown option"),
     ] {

@@ -285,27 +285,40 @@ fn bad_state_files_are_explained() {
     let text = state::to_json(&t);
     let truncated = &text[..text.len() / 2];
     let err = state::from_json(&game, truncated).err().unwrap();
+    assert!(matches!(err, state::StateError::Json(_)), "{err}");
+    let err = err.to_string();
     assert!(err.contains("not a valid state file") && err.contains("EOF"), "{err}");
     let other = Hexapawn::new(4, 4).unwrap();
-    let err = state::from_json(&other, &text).err().unwrap();
+    let err = state::from_json(&other, &text).err().unwrap().to_string();
     assert!(err.contains("the file is for 'hexapawn', not 'hexapawn:4x4'"), "{err}");
-    let err = state::from_json(&game, "{\"format\": \"something\"}").err().unwrap();
-    assert!(err.contains("field 'format'"), "{err}");
+    let err = state::from_json(&game, "{\"format\": \"something\"}")
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.starts_with("format: expected \"menace-state/1\""), "{err}");
     let bad_box = text.replacen("\"position\": \"", "\"position\": \"zz", 1);
-    let err = state::from_json(&game, &bad_box).err().unwrap();
-    assert!(err.contains("machine.boxes[0].position"), "{err}");
+    match state::from_json(&game, &bad_box).err().unwrap() {
+        state::StateError::Field(e) => assert_eq!(e.field, "machine.boxes[0].position", "{e}"),
+        other => panic!("expected a field error, got {other}"),
+    }
 }
 
 #[test]
 fn bad_settings_are_explained() {
-    assert!(OpponentSpec::parse("grandmaster")
-        .unwrap_err()
-        .contains("opponent 'grandmaster'"));
+    let e = OpponentSpec::parse("grandmaster").unwrap_err();
+    assert_eq!((e.what, e.text.as_str()), ("opponent", "grandmaster"));
+    assert!(
+        e.to_string().starts_with("opponent 'grandmaster': expected random"),
+        "{e}"
+    );
     assert!(OpponentSpec::parse("perfect:1.5").is_err());
     assert!(Reinforcement::parse("lots")
         .unwrap_err()
+        .to_string()
         .contains("reinforcement 'lots'"));
-    assert!(BeadSchedule::parse("4,x").unwrap_err().contains("'4,x'"));
+    assert!(BeadSchedule::parse("4,x").unwrap_err().to_string().contains("'4,x'"));
+    // i32::MIN has no absolute value in i32: refused, not overflowed.
+    assert!(Reinforcement::parse("-2147483648/0/0").is_err());
 }
 
 #[test]
@@ -353,7 +366,7 @@ fn state_files_that_make_no_sense_are_refused() {
     let with = |f: &dyn Fn(&mut serde_json::Value)| {
         let mut w = v.clone();
         f(&mut w);
-        state::from_json(&game, &w.to_string()).err().unwrap()
+        state::from_json(&game, &w.to_string()).err().unwrap().to_string()
     };
     let err = with(&|w| w["machine"]["settings"]["beads"] = serde_json::json!([]));
     assert!(err.contains("machine.settings.beads"), "{err}");
@@ -378,7 +391,7 @@ fn state_files_that_make_no_sense_are_refused() {
 fn atomic_writes_refuse_what_is_not_a_file() {
     let dir = std::env::temp_dir().join(format!("menace-fs-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let err = menace::fsutil::write_atomic(&dir, b"x").unwrap_err();
+    let err = menace::fsutil::write_atomic(&dir, b"x").unwrap_err().to_string();
     assert!(err.contains("exists and is not a regular file"), "{err}");
     // Through a symbolic link, the target is written and the link kept.
     let target = dir.join("target.json");

@@ -120,7 +120,10 @@ fn mcts_opponent_spec() {
     assert_eq!(OpponentSpec::parse("mcts:5,c=0.5").unwrap().to_string(), "mcts:5,c=0.5");
     for bad in ["mcts", "mcts:0", "mcts:x", "mcts:10,c=-1", "mcts:10,k=2"] {
         assert!(
-            OpponentSpec::parse(bad).unwrap_err().contains(&format!("'{bad}'")),
+            OpponentSpec::parse(bad)
+                .unwrap_err()
+                .to_string()
+                .contains(&format!("'{bad}'")),
             "{bad}"
         );
     }

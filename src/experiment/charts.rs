@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use super::curves::{ArmCurves, CurveTable};
+use super::error::OutputError;
 use super::plot::{self, Chart, Series};
 use crate::fsutil::create_dir;
 
@@ -101,7 +102,7 @@ pub const DEFAULT_CHARTS: [&str; 5] = [
 
 /// Draw the named charts from a curves table into `dir` (PNG and SVG);
 /// charts with no data (e.g. exact results never recorded) are skipped.
-pub fn draw_charts(table: &CurveTable, names: &[String], dir: &Path) -> Result<Vec<String>, String> {
+pub fn draw_charts(table: &CurveTable, names: &[String], dir: &Path) -> Result<Vec<String>, OutputError> {
     create_dir(dir)?;
     let distinct = |f: fn(&ArmCurves) -> &str| {
         let mut v: Vec<&str> = table.arms.iter().map(f).collect();
@@ -122,7 +123,10 @@ pub fn draw_charts(table: &CurveTable, names: &[String], dir: &Path) -> Result<V
         let kind = CHARTS
             .iter()
             .find(|k| k.name == name)
-            .ok_or_else(|| format!("unknown chart '{name}'"))?;
+            .ok_or_else(|| OutputError::Chart {
+                path: dir.join(name),
+                reason: format!("unknown chart '{name}'"),
+            })?;
         let mut series = Vec::new();
         for arm in &table.arms {
             let (Some(mean), Some(low), Some(high)) = (

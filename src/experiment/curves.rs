@@ -6,6 +6,8 @@ use std::path::Path;
 
 use serde_json::{json, Value as Json};
 
+use super::error::OutputError;
+use crate::error::FieldError;
 use crate::machine::GameResult;
 use crate::training::trainer::GameRecord;
 
@@ -134,16 +136,19 @@ pub struct ArmCurves {
 
 impl CurveTable {
     /// Read a curves CSV written by `menace run`. Errors name the file, line and column.
-    pub fn read(path: &Path) -> Result<CurveTable, String> {
+    pub fn read(path: &Path) -> Result<CurveTable, OutputError> {
         let text = crate::fsutil::read_text(path)?;
-        Self::parse(&text).map_err(|e| format!("curves file '{}': {e}", path.display()))
+        Self::parse(&text).map_err(|error| OutputError::Curves {
+            path: path.to_path_buf(),
+            error,
+        })
     }
 
-    fn parse(text: &str) -> Result<CurveTable, String> {
+    fn parse(text: &str) -> Result<CurveTable, FieldError> {
         let mut r = csv::Reader::from_reader(text.as_bytes());
         let header: Vec<String> = r
             .headers()
-            .map_err(|e| e.to_string())?
+            .map_err(|e| FieldError::new("header", e))?
             .iter()
             .map(str::to_string)
             .collect();
@@ -151,7 +156,7 @@ impl CurveTable {
             header
                 .iter()
                 .position(|h| h == name)
-                .ok_or_else(|| format!("missing column '{name}'"))
+                .ok_or_else(|| FieldError::new("header", format!("missing column '{name}'")))
         };
         let (title_c, spec_c, arm_c, side_c, opp_c, set_c, seeds_c, win_c, game_c) = (
             col("title")?,
@@ -172,7 +177,7 @@ impl CurveTable {
             arms: Vec::new(),
         };
         for (i, rec) in r.records().enumerate() {
-            let rec = rec.map_err(|e| format!("line {}: {e}", i + 2))?;
+            let rec = rec.map_err(|e| FieldError::new(format!("line {}", i + 2), e))?;
             let get = |c: usize| rec.get(c).unwrap_or("").to_string();
             table.title = get(title_c);
             table.game_spec = get(spec_c);
@@ -190,9 +195,12 @@ impl CurveTable {
                 });
             }
             let Some(arm) = table.arms.last_mut() else { continue };
-            let game: f64 = get(game_c)
-                .parse()
-                .map_err(|_| format!("line {}: column 'game': '{}' is not a number", i + 2, get(game_c)))?;
+            let game: f64 = get(game_c).parse().map_err(|_| {
+                FieldError::new(
+                    format!("line {}", i + 2),
+                    format!("column 'game': '{}' is not a number", get(game_c)),
+                )
+            })?;
             arm.games.push(game);
             for (c, h) in header.iter().enumerate() {
                 if METRICS.iter().any(|m| h.starts_with(m)) {
@@ -200,15 +208,19 @@ impl CurveTable {
                     let v = if cell.is_empty() {
                         f64::NAN
                     } else {
-                        cell.parse()
-                            .map_err(|_| format!("line {}: column '{h}': '{cell}' is not a number", i + 2))?
+                        cell.parse().map_err(|_| {
+                            FieldError::new(
+                                format!("line {}", i + 2),
+                                format!("column '{h}': '{cell}' is not a number"),
+                            )
+                        })?
                     };
                     arm.columns.entry(h.clone()).or_default().push(v);
                 }
             }
         }
         if table.arms.is_empty() {
-            return Err("no rows".into());
+            return Err(FieldError::new("", "no rows"));
         }
         Ok(table)
     }

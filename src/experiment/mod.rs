@@ -3,9 +3,11 @@
 
 pub mod charts;
 pub mod curves;
+pub mod error;
 pub mod file;
 pub mod plot;
 pub mod report;
 pub mod runner;
 
+pub use error::{ExperimentError, OutputError};
 pub use file::{Arm, Experiment};

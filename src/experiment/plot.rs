@@ -10,6 +10,9 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::FontStyle;
 
+use super::error::OutputError;
+use crate::fsutil::write_atomic;
+
 /// One line on a chart: a mean with a shaded band around it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Series {
@@ -328,40 +331,44 @@ fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plan: &Plan) -> Res
     Ok(())
 }
 
-/// Render the PNG in memory, encode it, and write it atomically like every other output.
-fn write_png(plan: &Plan, path: &Path) -> Result<(), String> {
-    let fail = |e: String| format!("cannot write '{}': {e}", path.display());
+/// The PNG, rendered and encoded in memory (written atomically like every other output).
+fn render_png(plan: &Plan) -> Result<Vec<u8>, String> {
     let mut pixels = vec![0u8; (WIDTH * HEIGHT * 3) as usize];
     {
         let root = BitMapBackend::with_buffer(&mut pixels, (WIDTH, HEIGHT)).into_drawing_area();
-        render(&root, plan).map_err(fail)?;
+        render(&root, plan)?;
     }
     let mut png = Vec::new();
     image::codecs::png::PngEncoder::new(&mut png)
         .write_image(&pixels, WIDTH, HEIGHT, image::ColorType::Rgb8)
-        .map_err(|e| fail(e.to_string()))?;
-    crate::fsutil::write_atomic(path, &png)
+        .map_err(|e| e.to_string())?;
+    Ok(png)
 }
 
-/// Render the SVG to a string and write it atomically.
-fn write_svg(plan: &Plan, path: &Path) -> Result<(), String> {
+/// The SVG, rendered to a string.
+fn render_svg(plan: &Plan) -> Result<String, String> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
-        render(&root, plan).map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
+        render(&root, plan)?;
     }
-    crate::fsutil::write_atomic(path, svg.as_bytes())
+    Ok(svg)
 }
 
 /// Draw `chart` to `stem.png` and `stem.svg` (each written atomically).
 /// Errors name the file.
-pub fn draw(chart: &Chart, stem: &Path) -> Result<(), String> {
+pub fn draw(chart: &Chart, stem: &Path) -> Result<(), OutputError> {
     let png = with_suffix(stem, "png");
     let svg = with_suffix(stem, "svg");
-    let plan = Plan::new(chart).map_err(|e| format!("cannot draw '{}': {e}", png.display()))?;
-    ensure_font().map_err(|e| format!("cannot write '{}': {e}", png.display()))?;
-    write_png(&plan, &png)?;
-    write_svg(&plan, &svg)
+    let fail = |path: &Path| {
+        let path = path.to_path_buf();
+        move |reason: String| OutputError::Chart { path, reason }
+    };
+    let plan = Plan::new(chart).map_err(fail(&png))?;
+    ensure_font().map_err(fail(&png))?;
+    write_atomic(&png, &render_png(&plan).map_err(fail(&png))?)?;
+    write_atomic(&svg, render_svg(&plan).map_err(fail(&svg))?.as_bytes())?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -496,20 +503,20 @@ mod tests {
         let dir = temp_dir("empty");
         let mut chart = sample();
         chart.series.clear();
-        let e = draw(&chart, &dir.join("empty")).unwrap_err();
+        let e = draw(&chart, &dir.join("empty")).unwrap_err().to_string();
         assert!(e.contains("no series"), "{e}");
         assert!(e.contains("empty.png"), "{e}");
 
         let mut chart = sample();
         chart.series[1].points.clear();
-        let e = draw(&chart, &dir.join("empty")).unwrap_err();
+        let e = draw(&chart, &dir.join("empty")).unwrap_err().to_string();
         assert!(e.contains("HER (second)"), "{e}");
 
         let mut chart = sample();
         for s in &mut chart.series {
             s.points = vec![(f64::NAN, 1.0, 0.0, 2.0), (1.0, f64::NAN, f64::NAN, f64::INFINITY)];
         }
-        let e = draw(&chart, &dir.join("empty")).unwrap_err();
+        let e = draw(&chart, &dir.join("empty")).unwrap_err().to_string();
         assert!(e.contains("no finite points"), "{e}");
 
         assert!(!dir.join("empty.png").exists());
@@ -589,7 +596,15 @@ mod tests {
         let dir = temp_dir("bad");
         let stem = dir.join("missing-sub").join("x");
         let e = draw(&sample(), &stem).unwrap_err();
-        assert!(e.contains("x.png"), "{e}");
+        // The operating system's error keeps its kind and the file its name.
+        match &e {
+            OutputError::File(f) => {
+                assert_eq!(f.kind(), std::io::ErrorKind::NotFound);
+                assert!(f.path().ends_with("x.png"), "{e}");
+            }
+            other => panic!("expected a file error, got {other}"),
+        }
+        assert!(e.to_string().contains("x.png"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -6,20 +6,25 @@ use serde_json::{json, Value as Json};
 
 use super::charts::draw_charts;
 use super::curves::{run_curves, Band, CurveTable, METRICS};
+use super::error::OutputError;
 use super::file::Experiment;
 use crate::fsutil::{create_dir, write_atomic};
 use crate::machine::GameResult;
 use crate::training::trainer::{games_until_learned, GameRecord};
 
 /// Write `curves.csv`, `summary.json` and the charts into `dir`. Returns the files written.
-pub fn write_outputs(exp: &Experiment, results: &[Vec<Vec<GameRecord>>], dir: &Path) -> Result<Vec<String>, String> {
+pub fn write_outputs(
+    exp: &Experiment,
+    results: &[Vec<Vec<GameRecord>>],
+    dir: &Path,
+) -> Result<Vec<String>, OutputError> {
     create_dir(dir)?;
     let mut written = Vec::new();
     let csv_path = dir.join("curves.csv");
-    write_atomic(&csv_path, curves_csv(exp, results)?.as_bytes())?;
+    write_atomic(&csv_path, &curves_csv(exp, results)?)?;
     written.push(csv_path.display().to_string());
     let summary_path = dir.join("summary.json");
-    let summary = serde_json::to_string_pretty(&summary(exp, results)).map_err(|e| e.to_string())? + "\n";
+    let summary = serde_json::to_string_pretty(&summary(exp, results))? + "\n";
     write_atomic(&summary_path, summary.as_bytes())?;
     written.push(summary_path.display().to_string());
     let table = CurveTable::read(&csv_path)?;
@@ -27,7 +32,7 @@ pub fn write_outputs(exp: &Experiment, results: &[Vec<Vec<GameRecord>>], dir: &P
     Ok(written)
 }
 
-fn curves_csv(exp: &Experiment, results: &[Vec<Vec<GameRecord>>]) -> Result<String, String> {
+fn curves_csv(exp: &Experiment, results: &[Vec<Vec<GameRecord>>]) -> Result<Vec<u8>, OutputError> {
     let mut w = csv::Writer::from_writer(Vec::new());
     let mut header: Vec<String> = [
         "experiment",
@@ -47,7 +52,7 @@ fn curves_csv(exp: &Experiment, results: &[Vec<Vec<GameRecord>>]) -> Result<Stri
     for m in METRICS {
         header.extend([format!("{m}_mean"), format!("{m}_low"), format!("{m}_high")]);
     }
-    w.write_record(&header).map_err(|e| e.to_string())?;
+    w.write_record(&header)?;
     for (arm, runs) in exp.arms.iter().zip(results) {
         let curves: Vec<_> = runs.iter().map(|r| run_curves(r, exp.window)).collect();
         for g in 0..exp.games as usize {
@@ -69,11 +74,10 @@ fn curves_csv(exp: &Experiment, results: &[Vec<Vec<GameRecord>>]) -> Result<Stri
                     None => row.extend([String::new(), String::new(), String::new()]),
                 }
             }
-            w.write_record(&row).map_err(|e| e.to_string())?;
+            w.write_record(&row)?;
         }
     }
-    let bytes = w.into_inner().map_err(|e| e.to_string())?;
-    String::from_utf8(bytes).map_err(|e| e.to_string())
+    w.into_inner().map_err(|e| OutputError::Csv(e.into_error().into()))
 }
 
 fn summary(exp: &Experiment, results: &[Vec<Vec<GameRecord>>]) -> Json {

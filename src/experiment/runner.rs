@@ -3,20 +3,26 @@
 
 use rayon::prelude::*;
 
+use super::error::ExperimentError;
 use super::file::Experiment;
 use crate::game::Game;
 use crate::training::trainer::{GameRecord, Trainer};
 
 /// One run's records, or why it failed.
-type RunResult = Result<Vec<GameRecord>, String>;
+type RunResult = Result<Vec<GameRecord>, ExperimentError>;
 
 impl Experiment {
     /// Build every arm's first trainer once, so a bad arm (say, `perfect` on
     /// a game too large to solve) is reported before anything runs.
-    pub fn preflight<G: Game>(&self, game: &G) -> Result<(), String> {
+    pub fn preflight<G: Game>(&self, game: &G) -> Result<(), ExperimentError> {
         for (i, arm) in self.arms.iter().enumerate() {
-            Trainer::new(game.clone(), arm.side, arm.settings.clone(), arm.opponent.clone(), 0)
-                .map_err(|e| format!("arms[{i}] ('{}'): {e}", arm.name))?;
+            Trainer::new(game.clone(), arm.side, arm.settings.clone(), arm.opponent.clone(), 0).map_err(|error| {
+                ExperimentError::Arm {
+                    index: i,
+                    name: arm.name.clone(),
+                    error,
+                }
+            })?;
         }
         Ok(())
     }
@@ -29,7 +35,7 @@ impl Experiment {
         game: &G,
         threads: usize,
         progress: &(dyn Fn(u64) + Sync),
-    ) -> Result<Vec<Vec<Vec<GameRecord>>>, String> {
+    ) -> Result<Vec<Vec<Vec<GameRecord>>>, ExperimentError> {
         let jobs: Vec<(usize, usize)> = (0..self.arms.len())
             .flat_map(|a| (0..self.seeds.len()).map(move |s| (a, s)))
             .collect();
@@ -38,7 +44,10 @@ impl Experiment {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads.max(1))
             .build()
-            .map_err(|e| format!("could not start {threads} worker threads: {e}"))?;
+            .map_err(|e| ExperimentError::Threads {
+                threads,
+                reason: e.to_string(),
+            })?;
         let results: Vec<RunResult> = pool.install(|| {
             jobs.par_iter()
                 .map(|&(a, s)| self.run_one(game, a, self.seeds[s], progress))
@@ -57,10 +66,16 @@ impl Experiment {
         arm: usize,
         seed: u64,
         progress: &(dyn Fn(u64) + Sync),
-    ) -> Result<Vec<GameRecord>, String> {
+    ) -> Result<Vec<GameRecord>, ExperimentError> {
         let a = &self.arms[arm];
-        let mut trainer = Trainer::new(game.clone(), a.side, a.settings.clone(), a.opponent.clone(), seed)
-            .map_err(|e| format!("arm '{}': {e}", a.name))?;
+        let mut trainer =
+            Trainer::new(game.clone(), a.side, a.settings.clone(), a.opponent.clone(), seed).map_err(|error| {
+                ExperimentError::Arm {
+                    index: arm,
+                    name: a.name.clone(),
+                    error,
+                }
+            })?;
         let mut records = Vec::with_capacity(self.games as usize);
         let mut pending = 0;
         for g in 1..=self.games {

@@ -1,5 +1,6 @@
 //! Chessapawn (Robert Price, 2001): Hexapawn carried to a chess board.
 
+use crate::error::InvalidValue;
 use crate::game::{no_size_or_options, Game, GameSpec, MoveError, Outcome, Player, PositionError};
 use crate::games::board::{cell_name, encode_ranks, parse_cell, side_letter};
 
@@ -564,7 +565,7 @@ impl GameSpec for Chessapawn {
     const FORMS: &'static str = "chessapawn";
     const EXAMPLES: &'static [&'static str] = &["chessapawn"];
 
-    fn from_spec(_name: &str, size: Option<&str>, options: Option<&str>) -> Result<Self, String> {
+    fn from_spec(_name: &str, size: Option<&str>, options: Option<&str>) -> Result<Self, InvalidValue> {
         no_size_or_options("chessapawn", size, options, "it is played on 8x8")?;
         Ok(Chessapawn)
     }

@@ -1,6 +1,7 @@
 //! Hexapawn on a W×H board (Gardner 1962, and its n×m generalisation).
 
-use crate::game::{Game, GameSpec, MoveError, Outcome, Player, PositionError};
+use crate::error::InvalidValue;
+use crate::game::{unknown_option, Game, GameSpec, MoveError, Outcome, Player, PositionError};
 use crate::games::board::{cell_name, encode_ranks, parse_cell, split_cell};
 
 /// Hexapawn with W files and H ranks: White's pawns fill rank 1, Black's
@@ -38,21 +39,22 @@ impl Hexapawn {
     pub const MAX_SIDE: u8 = 16;
 
     /// A board of `width` files and `height` ranks (W ≥ 1, H ≥ 3, W×H ≤ 64).
-    pub fn new(width: u8, height: u8) -> Result<Hexapawn, String> {
+    pub fn new(width: u8, height: u8) -> Result<Hexapawn, InvalidValue> {
         if !(1..=Self::MAX_SIDE).contains(&width) {
-            return Err(format!(
-                "width {width} is out of range: expected 1 to {} files",
-                Self::MAX_SIDE
-            ));
+            let expected = format!("out of range: expected 1 to {} files", Self::MAX_SIDE);
+            return Err(InvalidValue::new("width", width, expected));
         }
         if !(3..=Self::MAX_SIDE).contains(&height) {
-            return Err(format!(
-                "height {height} is out of range: expected 3 to {} ranks",
-                Self::MAX_SIDE
-            ));
+            let expected = format!("out of range: expected 3 to {} ranks", Self::MAX_SIDE);
+            return Err(InvalidValue::new("height", height, expected));
         }
         if u32::from(width) * u32::from(height) > 64 {
-            return Err(format!("board {width}x{height} has more than 64 cells"));
+            let board = format!("{width}x{height}");
+            return Err(InvalidValue::new(
+                "board",
+                board,
+                "more than 64 cells: expected at most 64",
+            ));
         }
         let (w, h) = (u32::from(width), u32::from(height));
         let cells = w * h;
@@ -423,15 +425,15 @@ impl GameSpec for Hexapawn {
     const FORMS: &'static str = "hexapawn, hexapawn:WxH (e.g. hexapawn:4x4)";
     const EXAMPLES: &'static [&'static str] = &["hexapawn", "octopawn", "hexapawn:3x4"];
 
-    fn from_spec(name: &str, size: Option<&str>, options: Option<&str>) -> Result<Self, String> {
+    fn from_spec(name: &str, size: Option<&str>, options: Option<&str>) -> Result<Self, InvalidValue> {
         if let Some(o) = options {
-            return Err(format!("unknown option '{o}': {name} takes no options"));
+            return Err(unknown_option(o, &format!("{name} takes no options")));
         }
         let (w, h) = match size {
             None if name == "octopawn" => (4, 4),
             None => (3, 3),
             Some(s) => parse_dims(s)
-                .ok_or_else(|| format!("size '{s}' is not WxH: expected files x ranks, like hexapawn:4x4"))?,
+                .ok_or_else(|| InvalidValue::new("size", s, "not WxH: expected files x ranks, like hexapawn:4x4"))?,
         };
         Hexapawn::new(w, h)
     }

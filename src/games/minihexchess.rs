@@ -5,7 +5,8 @@ use std::hash::{Hash, Hasher};
 
 use rustc_hash::FxHasher;
 
-use crate::game::{Game, GameSpec, MoveError, Outcome, Player, PositionError};
+use crate::error::InvalidValue;
+use crate::game::{unknown_option, Game, GameSpec, MoveError, Outcome, Player, PositionError};
 use crate::games::board::side_letter;
 
 /// The pieces of Mini Hexchess (no queen).
@@ -197,8 +198,8 @@ impl MiniHexchess {
 
     /// A custom setup in the axial list format `q,r:piece,...` (upper case
     /// White, lower case Black), e.g. `0,3:K,0,-3:k,1,1:P`.
-    pub fn with_setup(text: &str) -> Result<MiniHexchess, String> {
-        let err = |why: String| format!("setup '{text}': {why}");
+    pub fn with_setup(text: &str) -> Result<MiniHexchess, InvalidValue> {
+        let err = |why: String| InvalidValue::new("setup", text, why);
         let parts: Vec<&str> = text.split(',').map(str::trim).collect();
         if !parts.len().is_multiple_of(2) {
             return Err(err("expected pairs q,r:piece separated by commas".into()));
@@ -847,15 +848,19 @@ impl GameSpec for MiniHexchess {
     const FORMS: &'static str = "minihexchess (or minihexchess,setup=q,r:piece,...)";
     const EXAMPLES: &'static [&'static str] = &["minihexchess"];
 
-    fn from_spec(_name: &str, size: Option<&str>, options: Option<&str>) -> Result<Self, String> {
+    fn from_spec(_name: &str, size: Option<&str>, options: Option<&str>) -> Result<Self, InvalidValue> {
         if let Some(s) = size {
-            return Err(format!("size '{s}': mini hexchess takes no size (it has 37 cells)"));
+            return Err(InvalidValue::new(
+                "size",
+                s,
+                "mini hexchess takes no size (it has 37 cells)",
+            ));
         }
         match options {
             None => Ok(MiniHexchess::new()),
             Some(o) => match o.strip_prefix("setup=") {
                 Some(setup) => MiniHexchess::with_setup(setup),
-                None => Err(format!("unknown option '{o}': minihexchess takes setup=q,r:piece,...")),
+                None => Err(unknown_option(o, "minihexchess takes setup=q,r:piece,...")),
             },
         }
     }

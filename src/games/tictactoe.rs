@@ -1,5 +1,6 @@
 //! Noughts and crosses (Michie's MENACE plays X).
 
+use crate::error::InvalidValue;
 use crate::game::{no_size_or_options, Game, GameSpec, MoveError, Outcome, Player, PositionError};
 use crate::games::board::{cell_name, parse_cell};
 
@@ -283,7 +284,7 @@ impl GameSpec for TicTacToe {
     const FORMS: &'static str = "tictactoe";
     const EXAMPLES: &'static [&'static str] = &["tictactoe"];
 
-    fn from_spec(_name: &str, size: Option<&str>, options: Option<&str>) -> Result<Self, String> {
+    fn from_spec(_name: &str, size: Option<&str>, options: Option<&str>) -> Result<Self, InvalidValue> {
         no_size_or_options("noughts and crosses", size, options, "it is always 3x3")?;
         Ok(TicTacToe)
     }

@@ -2,6 +2,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::error::InvalidValue;
 use crate::game::{Game, Outcome, Player};
 use crate::search::solver::TooLarge;
 
@@ -33,11 +34,11 @@ impl BoxSet {
     }
 
     /// Read a box set name.
-    pub fn parse(text: &str) -> Result<BoxSet, String> {
+    pub fn parse(text: &str) -> Result<BoxSet, InvalidValue> {
         BoxSet::ALL
             .into_iter()
             .find(|b| b.name() == text)
-            .ok_or_else(|| format!("box set '{text}': expected all, choices or michie"))
+            .ok_or_else(|| InvalidValue::new("box set", text, "expected all, choices or michie"))
     }
 
     /// Whether a (not finished) position with these legal moves gets a box.

@@ -4,6 +4,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::{FieldError, InvalidValue};
 use crate::machine::boxes::BoxSet;
 
 /// Initial beads per colour, by the machine's own move number (1st, 2nd,
@@ -20,9 +21,14 @@ impl BeadSchedule {
     }
 
     /// Read `1`, `4/3/2/1` or `4,3,2,1`.
-    pub fn parse(text: &str) -> Result<BeadSchedule, String> {
-        let err =
-            || format!("bead schedule '{text}': expected bead counts by move such as 1 or 4,3,2,1 (each 1 to 1000000)");
+    pub fn parse(text: &str) -> Result<BeadSchedule, InvalidValue> {
+        let err = || {
+            InvalidValue::new(
+                "bead schedule",
+                text,
+                "expected bead counts by move such as 1 or 4,3,2,1 (each 1 to 1000000)",
+            )
+        };
         let counts: Result<Vec<u32>, _> = text.split([',', '/']).map(|p| p.trim().parse::<u32>()).collect();
         match counts {
             Ok(c) if !c.is_empty() && c.iter().all(|&n| (1..=1_000_000).contains(&n)) => Ok(BeadSchedule(c)),
@@ -75,10 +81,12 @@ impl Reinforcement {
 
     /// Read `gardner`, `michie`, or custom deltas `W/D/L` with an optional
     /// scope, e.g. `3/1/-1` (all moves) or `1/0/-1:last`.
-    pub fn parse(text: &str) -> Result<Reinforcement, String> {
+    pub fn parse(text: &str) -> Result<Reinforcement, InvalidValue> {
         let err = || {
-            format!(
-                "reinforcement '{text}': expected gardner, michie, or win/draw/loss deltas like 3/1/-1 or 1/0/-1:last"
+            InvalidValue::new(
+                "reinforcement",
+                text,
+                "expected gardner, michie, or win/draw/loss deltas like 3/1/-1 or 1/0/-1:last",
             )
         };
         match text.trim() {
@@ -94,7 +102,7 @@ impl Reinforcement {
         };
         let parts: Result<Vec<i32>, _> = deltas.split(['/', ',']).map(|p| p.trim().parse::<i32>()).collect();
         match parts {
-            Ok(p) if p.len() == 3 && p.iter().all(|d| d.abs() <= 1_000_000) => Ok(Reinforcement {
+            Ok(p) if p.len() == 3 && p.iter().all(|d| d.unsigned_abs() <= 1_000_000) => Ok(Reinforcement {
                 win: p[0],
                 draw: p[1],
                 loss: p[2],
@@ -132,8 +140,14 @@ pub enum EmptyBox {
 
 impl EmptyBox {
     /// Read `resign`, `restock` or `floor:N` (N ≥ 1).
-    pub fn parse(text: &str) -> Result<EmptyBox, String> {
-        let err = || format!("empty-box rule '{text}': expected resign, restock or floor:N with N at least 1");
+    pub fn parse(text: &str) -> Result<EmptyBox, InvalidValue> {
+        let err = || {
+            InvalidValue::new(
+                "empty-box rule",
+                text,
+                "expected resign, restock or floor:N with N at least 1",
+            )
+        };
         match text.trim() {
             "resign" => Ok(EmptyBox::Resign),
             "restock" => Ok(EmptyBox::Restock),
@@ -169,12 +183,16 @@ pub enum BoxMode {
 
 impl BoxMode {
     /// Read `auto`, `enumerate` or `first-visit`.
-    pub fn parse(text: &str) -> Result<BoxMode, String> {
+    pub fn parse(text: &str) -> Result<BoxMode, InvalidValue> {
         match text.trim() {
             "auto" => Ok(BoxMode::Auto),
             "enumerate" => Ok(BoxMode::Enumerate),
             "first-visit" => Ok(BoxMode::FirstVisit),
-            _ => Err(format!("box mode '{text}': expected auto, enumerate or first-visit")),
+            _ => Err(InvalidValue::new(
+                "box mode",
+                text,
+                "expected auto, enumerate or first-visit",
+            )),
         }
     }
 }
@@ -194,11 +212,11 @@ pub struct MachineSettings {
 
 impl MachineSettings {
     /// Gardner's HER: one bead a move, `gardner` reinforcement, a box for every position.
-    pub fn preset(name: &str) -> Result<MachineSettings, String> {
+    pub fn preset(name: &str) -> Result<MachineSettings, InvalidValue> {
         match name {
             "gardner" => Ok(MachineSettings::gardner()),
             "michie" => Ok(MachineSettings::michie()),
-            other => Err(format!("preset '{other}': expected gardner or michie")),
+            other => Err(InvalidValue::new("preset", other, "expected gardner or michie")),
         }
     }
 
@@ -227,19 +245,24 @@ impl MachineSettings {
     }
 
     /// Check values that did not come through the parsers (a state file).
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), FieldError> {
         if self.beads.0.is_empty() || self.beads.0.iter().any(|n| !(1..=1_000_000).contains(n)) {
-            return Err(format!("beads: '{}' must list 1 to 1000000 beads a move", self.beads));
+            return Err(FieldError::new(
+                "beads",
+                format!("'{}' must list 1 to 1000000 beads a move", self.beads),
+            ));
         }
         let r = self.reinforcement;
-        if [r.win, r.draw, r.loss].iter().any(|d| d.abs() > 1_000_000) {
-            return Err(format!(
-                "reinforcement: deltas {r} must lie between -1000000 and 1000000"
+        // unsigned_abs: i32::MIN has no i32 absolute value.
+        if [r.win, r.draw, r.loss].iter().any(|d| d.unsigned_abs() > 1_000_000) {
+            return Err(FieldError::new(
+                "reinforcement",
+                format!("deltas {r} must lie between -1000000 and 1000000"),
             ));
         }
         if let EmptyBox::Floor(n) = self.empty_box {
             if !(1..=1_000_000).contains(&n) {
-                return Err(format!("empty_box: floor {n} must be 1 to 1000000"));
+                return Err(FieldError::new("empty_box", format!("floor {n} must be 1 to 1000000")));
             }
         }
         Ok(())
@@ -268,13 +291,16 @@ mod tests {
             assert_eq!(Reinforcement::parse(text).unwrap().to_string(), text);
         }
         assert_eq!(Reinforcement::parse("3/1/-1").unwrap(), Reinforcement::MICHIE);
-        assert!(Reinforcement::parse("3/1").unwrap_err().contains("'3/1'"));
+        assert!(Reinforcement::parse("3/1").unwrap_err().to_string().contains("'3/1'"));
         assert_eq!(BeadSchedule::parse("4,3,2,1").unwrap().to_string(), "4/3/2/1");
         assert_eq!(BeadSchedule::parse("8/4/2/1").unwrap().beads(6), 1);
         assert!(BeadSchedule::parse("0").is_err());
         assert!(BeadSchedule::parse("-1").is_err());
         assert_eq!(EmptyBox::parse("floor:2").unwrap(), EmptyBox::Floor(2));
         assert!(EmptyBox::parse("floor:0").is_err());
-        assert!(EmptyBox::parse("explode").unwrap_err().contains("'explode'"));
+        assert!(EmptyBox::parse("explode")
+            .unwrap_err()
+            .to_string()
+            .contains("'explode'"));
     }
 }

@@ -6,6 +6,7 @@ use std::fmt;
 use rand::Rng;
 use rustc_hash::FxHashMap;
 
+use crate::error::InvalidValue;
 use crate::game::Game;
 use crate::machine::settings::MachineSettings;
 use crate::machine::{Choice, Machine};
@@ -29,11 +30,9 @@ pub enum OpponentSpec {
 
 impl OpponentSpec {
     /// Read `random`, `perfect`, `perfect:0.8`, `menace`, `mcts:1000` or `mcts:1000,c=1.4`.
-    pub fn parse(text: &str) -> Result<OpponentSpec, String> {
+    pub fn parse(text: &str) -> Result<OpponentSpec, InvalidValue> {
         let err = || {
-            format!(
-                "opponent '{text}': expected random, perfect, perfect:P (P from 0 to 1), menace, mcts:N (N playouts from 1 to 10000000, optionally ,c=C), or human"
-            )
+            InvalidValue::new("opponent", text, "expected random, perfect, perfect:P (P from 0 to 1), menace, mcts:N (N playouts from 1 to 10000000, optionally ,c=C), or human")
         };
         match text.trim() {
             "random" => Ok(OpponentSpec::Random),

@@ -4,11 +4,23 @@
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
+use crate::error::FieldError;
 use crate::game::Game;
 use crate::machine::settings::MachineSettings;
 use crate::machine::{Machine, MatchBox};
 use crate::training::opponent::{Opponent, OpponentSpec};
 use crate::training::trainer::{make_opponent, Trainer};
+
+/// A state file that could not be read back.
+#[derive(Debug, thiserror::Error)]
+pub enum StateError {
+    /// Not JSON, or not shaped like a state file.
+    #[error("not a valid state file: {0}")]
+    Json(#[from] serde_json::Error),
+    /// A field holds something impossible for this game.
+    #[error(transparent)]
+    Field(#[from] FieldError),
+}
 
 /// The format tag written into every state file.
 pub const FORMAT: &str = "menace-state/1";
@@ -55,12 +67,12 @@ struct Header {
 }
 
 /// The game spec a state file is for, read before the rest (to pick the game type).
-pub fn peek_game(text: &str) -> Result<String, String> {
-    let header: Header = serde_json::from_str(text).map_err(|e| format!("not a valid state file: {e}"))?;
+pub fn peek_game(text: &str) -> Result<String, StateError> {
+    let header: Header = serde_json::from_str(text)?;
     if header.format.as_deref() != Some(FORMAT) {
-        return Err(format!("field 'format': expected \"{FORMAT}\""));
+        return Err(FieldError::new("format", format!("expected \"{FORMAT}\"")).into());
     }
-    header.game.ok_or_else(|| "field 'game' is missing".to_string())
+    header.game.ok_or_else(|| FieldError::new("game", "missing").into())
 }
 
 fn machine_file<G: Game>(m: &Machine<G>) -> MachineFile {
@@ -86,11 +98,13 @@ fn machine_file<G: Game>(m: &Machine<G>) -> MachineFile {
     }
 }
 
-fn read_machine<G: Game>(game: &G, file: MachineFile, field: &str) -> Result<Machine<G>, String> {
+fn read_machine<G: Game>(game: &G, file: MachineFile, field: &str) -> Result<Machine<G>, FieldError> {
     let side = game
         .parse_player(&file.side)
-        .map_err(|e| format!("{field}.side: {e}"))?;
-    file.settings.validate().map_err(|e| format!("{field}.settings.{e}"))?;
+        .map_err(|e| FieldError::new(format!("{field}.side"), e))?;
+    file.settings
+        .validate()
+        .map_err(|e| e.within(&format!("{field}.settings")))?;
     let symmetry = file.settings.symmetry;
     let mut seen = std::collections::HashSet::new();
     let mut boxes = Vec::with_capacity(file.boxes.len());
@@ -98,38 +112,53 @@ fn read_machine<G: Game>(game: &G, file: MachineFile, field: &str) -> Result<Mac
         let at = format!("{field}.boxes[{i}]");
         let position = game
             .parse_position(&b.position)
-            .map_err(|e| format!("{at}.position: {e}"))?;
+            .map_err(|e| FieldError::new(format!("{at}.position"), e))?;
         // A box is keyed by board and side to move (history a file may carry is dropped).
         let position = game.box_key(&position);
         if game.turn(&position) != side {
-            return Err(format!("{at}.position: it is not {}'s turn there", file.side));
+            return Err(FieldError::new(
+                format!("{at}.position"),
+                format!("it is not {}'s turn there", file.side),
+            ));
         }
         if game.outcome(&position).is_over() {
-            return Err(format!("{at}.position: the game is over there"));
+            return Err(FieldError::new(format!("{at}.position"), "the game is over there"));
         }
         if symmetry && game.canonical(&position).0 != position {
-            return Err(format!(
-                "{at}.position: not in canonical form (expected '{}')",
-                game.position_string(&game.canonical(&position).0)
+            return Err(FieldError::new(
+                format!("{at}.position"),
+                format!(
+                    "not in canonical form (expected '{}')",
+                    game.position_string(&game.canonical(&position).0)
+                ),
             ));
         }
         if !seen.insert(position.clone()) {
-            return Err(format!("{at}.position: a second box for the same position"));
+            return Err(FieldError::new(
+                format!("{at}.position"),
+                "a second box for the same position",
+            ));
         }
         let mut moves = Vec::new();
         let mut beads = Vec::new();
         for (j, (name, n)) in b.beads.into_iter().enumerate() {
             let mv = game
                 .parse_move(&position, &name)
-                .map_err(|e| format!("{at}.beads[{j}]: {e}"))?;
+                .map_err(|e| FieldError::new(format!("{at}.beads[{j}]"), e))?;
             if moves.contains(&mv) {
-                return Err(format!("{at}.beads[{j}]: a second colour for move '{name}'"));
+                return Err(FieldError::new(
+                    format!("{at}.beads[{j}]"),
+                    format!("a second colour for move '{name}'"),
+                ));
             }
             moves.push(mv);
             beads.push(n);
         }
         if moves.is_empty() {
-            return Err(format!("{at}.beads: a box needs at least one bead colour"));
+            return Err(FieldError::new(
+                format!("{at}.beads"),
+                "a box needs at least one bead colour",
+            ));
         }
         boxes.push(MatchBox {
             position,
@@ -147,14 +176,13 @@ fn read_machine<G: Game>(game: &G, file: MachineFile, field: &str) -> Result<Mac
             symmetry,
             crate::search::solver::DEFAULT_LIMIT,
         )
-        .map_err(|e| format!("{field}.enumerated: {e}"))?;
+        .map_err(|e| FieldError::new(format!("{field}.enumerated"), e))?;
         if expected.len() != boxes.len() || expected.iter().any(|b| !seen.contains(&b.position)) {
-            return Err(format!(
-                "{field}.boxes: {} boxes, but the '{}' box set of this game has {} (set enumerated to false for boxes opened on first visit)",
+            return Err(FieldError::new(format!("{field}.boxes"), format!("{} boxes, but the '{}' box set of this game has {} (set enumerated to false for boxes opened on first visit)",
                 boxes.len(),
                 file.settings.box_set.name(),
                 expected.len()
-            ));
+            )));
         }
     }
     Ok(Machine::from_boxes(
@@ -182,23 +210,27 @@ pub fn to_json<G: Game>(t: &Trainer<G>) -> String {
 }
 
 /// Rebuild a trainer from state-file text for `game`. Errors name the field.
-pub fn from_json<G: Game>(game: &G, text: &str) -> Result<Trainer<G>, String> {
+pub fn from_json<G: Game>(game: &G, text: &str) -> Result<Trainer<G>, StateError> {
     let spec = peek_game(text)?;
     if spec != game.spec() {
-        return Err(format!("field 'game': the file is for '{spec}', not '{}'", game.spec()));
+        let reason = format!("the file is for '{spec}', not '{}'", game.spec());
+        return Err(FieldError::new("game", reason).into());
     }
-    let file: StateFile = serde_json::from_str(text).map_err(|e| format!("not a valid state file: {e}"))?;
-    let opponent_spec = OpponentSpec::parse(&file.opponent).map_err(|e| format!("field 'opponent': {e}"))?;
+    let file: StateFile = serde_json::from_str(text)?;
+    let opponent_spec = OpponentSpec::parse(&file.opponent).map_err(|e| FieldError::new("opponent", e))?;
     let machine = read_machine(game, file.machine, "machine")?;
     let opponent = match (file.opponent_machine, &opponent_spec) {
         (Some(m), OpponentSpec::Menace(_)) => Opponent::Menace(Box::new(read_machine(game, m, "opponent_machine")?)),
-        (None, OpponentSpec::Menace(_)) => return Err("field 'opponent_machine' is missing for opponent menace".into()),
-        (Some(_), _) => {
-            return Err(format!(
-                "field 'opponent_machine' is only for opponent menace, not {opponent_spec}"
-            ))
+        (None, OpponentSpec::Menace(_)) => {
+            return Err(FieldError::new("opponent_machine", "missing for opponent menace").into())
         }
-        (None, spec) => make_opponent(game, spec, machine.side(), machine.settings()).map_err(|e| e.to_string())?,
+        (Some(_), _) => {
+            let reason = format!("only for opponent menace, not {opponent_spec}");
+            return Err(FieldError::new("opponent_machine", reason).into());
+        }
+        (None, spec) => {
+            make_opponent(game, spec, machine.side(), machine.settings()).map_err(|e| FieldError::new("opponent", e))?
+        }
     };
     let mut trainer = Trainer::resume(machine, opponent, opponent_spec, file.rng, file.games_played);
     trainer.seed = file.seed;

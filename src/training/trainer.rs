@@ -62,30 +62,14 @@ pub struct Trainer<G: Game> {
 }
 
 /// Why a trainer could not be built.
-#[derive(Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TrainError {
-    TooLarge(TooLarge),
-    Setting(String),
-}
-
-impl std::fmt::Display for TrainError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            TrainError::TooLarge(e) => write!(
-                f,
-                "box mode 'enumerate': {e}; open boxes on first visit instead (--box-mode first-visit)"
-            ),
-            TrainError::Setting(s) => write!(f, "{s}"),
-        }
-    }
-}
-
-impl std::error::Error for TrainError {}
-
-impl From<TooLarge> for TrainError {
-    fn from(e: TooLarge) -> Self {
-        TrainError::TooLarge(e)
-    }
+    /// The machine's boxes cannot all be made up front.
+    #[error("box mode 'enumerate': {0}; open boxes on first visit instead (--box-mode first-visit)")]
+    TooLarge(#[from] TooLarge),
+    /// The perfect opponent needs the game solved, and it is too large.
+    #[error("opponent 'perfect' needs the game solved, but {0}: use a search opponent such as mcts:1000")]
+    PerfectTooLarge(TooLarge),
 }
 
 /// Make the opponent a spec names, for a machine playing `side`.
@@ -99,11 +83,7 @@ pub fn make_opponent<G: Game>(
         OpponentSpec::Random => Opponent::Random,
         OpponentSpec::Human => Opponent::Human,
         OpponentSpec::Perfect(p) => {
-            let player = PerfectPlayer::new(game.clone()).map_err(|e| {
-                TrainError::Setting(format!(
-                    "opponent 'perfect' needs the game solved, but {e}: use a search opponent such as mcts:1000"
-                ))
-            })?;
+            let player = PerfectPlayer::new(game.clone()).map_err(TrainError::PerfectTooLarge)?;
             Opponent::Perfect {
                 p: *p,
                 player: Box::new(player),

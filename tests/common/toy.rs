@@ -1,6 +1,7 @@
 //! Tiny hand-made games whose values are known by hand, for testing the
 //! solver and the machine before real games.
 
+use menace::error::InvalidValue;
 use menace::game::GameSpec;
 use menace::{Game, MoveError, Outcome, Player, PositionError};
 
@@ -19,14 +20,14 @@ impl GameSpec for Subtraction {
     const FORMS: &'static str = "subtraction:N";
     const EXAMPLES: &'static [&'static str] = &["subtraction:1", "subtraction:7"];
 
-    fn from_spec(_name: &str, size: Option<&str>, options: Option<&str>) -> Result<Self, String> {
-        if options.is_some() {
-            return Err("subtraction takes no options".into());
+    fn from_spec(_name: &str, size: Option<&str>, options: Option<&str>) -> Result<Self, InvalidValue> {
+        if let Some(o) = options {
+            return Err(InvalidValue::new("unknown option", o, "subtraction takes no options"));
         }
+        let size = size.unwrap_or("7");
         let pile = size
-            .unwrap_or("7")
             .parse()
-            .map_err(|_| "expected subtraction:N".to_string())?;
+            .map_err(|_| InvalidValue::new("size", size, "expected subtraction:N"))?;
         Ok(Subtraction { pile })
     }
 }

@@ -2,6 +2,7 @@
 
 use rand::{Rng, SeedableRng};
 
+use crate::error::InvalidValue;
 use crate::game::{Game, Player};
 use crate::games::board::cell_name;
 
@@ -85,9 +86,10 @@ impl Hex {
 
     /// An N×N board (1 ≤ N ≤ 19), with or without the swap, and who places
     /// first if fixed (`None`: decided by each game's seed).
-    pub fn new(size: u8, swap: bool, first: Option<Player>) -> Result<Hex, String> {
+    pub fn new(size: u8, swap: bool, first: Option<Player>) -> Result<Hex, InvalidValue> {
         if !(1..=Self::MAX_SIZE).contains(&size) {
-            return Err(format!("size {size} is out of range: expected 1 to {}", Self::MAX_SIZE));
+            let expected = format!("out of range: expected 1 to {}", Self::MAX_SIZE);
+            return Err(InvalidValue::new("size", size, expected));
         }
         let n = i32::from(size);
         let mut neighbours = Vec::with_capacity((n * n) as usize);

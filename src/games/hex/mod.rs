@@ -3,7 +3,8 @@
 mod board;
 pub mod solver;
 
-use crate::game::{Game, GameSpec, MoveError, Outcome, Player, PositionError, TooLarge};
+use crate::error::InvalidValue;
+use crate::game::{unknown_option, Game, GameSpec, MoveError, Outcome, Player, PositionError, TooLarge};
 use crate::games::board::{cell_name, encode_ranks, parse_cell};
 use board::{cells_of, get, set};
 pub use board::{Cells, Hex, HexMove, HexPosition};
@@ -273,13 +274,13 @@ impl GameSpec for Hex {
     const FORMS: &'static str = "hex:N (e.g. hex:5, hex:4,swap=off,first=red)";
     const EXAMPLES: &'static [&'static str] = &["hex:3", "hex:4,swap=off", "hex:5"];
 
-    fn from_spec(_name: &str, size: Option<&str>, options: Option<&str>) -> Result<Self, String> {
+    fn from_spec(_name: &str, size: Option<&str>, options: Option<&str>) -> Result<Self, InvalidValue> {
         let n = match size {
             None => 11,
             Some(s) => s
                 .trim()
                 .parse::<u8>()
-                .map_err(|_| format!("size '{s}' is not a number: expected hex:N with N from 1 to 19"))?,
+                .map_err(|_| InvalidValue::new("size", s, "not a number: expected hex:N with N from 1 to 19"))?,
         };
         let (mut swap, mut first) = (true, None);
         for opt in options.into_iter().flat_map(|o| o.split(',')) {
@@ -289,11 +290,7 @@ impl GameSpec for Hex {
                 Some(("first", "red")) => first = Some(Player::One),
                 Some(("first", "blue")) => first = Some(Player::Two),
                 Some(("first", "seed")) => first = None,
-                _ => {
-                    return Err(format!(
-                        "unknown option '{opt}': hex takes swap=on|off and first=red|blue|seed"
-                    ))
-                }
+                _ => return Err(unknown_option(opt, "hex takes swap=on|off and first=red|blue|seed")),
             }
         }
         Hex::new(n, swap, first)

@@ -1,0 +1,48 @@
+//! What can go wrong reading, running and writing an experiment.
+
+use std::path::PathBuf;
+
+use crate::error::FieldError;
+use crate::fsutil::FileError;
+use crate::training::trainer::TrainError;
+
+/// An experiment that could not be read or run.
+#[derive(Debug, thiserror::Error)]
+pub enum ExperimentError {
+    /// The file could not be read.
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// A field of the file is wrong.
+    #[error("experiment file '{}': {error}", path.display())]
+    InFile { path: PathBuf, error: FieldError },
+    /// An arm cannot be set up (say, `perfect` on a game too large to solve).
+    #[error("arms[{index}] ('{name}'): {error}")]
+    Arm {
+        index: usize,
+        name: String,
+        error: TrainError,
+    },
+    /// The worker threads could not be started.
+    #[error("could not start {threads} worker threads: {reason}")]
+    Threads { threads: usize, reason: String },
+}
+
+/// Curves, a summary or a chart that could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum OutputError {
+    /// A file could not be read or written.
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// A curves file is not as `menace run` writes it.
+    #[error("curves file '{}': {error}", path.display())]
+    Curves { path: PathBuf, error: FieldError },
+    /// A chart could not be drawn.
+    #[error("cannot draw '{}': {reason}", path.display())]
+    Chart { path: PathBuf, reason: String },
+    /// The curves could not be encoded as CSV.
+    #[error("curves: {0}")]
+    Csv(#[from] csv::Error),
+    /// The summary could not be encoded as JSON.
+    #[error("summary: {0}")]
+    Json(#[from] serde_json::Error),
+}
