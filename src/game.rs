@@ -316,6 +316,11 @@ pub trait GameSpec: Game + Sized {
         Player::One
     }
 
+    /// Whether a machine's default side is the one that wins with best play,
+    /// where that can be found quickly (Hexapawn: Black on 3×3 as Gardner
+    /// had it, White on Octopawn); otherwise [`GameSpec::machine_side`].
+    const SIDE_WINS: bool = false;
+
     /// What its historical machine is called (`HER`, `MENACE`).
     fn machine_name(&self) -> &'static str {
         "MENACE"

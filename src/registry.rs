@@ -7,13 +7,14 @@
 //! [`GameSpec::EXAMPLES`] without further edits.
 
 use crate::error::InvalidValue;
-use crate::game::Player;
+use crate::game::{GameSpec, Outcome, Player};
 use crate::games::chessapawn::Chessapawn;
 use crate::games::hex::Hex;
 use crate::games::hexapawn::Hexapawn;
 use crate::games::minihexchess::MiniHexchess;
 use crate::games::tictactoe::TicTacToe;
 use crate::machine::settings::{BoxMode, MachineSettings};
+use crate::search::solver::winner;
 
 /// A game spec string that names no game the program has, or names one badly.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -138,9 +139,15 @@ macro_rules! game_table {
                 match self { $( $any::$variant(g) => $crate::game::Game::parse_player(g, text), )+ }
             }
 
-            /// The side its historical machine played.
+            /// The side a machine plays unless told otherwise: the side that
+            /// wins with best play where the game asks for it
+            /// ([`GameSpec::SIDE_WINS`](crate::game::GameSpec::SIDE_WINS)) and
+            /// the solver settles it within a small limit; else the side its
+            /// historical machine played.
             pub fn machine_side(&self) -> $crate::game::Player {
-                match self { $( $any::$variant(g) => $crate::game::GameSpec::machine_side(g), )+ }
+                match self {
+                    $( $any::$variant(g) => $crate::registry::winning_or_historical_side(g), )+
+                }
             }
 
             /// What its historical machine is called.
@@ -161,13 +168,27 @@ macro_rules! game_table {
     };
 }
 
+/// The positions the solver may store to find a default side (a moment's work).
+const SIDE_SOLVE_LIMIT: usize = 200_000;
+
+/// See [`AnyGame::machine_side`].
+pub fn winning_or_historical_side<G: GameSpec>(game: &G) -> Player {
+    if G::SIDE_WINS && !game.too_large_for_exhaustive_search() {
+        if let Ok((Outcome::Win(p), _)) = winner(game, &game.start(), SIDE_SOLVE_LIMIT) {
+            return p;
+        }
+    }
+    game.machine_side()
+}
+
 /// Read a game spec string: `hexapawn`, `hexapawn:4x4`, `tictactoe`, ...
 pub fn parse_spec(spec: &str) -> Result<AnyGame, SpecError> {
     AnyGame::parse(spec)
 }
 
-/// The side a machine plays unless told otherwise: Black for Hexapawn (HER),
-/// X for noughts and crosses (MENACE).
+/// The side a machine plays unless told otherwise: the winning side on a
+/// Hexapawn board (Black on 3×3, HER's; White on Octopawn), X for noughts and
+/// crosses (MENACE's), the first player elsewhere.
 pub fn default_side(game: &AnyGame) -> Player {
     game.machine_side()
 }

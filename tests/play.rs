@@ -184,16 +184,57 @@ fn a_machine_saved_by_play_trains_on_against_the_opponent_named() {
     // The file says the machine last met a person: train asks whom to play now.
     let o = train(&[]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("give --opponent"), "{:?}", o);
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("give --opponent"),
+        "{:?}",
+        o
+    );
     let o = train(&["--opponent", "random"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
-    assert_eq!((saved["opponent"].as_str(), saved["games_played"].as_u64()), (Some("random"), Some(6)));
+    assert_eq!(
+        (saved["opponent"].as_str(), saved["games_played"].as_u64()),
+        (Some("random"), Some(6))
+    );
     // A person is not a training opponent.
     let o = Command::new(env!("CARGO_BIN_EXE_menace"))
         .args(["train", "hexapawn", "--opponent", "human"])
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_report_shows_boxes_and_moves_as_on_the_board_played() {
+    // After 1. c2 HER's box is stored as the mirror image (pawn on a2); it
+    // draws b2, and 2. a2 wins for White. The lost bead is named as played.
+    let o = play(&["hexapawn", "--seed", "1"], "c2\na2\nquit\n");
+    let out = text(&o);
+    assert!(out.contains("HER plays b2"), "{out}");
+    assert!(out.contains("Mirror images share one box"), "{out}");
+    assert!(
+        out.contains("HER loses 1 bead of b2 in box 1 (ppp/2P/PP1 b): 1 -> 0"),
+        "{out}"
+    );
+    // Help says truly that nothing is saved without --state.
+    let o = play(&["hexapawn"], "help\nquit\n");
+    assert!(text(&o).contains("the machine is not saved (give --state FILE to keep it)"));
+}
+
+#[test]
+fn a_loaded_machine_is_announced_and_ignored_options_said() {
+    let dir = scratch("loaded");
+    let state = dir.join("her.json");
+    let s = state.to_str().unwrap();
+    assert!(play(&["hexapawn", "--seed", "3", "--state", s], "b2\nbxc3\n")
+        .status
+        .success());
+    let o = play(&["hexapawn", "--state", s, "--seed", "9", "--beads", "3"], "quit\n");
+    let out = text(&o);
+    assert!(out.contains(&format!("Loaded {s}: HER has played 1 game.")), "{out}");
+    assert!(out.contains("--seed is ignored"), "{out}");
+    assert!(out.contains("machine options are ignored"), "{out}");
+    assert!(out.contains("=== Game 2 ==="), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

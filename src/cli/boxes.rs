@@ -16,8 +16,8 @@ use super::output::print_json;
 pub struct BoxesArgs {
     /// The game spec, e.g. hexapawn, tictactoe.
     game: String,
-    /// The side the machine plays (e.g. black, white, x, o).
-    #[arg(long, required_unless_present = "state")]
+    /// The side the machine plays (e.g. black, white, x, o) [default: as train and play: black for hexapawn, white for octopawn, x for tictactoe].
+    #[arg(long)]
     side: Option<String>,
     /// Print every box of a saved machine as a board diagram with its bead counts.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["no_symmetry", "side"])]
@@ -37,7 +37,13 @@ pub fn run(args: BoxesArgs) -> anyhow::Result<()> {
     let game = super::game_arg(&args.game)?;
     match &args.state {
         Some(path) => with_game!(game, g => show_state(&g, path, args.json)),
-        None => with_game!(game, g => count(&g, &args)),
+        None => {
+            let side = match &args.side {
+                Some(s) => game.parse_player(s).map_err(super::usage)?,
+                None => game.machine_side(),
+            };
+            with_game!(game, g => count(&g, side, &args))
+        }
     }
 }
 
@@ -97,10 +103,7 @@ fn show_state<G: Game>(game: &G, path: &Path, json: bool) -> anyhow::Result<()> 
     Ok(())
 }
 
-fn count<G: Game>(game: &G, args: &BoxesArgs) -> anyhow::Result<()> {
-    let side = game
-        .parse_player(args.side.as_deref().unwrap_or_default())
-        .map_err(super::usage)?;
+fn count<G: Game>(game: &G, side: menace::Player, args: &BoxesArgs) -> anyhow::Result<()> {
     let symmetry = !args.no_symmetry;
     let mut sets = Vec::new();
     for set in BoxSet::ALL {

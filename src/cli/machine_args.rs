@@ -33,6 +33,17 @@ pub struct MachineArgs {
 }
 
 impl MachineArgs {
+    /// Whether any machine option was given.
+    pub fn any(&self) -> bool {
+        self.preset.is_some()
+            || self.beads.is_some()
+            || self.reinforcement.is_some()
+            || self.empty_box.is_some()
+            || self.box_set.is_some()
+            || self.box_mode.is_some()
+            || self.no_symmetry
+    }
+
     /// The settings these options describe for `game`.
     pub fn settings(&self, game: &AnyGame) -> anyhow::Result<MachineSettings> {
         let mut s = match self.preset.as_deref() {

@@ -27,12 +27,12 @@ pub struct PlayArgs {
     /// The machine's state file: loaded if it exists, saved after every game.
     #[arg(long, value_name = "FILE")]
     state: Option<PathBuf>,
-    /// The side the machine plays; you play the other [default: the saved side, else black for hexapawn, x for tictactoe].
+    /// The side the machine plays; you play the other [default: the saved side, else as train: black for hexapawn, white for octopawn, x for tictactoe].
     #[arg(long)]
     side: Option<String>,
-    /// The seed of the machine's draws for a fresh machine.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
+    /// The seed of the machine's draws for a fresh machine [default: 0].
+    #[arg(long)]
+    seed: Option<u64>,
     /// Time for all your moves in each game, e.g. 30s, 2m, 500ms; running out loses the game.
     #[arg(long, value_parser = parse_duration)]
     deadline: Option<Duration>,
@@ -147,6 +147,17 @@ fn session<G: Game>(
             }
             t.opponent = Opponent::Human;
             t.opponent_spec = OpponentSpec::Human;
+            println!(
+                "Loaded {}: {name} has played {}.",
+                path.display(),
+                games(t.games_played)
+            );
+            if args.seed.is_some() {
+                println!("(--seed is ignored: the saved machine goes on with its own random stream.)");
+            }
+            if args.machine.any() {
+                println!("(The machine options are ignored: the saved machine keeps its settings.)");
+            }
             t
         }
         _ => {
@@ -154,13 +165,20 @@ fn session<G: Game>(
                 Some(s) => game.parse_player(s).map_err(super::usage)?,
                 None => default_side,
             };
-            Trainer::new(game.clone(), side, settings, OpponentSpec::Human, args.seed)?
+            Trainer::new(
+                game.clone(),
+                side,
+                settings,
+                OpponentSpec::Human,
+                args.seed.unwrap_or(0),
+            )?
         }
     };
     let screen = Screen {
         colour: std::io::stdout().is_terminal(),
     };
     let input = spawn_input();
+    let help = help_text(args.state.as_deref());
     // The state as after the last finished game: what is saved if the session ends mid-game.
     let mut finished_state = state::to_json(&trainer);
     let machine_side = trainer.machine.side();
@@ -171,15 +189,19 @@ fn session<G: Game>(
         game.player_name(machine_side)
     );
     let (mut your_wins, mut its_wins, mut draws) = (0u32, 0u32, 0u32);
+    let mut told_mirrors = false;
     loop {
         let number = trainer.games_played + 1;
         println!("\n{}", screen.bold(&format!("=== Game {number} ===")));
-        let outcome = play_one(&game, &mut trainer, &input, args.deadline, &screen, name)?;
-        let Some((result, changes)) = outcome else {
+        let outcome = play_one(&game, &mut trainer, &input, args.deadline, &screen, name, &help)?;
+        let Some((result, changes, drawn)) = outcome else {
             // Input ended or was interrupted mid-game: the game in progress is
             // dropped and the file keeps the state after the last finished game.
             save(&finished_state, args)?;
-            println!("\nBye. Score: you {your_wins}, {name} {its_wins}, draws {draws}.");
+            println!(
+                "\nBye. Score: you {your_wins}, {name} {its_wins}, draws {draws}. (This session; {name} has played {} in all.)",
+                games(trainer.games_played)
+            );
             return Ok(());
         };
         match result {
@@ -187,11 +209,19 @@ fn session<G: Game>(
             GameResult::Loss => your_wins += 1,
             GameResult::Draw => draws += 1,
         }
-        report_changes(&game, &trainer, &changes, name);
-        println!("Score: you {your_wins}, {name} {its_wins}, draws {draws}.");
+        report_changes(&game, &trainer, &changes, &drawn, name, &mut told_mirrors);
+        println!(
+            "Score: you {your_wins}, {name} {its_wins}, draws {draws}. (This session; {name} has played {} in all.)",
+            games(trainer.games_played)
+        );
         finished_state = state::to_json(&trainer);
         save(&finished_state, args)?;
     }
+}
+
+/// "1 game", "7 games".
+fn games(n: u64) -> String {
+    format!("{n} game{}", if n == 1 { "" } else { "s" })
 }
 
 fn save(state_json: &str, args: &PlayArgs) -> anyhow::Result<()> {
@@ -201,21 +231,44 @@ fn save(state_json: &str, args: &PlayArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn report_changes<G: Game>(game: &G, trainer: &Trainer<G>, changes: &[BeadChange], name: &str) {
+/// A box the machine drew from in this game: its index, the symmetry from
+/// the board as played to the box, and that board.
+type Drawn<G> = (u32, usize, <G as Game>::Position);
+
+/// The bead changes of a game, each move and box shown as on the board that
+/// was played (the box itself may hold the mirror image).
+fn report_changes<G: Game>(
+    game: &G,
+    trainer: &Trainer<G>,
+    changes: &[BeadChange],
+    drawn: &[Drawn<G>],
+    name: &str,
+    told_mirrors: &mut bool,
+) {
     if changes.is_empty() {
         println!("{name}'s beads are unchanged.");
         return;
     }
     for c in changes {
         let b = &trainer.machine.boxes()[c.box_index as usize];
-        let mv = game.move_name(&b.position, b.moves[c.colour as usize]);
+        let stored = b.moves[c.colour as usize];
+        let (mv, position) = match drawn.iter().rev().find(|d| d.0 == c.box_index) {
+            Some((_, sym, played)) => {
+                if *sym != 0 && !*told_mirrors {
+                    println!("(Mirror images share one box: boxes and moves are shown as on the board played.)");
+                    *told_mirrors = true;
+                }
+                let real = game.map_move(stored, game.inverse_symmetry(*sym));
+                (game.move_name(played, real), game.position_string(played))
+            }
+            None => (game.move_name(&b.position, stored), game.position_string(&b.position)),
+        };
         let verb = if c.after < c.before { "loses" } else { "gains" };
         println!(
-            "{name} {verb} {} bead{} of {mv} in box {} ({}): {} -> {}",
+            "{name} {verb} {} bead{} of {mv} in box {} ({position}): {} -> {}",
             c.before.abs_diff(c.after),
             if c.before.abs_diff(c.after) == 1 { "" } else { "s" },
             c.box_index + 1,
-            game.position_string(&b.position),
             c.before,
             c.after
         );
@@ -240,11 +293,20 @@ fn box_line<G: Game>(game: &G, trainer: &Trainer<G>, pos: &G::Position, drawn: O
     Some(format!("box {}: {}", i + 1, parts.join(", ")))
 }
 
-const HELP: &str = "Type a move in the game's notation (the legal ones are listed), or:
+/// The in-game help, saying truly whether and where the machine is saved.
+fn help_text(state: Option<&std::path::Path>) -> String {
+    let saving = match state {
+        Some(path) => format!("the machine is saved to {} after every game", path.display()),
+        None => "the machine is not saved (give --state FILE to keep it)".to_string(),
+    };
+    format!(
+        "Type a move in the game's notation (the legal ones are listed), or:
   resign   give up this game (you lose it)
   boxes    show the box the machine last drew from, with its beads now
   help     this text
-  quit     stop (end of input or Ctrl-C also stops); the machine is saved after every game";
+  quit     stop (end of input or Ctrl-C also stops); {saving}"
+    )
+}
 
 /// Play one game through the match driver; `None` if the person quit or
 /// input ended (the game is then dropped unfinished).
@@ -255,7 +317,9 @@ fn play_one<G: Game>(
     deadline: Option<Duration>,
     screen: &Screen,
     name: &str,
-) -> anyhow::Result<Option<(GameResult, Vec<BeadChange>)>> {
+    help: &str,
+) -> anyhow::Result<Option<(GameResult, Vec<BeadChange>, Vec<Drawn<G>>)>> {
+    let mut drawn: Vec<Drawn<G>> = Vec::new();
     let mut m = Match::start(trainer);
     let first = game.turn(m.position());
     let mut time_left = deadline;
@@ -287,10 +351,14 @@ fn play_one<G: Game>(
                         }
                     }
                 }
-                return Ok(Some(m.finish(trainer, false)).map(|(r, changes)| (r.result, changes)));
+                let (record, changes) = m.finish(trainer, false);
+                return Ok(Some((record.result, changes, drawn)));
             }
             Step::Machine(mv) => {
                 let before = before.as_ref().unwrap_or(m.position());
+                if let Some((i, sym)) = trainer.machine.box_for(before) {
+                    drawn.push((i, sym, before.clone()));
+                }
                 let line = box_line(game, trainer, before, Some(mv));
                 match &line {
                     Some(l) => println!("{name} draws from {l}"),
@@ -349,7 +417,7 @@ fn play_one<G: Game>(
                         m.abandon(trainer);
                         return Ok(None);
                     }
-                    "help" | "?" => println!("{HELP}"),
+                    "help" | "?" => println!("{help}"),
                     "resign" => {
                         println!("You resign. {name} wins.");
                         m.opponent_resigns();

@@ -22,10 +22,11 @@ use super::progress::games_bar;
 pub struct TrainArgs {
     /// The game spec, e.g. hexapawn, tictactoe.
     game: String,
-    /// The side the machine plays [default: black for hexapawn, x for tictactoe].
+    /// The side the machine plays [default: the side that wins on a hexapawn board (black on 3x3, white on octopawn), x for tictactoe, the first player elsewhere].
     #[arg(long)]
     side: Option<String>,
-    /// random, perfect, perfect:P (perfect with probability P, else random), or menace (self-play)
+    /// random, perfect, perfect:P (perfect with probability P, else random), menace (self-play),
+    /// or mcts:N (Monte Carlo tree search, N playouts a move; mcts:N,c=C sets the exploration constant)
     /// [default: random, or the saved opponent with --resume].
     #[arg(long, value_parser = OpponentSpec::parse)]
     opponent: Option<OpponentSpec>,

@@ -438,10 +438,12 @@ impl GameSpec for Hexapawn {
         Hexapawn::new(w, h)
     }
 
-    /// Gardner's HER played Black.
+    /// Gardner's HER played Black (the side that wins on 3×3).
     fn machine_side(&self) -> Player {
         Player::Two
     }
+
+    const SIDE_WINS: bool = true;
 
     fn machine_name(&self) -> &'static str {
         "HER"
