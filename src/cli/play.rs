@@ -235,6 +235,9 @@ fn save(state_json: &str, args: &PlayArgs) -> anyhow::Result<()> {
 /// the board as played to the box, and that board.
 type Drawn<G> = (u32, usize, <G as Game>::Position);
 
+/// A finished game: its result for the machine, the beads that changed, and the boxes drawn from.
+type Played<G> = (GameResult, Vec<BeadChange>, Vec<Drawn<G>>);
+
 /// The bead changes of a game, each move and box shown as on the board that
 /// was played (the box itself may hold the mirror image).
 fn report_changes<G: Game>(
@@ -318,7 +321,7 @@ fn play_one<G: Game>(
     screen: &Screen,
     name: &str,
     help: &str,
-) -> anyhow::Result<Option<(GameResult, Vec<BeadChange>, Vec<Drawn<G>>)>> {
+) -> anyhow::Result<Option<Played<G>>> {
     let mut drawn: Vec<Drawn<G>> = Vec::new();
     let mut m = Match::start(trainer);
     let first = game.turn(m.position());
