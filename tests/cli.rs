@@ -114,7 +114,17 @@ fn errors_are_one_clear_line_with_the_right_exit_code() {
 fn usage_errors_exit_2() {
     assert_eq!(menace(&["solve"]).status.code(), Some(2));
     assert_eq!(menace(&["frobnicate"]).status.code(), Some(2));
-    assert_eq!(menace(&["boxes", "hexapawn"]).status.code(), Some(2));
+    assert_eq!(
+        menace(&["boxes", "hexapawn", "--side", "purple"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(menace(&["boxes", "chess"]).status.code(), Some(2));
+    assert_eq!(menace(&["solve", "--table", "chess"]).status.code(), Some(2));
+    // --side defaults as in train: Black on 3x3 (HER), White on octopawn (it wins there).
+    let out = menace(&["boxes", "hexapawn"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("playing Black in hexapawn"));
+    let out = menace(&["boxes", "octopawn"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("playing White in hexapawn:4x4"));
 }
 
 #[test]

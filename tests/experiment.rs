@@ -54,9 +54,9 @@ fn thread_count_does_not_change_a_byte() {
         assert_eq!(a, std::fs::read(two.join(f)).unwrap(), "{f}");
         assert_eq!(a, std::fs::read(three.join(f)).unwrap(), "{f}");
     }
-    // One CSV row per arm × game, plus the header.
+    // One CSV row per arm × game from game 0 (the untrained machine), plus the header.
     let csv = std::fs::read_to_string(one.join("curves.csv")).unwrap();
-    assert_eq!(csv.lines().count(), 1 + 3 * 30);
+    assert_eq!(csv.lines().count(), 1 + 3 * 31);
     // Charts in both formats, PNG with its signature.
     for chart in [
         "loss_rate",
@@ -88,7 +88,23 @@ fn thread_count_does_not_change_a_byte() {
     // Rows quote the settings field (it has commas): parse properly.
     let mut rdr = csv::Reader::from_reader(csv.as_bytes());
     let rows: Vec<csv::StringRecord> = rdr.records().map(|r| r.unwrap()).collect();
-    let from_csv: f64 = rows[29][col].parse().unwrap();
+    let from_csv: f64 = rows[30][col].parse().unwrap();
+    // Game 0: no rates yet, no score, and the exact results of the untrained machine.
+    let at = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    assert_eq!(&rows[0][at("game")], "0");
+    assert_eq!(&rows[0][at("loss_rate_mean")], "");
+    assert_eq!(&rows[0][at("wins_minus_losses_mean")], "0.000000");
+    assert!(!rows[0][at("exact_perfect_loss_mean")].is_empty());
+    // Bands stay within what is possible: a rate between 0 and 1.
+    for r in &rows {
+        for m in ["win_rate", "draw_rate", "loss_rate", "exact_perfect_loss"] {
+            for end in ["low", "high", "p10", "p90"] {
+                if let Ok(x) = r[at(&format!("{m}_{end}"))].parse::<f64>() {
+                    assert!((0.0..=1.0).contains(&x), "{m}_{end} = {x}");
+                }
+            }
+        }
+    }
     assert!((from_csv - wml).abs() < 1e-9, "{from_csv} vs {wml} ({last})");
     // Redraw the charts from the CSV alone.
     let again = dir.join("again");

@@ -403,3 +403,38 @@ fn atomic_writes_refuse_what_is_not_a_file() {
     assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn learned_means_a_long_enough_run_without_a_loss() {
+    use menace::machine::GameResult;
+    use menace::training::trainer::{last_loss, GameRecord};
+    let run = |n: u64, losses: &[u64]| -> Vec<GameRecord> {
+        (1..=n)
+            .map(|game| GameRecord {
+                game,
+                result: if losses.contains(&game) {
+                    GameResult::Loss
+                } else {
+                    GameResult::Win
+                },
+                plies: 3,
+                total_beads: 0,
+                first_box_beads: 0,
+                boxes: 0,
+                exact: None,
+                start_seed: None,
+            })
+            .collect()
+    };
+    // A last loss two games from the end is not learning (Hex at game 2998 of 3000).
+    assert_eq!(games_until_learned(&run(3000, &[5, 2998])), None);
+    assert_eq!(last_loss(&run(3000, &[5, 2998])), Some(2998));
+    // 30 clean games after a last loss at game 20: learned at 20.
+    assert_eq!(games_until_learned(&run(50, &[3, 20])), Some(20));
+    // Fewer clean games after it than before it: not yet.
+    assert_eq!(games_until_learned(&run(50, &[30])), None);
+    // Never lost: learned from the start, once there are at least 10 games.
+    assert_eq!(games_until_learned(&run(12, &[])), Some(0));
+    assert_eq!(games_until_learned(&run(5, &[])), None);
+    assert_eq!(last_loss(&run(5, &[])), None);
+}

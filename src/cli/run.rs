@@ -71,7 +71,8 @@ fn run_game<G: Game>(
         let losses: Vec<f64> = runs
             .iter()
             .map(|r| {
-                r.iter()
+                r.games
+                    .iter()
                     .filter(|g| g.result == menace::machine::GameResult::Loss)
                     .count() as f64
             })

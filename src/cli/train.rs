@@ -11,7 +11,9 @@ use menace::machine::GameResult;
 use menace::registry::default_side;
 use menace::training::exact::Expected;
 use menace::training::opponent::OpponentSpec;
-use menace::training::trainer::{games_until_learned, make_opponent, ExactPair, GameRecord, Trainer};
+use menace::training::trainer::{
+    games_until_learned, last_loss, make_opponent, ExactPair, GameRecord, Trainer, LEARNED_MIN_GAMES,
+};
 use menace::{training::state, with_game, Game};
 
 use super::machine_args::MachineArgs;
@@ -130,6 +132,7 @@ fn train<G: Game>(
             "games_played": trainer.games_played,
             "wins": wins, "draws": draws, "losses": losses,
             "learned_after": learned,
+            "last_loss": last_loss(&records),
             "boxes": m.boxes().len(),
             "box_memory_bytes": m.memory_bytes(),
             "beads": m.total_beads(),
@@ -154,13 +157,17 @@ fn train<G: Game>(
     );
     println!("settings: {}", m.settings().describe());
     println!("results: {wins} wins, {draws} draws, {losses} losses");
-    match learned {
-        Some(0) => println!("no loss in these {} games", records.len()),
+    let verdict = if learned.is_some() {
+        "learned"
+    } else {
+        "not learned yet"
+    };
+    match last_loss(&records) {
+        None => println!("no loss in these {} games: {verdict}", records.len()),
         Some(n) => println!(
-            "last loss in game {n}; no loss in the {} games after it",
+            "last loss in game {n}; no loss in the {} games after it: {verdict} (learned: at least {LEARNED_MIN_GAMES} games, and as many as before it, without a loss)",
             trainer.games_played - n
         ),
-        None => println!("lost its last game: not yet learned"),
     }
     println!(
         "boxes: {} ({}, about {} bytes each), beads: {} (started with {})",

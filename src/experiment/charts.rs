@@ -100,6 +100,34 @@ pub const DEFAULT_CHARTS: [&str; 5] = [
     "exact_random_win",
 ];
 
+/// Below this many seeds a chart says its band is rough.
+pub const FEW_SEEDS: u64 = 5;
+
+/// The 10th and 90th percentiles of an arm's seeds for a metric between 0
+/// and 1, where the seeds end split to the two ends (say, half the machines
+/// never lose and half resign every game) and the mean alone would mislead;
+/// empty where they do not.
+fn split_seeds(arm: &ArmCurves, metric: &str) -> Vec<(f64, f64, f64)> {
+    let (Some(mean), Some(p10), Some(p90)) = (
+        arm.columns.get(&format!("{metric}_mean")),
+        arm.columns.get(&format!("{metric}_p10")),
+        arm.columns.get(&format!("{metric}_p90")),
+    ) else {
+        return Vec::new();
+    };
+    let bounded = metric.ends_with("_rate") || metric.starts_with("exact_");
+    // Split at the end of the run: early games split by chance in a short window.
+    let last = (0..mean.len()).rev().find(|&i| !mean[i].is_nan());
+    let split = last.is_some_and(|i| p10[i] <= 0.05 && p90[i] >= 0.95 && (0.2..=0.8).contains(&mean[i]));
+    if !bounded || !split {
+        return Vec::new();
+    }
+    (0..arm.games.len())
+        .filter(|&i| !p10[i].is_nan() && !p90[i].is_nan())
+        .map(|i| (arm.games[i], p10[i], p90[i]))
+        .collect()
+}
+
 /// Draw the named charts from a curves table into `dir` (PNG and SVG);
 /// charts with no data (e.g. exact results never recorded) are skipped.
 pub fn draw_charts(table: &CurveTable, names: &[String], dir: &Path) -> Result<Vec<String>, OutputError> {
@@ -128,6 +156,7 @@ pub fn draw_charts(table: &CurveTable, names: &[String], dir: &Path) -> Result<V
                 reason: format!("unknown chart '{name}'"),
             })?;
         let mut series = Vec::new();
+        let mut any_split = false;
         for arm in &table.arms {
             let (Some(mean), Some(low), Some(high)) = (
                 arm.columns.get(&format!("{}_mean", kind.metric)),
@@ -143,6 +172,8 @@ pub fn draw_charts(table: &CurveTable, names: &[String], dir: &Path) -> Result<V
             if points.is_empty() {
                 continue;
             }
+            let spread = split_seeds(arm, kind.metric);
+            any_split |= !spread.is_empty();
             let mut label = arm.name.clone();
             let mut extra = Vec::new();
             if opponents.len() > 1 && !label.to_lowercase().contains(&arm.opponent.to_lowercase()) {
@@ -158,7 +189,7 @@ pub fn draw_charts(table: &CurveTable, names: &[String], dir: &Path) -> Result<V
             if !extra.is_empty() {
                 label = format!("{label} ({})", extra.join("; "));
             }
-            series.push(Series { label, points });
+            series.push(Series { label, points, spread });
         }
         if series.is_empty() {
             continue;
@@ -175,7 +206,18 @@ pub fn draw_charts(table: &CurveTable, names: &[String], dir: &Path) -> Result<V
         } else if !common_settings.is_empty() {
             sub.push(common_settings.join(", "));
         }
-        sub.push(format!("mean and 95% band over {} seeds", table.seeds));
+        let seeds: u64 = table.seeds.parse().unwrap_or(0);
+        sub.push(if seeds < FEW_SEEDS {
+            format!(
+                "mean and 95% band over {} seeds (too few for a trustworthy band)",
+                table.seeds
+            )
+        } else {
+            format!("mean and 95% band over {} seeds", table.seeds)
+        });
+        if any_split {
+            sub.push("dotted: 10th and 90th percentiles, where seeds split".to_string());
+        }
         let y_label = if kind.metric.ends_with("_rate") {
             format!(
                 "{} of {} games",

@@ -9,7 +9,17 @@ use serde_json::{json, Value as Json};
 use super::error::OutputError;
 use crate::error::FieldError;
 use crate::machine::GameResult;
-use crate::training::trainer::GameRecord;
+use crate::training::exact::Expected;
+use crate::training::trainer::{GameRecord, Snapshot};
+
+/// One seed's run of an arm: the machine before its first game, and every game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeedRun {
+    /// The untrained machine (game 0 of the curves).
+    pub start: Snapshot,
+    /// What each game left behind, in order.
+    pub games: Vec<GameRecord>,
+}
 
 /// The curves recorded per game, in CSV column order.
 pub const METRICS: [&str; 14] = [
@@ -70,9 +80,54 @@ fn round(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
 }
 
-/// The curves of one run, one row of [`METRICS`] per game (NaN: not recorded).
-pub fn run_curves(records: &[GameRecord], window: u64) -> Vec<[f64; METRICS.len()]> {
-    let mut out = Vec::with_capacity(records.len());
+/// What a metric can be after `games` games: a band never reaches past it.
+pub fn metric_bounds(metric: usize, games: u64) -> (f64, f64) {
+    let g = games as f64;
+    match METRICS[metric] {
+        "wins_minus_losses" => (-g, g),
+        "michie_score" => (-g, 3.0 * g),
+        "beads" | "first_box_beads" | "boxes" => (0.0, f64::INFINITY),
+        // Rates and probabilities.
+        _ => (0.0, 1.0),
+    }
+}
+
+/// The `q`-quantile (0 to 1) of sorted values, interpolating between neighbours.
+pub fn quantile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let at = q.clamp(0.0, 1.0) * (sorted.len() - 1) as f64;
+    let (lo, hi) = (at.floor() as usize, at.ceil() as usize);
+    sorted[lo] + (sorted[hi] - sorted[lo]) * (at - lo as f64)
+}
+
+/// The curves of one run, one row of [`METRICS`] per game from game 0 (the
+/// untrained machine: no rates yet) to the last (NaN: not recorded).
+pub fn run_curves(run: &SeedRun, window: u64) -> Vec<[f64; METRICS.len()]> {
+    let records = &run.games;
+    let mut out = Vec::with_capacity(records.len() + 1);
+    let pick = |side: Option<Expected>| -> [f64; 3] { side.map_or([f64::NAN; 3], |e| [e.win, e.draw, e.loss]) };
+    let (perfect, random) = (
+        pick(run.start.exact.and_then(|e| e.perfect)),
+        pick(run.start.exact.and_then(|e| e.random)),
+    );
+    out.push([
+        f64::NAN,
+        f64::NAN,
+        f64::NAN,
+        0.0,
+        0.0,
+        run.start.total_beads as f64,
+        run.start.first_box_beads as f64,
+        run.start.boxes as f64,
+        perfect[0],
+        perfect[1],
+        perfect[2],
+        random[0],
+        random[1],
+        random[2],
+    ]);
     let (mut wml, mut score) = (0i64, 0i64);
     for (i, r) in records.iter().enumerate() {
         match r.result {
@@ -89,9 +144,6 @@ pub fn run_curves(records: &[GameRecord], window: u64) -> Vec<[f64; METRICS.len(
         let from = (i + 1).saturating_sub(window as usize);
         let recent = &records[from..=i];
         let share = |res: GameResult| recent.iter().filter(|g| g.result == res).count() as f64 / recent.len() as f64;
-        let pick = |side: Option<crate::training::exact::Expected>| -> [f64; 3] {
-            side.map_or([f64::NAN; 3], |e| [e.win, e.draw, e.loss])
-        };
         let perfect = pick(r.exact.and_then(|e| e.perfect));
         let random = pick(r.exact.and_then(|e| e.random));
         out.push([

@@ -13,7 +13,8 @@ use plotters::style::FontStyle;
 use super::error::OutputError;
 use crate::fsutil::write_atomic;
 
-/// One line on a chart: a mean with a shaded band around it.
+/// One line on a chart: a mean with a shaded band around it, and thin dotted
+/// lines where the spread of seeds lies (their 10th and 90th percentiles).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Series {
     /// The legend entry.
@@ -21,6 +22,8 @@ pub struct Series {
     /// (x, mean, band low, band high) per point, x increasing. A band equal
     /// to the mean draws no shading.
     pub points: Vec<(f64, f64, f64, f64)>,
+    /// (x, low quantile, high quantile) per point; empty: none drawn.
+    pub spread: Vec<(f64, f64, f64)>,
 }
 
 /// A chart: title, axis labels (with units), and its series.
@@ -58,6 +61,21 @@ const PALETTE: [RGBColor; MAX_SERIES] = [
 
 /// The most series one chart draws, each in a colour of its own, with a legend that fits.
 pub const MAX_SERIES: usize = 10;
+
+/// A dash pattern a series (dash, gap in pixels; `None`: solid), so that
+/// arms whose lines coincide stay told apart; the legend shows each.
+const DASHES: [Option<(u32, u32)>; MAX_SERIES] = [
+    None,
+    Some((12, 6)),
+    Some((4, 4)),
+    Some((18, 5)),
+    Some((8, 3)),
+    Some((2, 6)),
+    Some((24, 8)),
+    Some((6, 10)),
+    Some((14, 3)),
+    Some((3, 3)),
+];
 
 const TITLE_SIZE: f64 = 26.0;
 const SUBTITLE_SIZE: f64 = 16.0;
@@ -149,6 +167,13 @@ impl<'a> Plan<'a> {
             r.0 = r.0.min(v);
             r.1 = r.1.max(v);
         };
+        for &(x, lo, hi) in chart.series.iter().flat_map(|s| s.spread.iter()) {
+            if finite(x) && finite(lo) && finite(hi) {
+                widen(&mut xs, x);
+                widen(&mut ys, lo);
+                widen(&mut ys, hi);
+            }
+        }
         for p in chart.series.iter().flat_map(|s| s.points.iter()) {
             if let Some((x, y)) = mean_point(p) {
                 widen(&mut xs, x);
@@ -295,12 +320,33 @@ fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plan: &Plan) -> Res
         }
     }
 
+    // The spread of seeds: thin dotted lines, under the means.
+    for (i, s) in chart.series.iter().enumerate() {
+        let colour = PALETTE[i % PALETTE.len()];
+        let spread: Vec<(f64, f64, f64, f64)> = s.spread.iter().map(|&(x, lo, hi)| (x, lo, hi, f64::NAN)).collect();
+        for quantile in [0, 1] {
+            let pick = |p: &(f64, f64, f64, f64)| {
+                let y = if quantile == 0 { p.1 } else { p.2 };
+                (finite(p.0) && finite(y)).then_some((p.0, y))
+            };
+            for line in runs(&spread, pick) {
+                if line.len() > 1 {
+                    ctx.draw_series(DashedLineSeries::new(line, 2, 3, colour.mix(0.9).stroke_width(1)))
+                        .map_err(err)?;
+                }
+            }
+        }
+    }
+
     for (i, s) in chart.series.iter().enumerate() {
         let colour = PALETTE[i % PALETTE.len()];
         for line in runs(&s.points, mean_point) {
             if line.len() == 1 {
                 // A lone point has no line: mark it.
                 ctx.draw_series(std::iter::once(Circle::new(line[0], 3, colour.filled())))
+                    .map_err(err)?;
+            } else if let Some((dash, gap)) = DASHES[i % DASHES.len()] {
+                ctx.draw_series(DashedLineSeries::new(line, dash, gap, colour.stroke_width(2)))
                     .map_err(err)?;
             } else {
                 ctx.draw_series(LineSeries::new(line, colour.stroke_width(2)))
@@ -318,9 +364,16 @@ fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plan: &Plan) -> Res
         legend_strip
             .draw(&Rectangle::new([(x, y - 6), (x + 26, y + 6)], colour.mix(0.2).filled()))
             .map_err(err)?;
-        legend_strip
-            .draw(&PathElement::new(vec![(x, y), (x + 26, y)], colour.stroke_width(2)))
-            .map_err(err)?;
+        // The line sample in the series' own dash pattern.
+        let (dash, gap) = DASHES[i % DASHES.len()].map_or((26, 0), |(d, g)| (d as i32, g as i32));
+        let mut from = x;
+        while from < x + 26 {
+            let to = (from + dash).min(x + 26);
+            legend_strip
+                .draw(&PathElement::new(vec![(from, y), (to, y)], colour.stroke_width(2)))
+                .map_err(err)?;
+            from = to + gap.max(1);
+        }
         let style = TextStyle::from((FAMILY, LEGEND_SIZE).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
         legend_strip
             .draw(&Text::new(s.label.as_str(), (x + 34, y), style))
@@ -411,10 +464,12 @@ mod tests {
                 Series {
                     label: "MENACE (first)".into(),
                     points: a,
+                    spread: Vec::new(),
                 },
                 Series {
                     label: "HER (second)".into(),
                     points: b,
+                    spread: Vec::new(),
                 },
             ],
         }
@@ -536,6 +591,7 @@ mod tests {
         chart.series.push(Series {
             label: "all missing".into(),
             points: vec![(f64::NAN, f64::NAN, f64::NAN, f64::NAN)],
+            spread: Vec::new(),
         });
         draw(&chart, &dir.join("nan")).unwrap();
         assert!(dir.join("nan.png").is_file());
@@ -565,6 +621,7 @@ mod tests {
             series: vec![Series {
                 label: "one point".into(),
                 points: vec![(5.0, 0.5, 0.5, 0.5)],
+                spread: Vec::new(),
             }],
         };
         let plan = Plan::new(&chart).unwrap();

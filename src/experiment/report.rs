@@ -5,19 +5,17 @@ use std::path::Path;
 use serde_json::{json, Value as Json};
 
 use super::charts::draw_charts;
-use super::curves::{run_curves, Band, CurveTable, METRICS};
+use super::curves::{metric_bounds, quantile, run_curves, Band, CurveTable, SeedRun, METRICS};
 use super::error::OutputError;
 use super::file::Experiment;
 use crate::fsutil::{create_dir, write_atomic};
+use crate::machine::settings::EmptyBox;
 use crate::machine::GameResult;
-use crate::training::trainer::{games_until_learned, GameRecord};
+use crate::training::exact::Expected;
+use crate::training::trainer::{games_until_learned, last_loss, ExactPair, LEARNED_MIN_GAMES};
 
 /// Write `curves.csv`, `summary.json` and the charts into `dir`. Returns the files written.
-pub fn write_outputs(
-    exp: &Experiment,
-    results: &[Vec<Vec<GameRecord>>],
-    dir: &Path,
-) -> Result<Vec<String>, OutputError> {
+pub fn write_outputs(exp: &Experiment, results: &[Vec<SeedRun>], dir: &Path) -> Result<Vec<String>, OutputError> {
     create_dir(dir)?;
     let mut written = Vec::new();
     let csv_path = dir.join("curves.csv");
@@ -32,7 +30,11 @@ pub fn write_outputs(
     Ok(written)
 }
 
-fn curves_csv(exp: &Experiment, results: &[Vec<Vec<GameRecord>>]) -> Result<Vec<u8>, OutputError> {
+/// The quantiles of seeds drawn as thin lines beside each mean: where seeds
+/// diverge (a machine that learns or resigns for ever), they show the split.
+pub const SPREAD: (f64, f64) = (0.1, 0.9);
+
+fn curves_csv(exp: &Experiment, results: &[Vec<SeedRun>]) -> Result<Vec<u8>, OutputError> {
     let mut w = csv::Writer::from_writer(Vec::new());
     let mut header: Vec<String> = [
         "experiment",
@@ -50,12 +52,18 @@ fn curves_csv(exp: &Experiment, results: &[Vec<Vec<GameRecord>>]) -> Result<Vec<
     .map(|s| s.to_string())
     .collect();
     for m in METRICS {
-        header.extend([format!("{m}_mean"), format!("{m}_low"), format!("{m}_high")]);
+        header.extend([
+            format!("{m}_mean"),
+            format!("{m}_low"),
+            format!("{m}_high"),
+            format!("{m}_p10"),
+            format!("{m}_p90"),
+        ]);
     }
     w.write_record(&header)?;
     for (arm, runs) in exp.arms.iter().zip(results) {
         let curves: Vec<_> = runs.iter().map(|r| run_curves(r, exp.window)).collect();
-        for g in 0..exp.games as usize {
+        for g in 0..=exp.games as usize {
             let mut row = vec![
                 exp.name.clone(),
                 exp.title.clone(),
@@ -66,12 +74,26 @@ fn curves_csv(exp: &Experiment, results: &[Vec<Vec<GameRecord>>]) -> Result<Vec<
                 arm.settings.describe(),
                 runs.len().to_string(),
                 exp.window.to_string(),
-                (g + 1).to_string(),
+                g.to_string(),
             ];
             for m in 0..METRICS.len() {
-                match Band::of(curves.iter().map(|c| c[g][m])) {
-                    Some(b) => row.extend([b.mean, b.low, b.high].map(|x| format!("{:.6}", x))),
-                    None => row.extend([String::new(), String::new(), String::new()]),
+                let values = curves.iter().map(|c| c[g][m]);
+                match Band::of(values.clone()) {
+                    Some(b) => {
+                        // A band never reaches past what is possible (a rate below 0, say).
+                        let (lo, hi) = metric_bounds(m, g as u64);
+                        let mut sorted: Vec<f64> = values.filter(|x| !x.is_nan()).collect();
+                        sorted.sort_by(f64::total_cmp);
+                        let cells = [
+                            b.mean,
+                            b.low.clamp(lo, hi),
+                            b.high.clamp(lo, hi),
+                            quantile(&sorted, SPREAD.0),
+                            quantile(&sorted, SPREAD.1),
+                        ];
+                        row.extend(cells.map(|x| format!("{:.6}", x)));
+                    }
+                    None => row.extend(std::iter::repeat_n(String::new(), 5)),
                 }
             }
             w.write_record(&row)?;
@@ -80,33 +102,68 @@ fn curves_csv(exp: &Experiment, results: &[Vec<Vec<GameRecord>>]) -> Result<Vec<
     w.into_inner().map_err(|e| OutputError::Csv(e.into_error().into()))
 }
 
-fn summary(exp: &Experiment, results: &[Vec<Vec<GameRecord>>]) -> Json {
+/// Per seed, the game from which the first move's boxes stay empty to the
+/// end (under the resign rule the machine then resigns every game).
+fn first_boxes_empty_from(run: &SeedRun) -> Option<u64> {
+    let last_nonempty = run.games.iter().rposition(|g| g.first_box_beads > 0);
+    match last_nonempty {
+        None if run.games.is_empty() => None,
+        None => Some(if run.start.first_box_beads == 0 { 0 } else { 1 }),
+        Some(i) => run.games.get(i + 1).map(|g| g.game),
+    }
+}
+
+fn summary(exp: &Experiment, results: &[Vec<SeedRun>]) -> Json {
     let arms: Vec<Json> = exp
         .arms
         .iter()
         .zip(results)
         .map(|(arm, runs)| {
             let total = |res: GameResult| {
-                Band::of(runs.iter().map(|r| r.iter().filter(|g| g.result == res).count() as f64)).map(Band::json)
+                Band::of(runs.iter().map(|r| r.games.iter().filter(|g| g.result == res).count() as f64))
+                    .map(Band::json)
             };
-            let learned: Vec<Option<u64>> = runs.iter().map(|r| games_until_learned(r)).collect();
-            let last_exact = |which: fn(&crate::training::trainer::ExactPair) -> Option<crate::training::exact::Expected>| {
-                let finals: Vec<crate::training::exact::Expected> =
-                    runs.iter().filter_map(|r| r.iter().rev().find_map(|g| g.exact.as_ref().and_then(which))).collect();
+            let learned: Vec<Option<u64>> = runs.iter().map(|r| games_until_learned(&r.games)).collect();
+            let last_losses: Vec<Option<u64>> = runs.iter().map(|r| last_loss(&r.games)).collect();
+            let empty_from: Vec<Option<u64>> = runs.iter().map(first_boxes_empty_from).collect();
+            let last_exact = |which: fn(&ExactPair) -> Option<Expected>| {
+                let finals: Vec<Expected> = runs
+                    .iter()
+                    .filter_map(|r| r.games.iter().rev().find_map(|g| g.exact.as_ref().and_then(which)))
+                    .collect();
                 if finals.is_empty() {
                     return Json::Null;
                 }
-                let band = |f: fn(&crate::training::exact::Expected) -> f64| Band::of(finals.iter().map(f)).map(Band::json);
+                let band = |f: fn(&Expected) -> f64| Band::of(finals.iter().map(f)).map(Band::json);
                 json!({"win": band(|e| e.win), "draw": band(|e| e.draw), "loss": band(|e| e.loss)})
+            };
+            // The loss rate over each seed's last window: where seeds split
+            // (some never lose, some always do) the mean alone misleads.
+            let final_loss: Vec<f64> = runs
+                .iter()
+                .filter_map(|r| {
+                    let n = (exp.window as usize).min(r.games.len());
+                    let last = &r.games[r.games.len() - n..];
+                    (n > 0).then(|| last.iter().filter(|g| g.result == GameResult::Loss).count() as f64 / n as f64)
+                })
+                .collect();
+            let share = |f: &dyn Fn(f64) -> bool| {
+                let k = final_loss.iter().filter(|&&x| f(x)).count();
+                round6(k as f64 / final_loss.len().max(1) as f64)
             };
             // The first recorded game from which the exact chance of losing to
             // perfect play stays 0 (None: not there at the end, or never recorded).
             let safe: Vec<Option<u64>> = runs
                 .iter()
                 .map(|r| {
-                    let recorded: Vec<(u64, f64)> = r
-                        .iter()
-                        .filter_map(|g| g.exact.and_then(|e| e.perfect).map(|p| (g.game, p.loss)))
+                    let start = r.start.exact.and_then(|e| e.perfect).map(|p| (0, p.loss));
+                    let recorded: Vec<(u64, f64)> = start
+                        .into_iter()
+                        .chain(
+                            r.games
+                                .iter()
+                                .filter_map(|g| g.exact.and_then(|e| e.perfect).map(|p| (g.game, p.loss))),
+                        )
                         .collect();
                     let first_bad = recorded.iter().rposition(|&(_, loss)| loss > 0.0);
                     match first_bad {
@@ -115,6 +172,17 @@ fn summary(exp: &Experiment, results: &[Vec<Vec<GameRecord>>]) -> Json {
                     }
                 })
                 .collect();
+            let resign_note = match (empty_from.iter().flatten().count(), arm.settings.empty_box) {
+                (0, _) => Json::Null,
+                (n, EmptyBox::Resign) => json!(format!(
+                    "in {n} of {} seeds the first move's boxes emptied: the machine resigned every game from then on",
+                    runs.len()
+                )),
+                (n, _) => json!(format!(
+                    "in {n} of {} seeds the first move's boxes emptied by the end",
+                    runs.len()
+                )),
+            };
             json!({
                 "name": arm.name,
                 "side": arm.side_name,
@@ -126,11 +194,25 @@ fn summary(exp: &Experiment, results: &[Vec<Vec<GameRecord>>]) -> Json {
                 "draws": total(GameResult::Draw),
                 "losses": total(GameResult::Loss),
                 "games_until_learned": distribution(
-                    "the game after which the machine never lost again (0: never lost); null: lost its last game",
+                    &format!(
+                        "the game after which the machine never lost again (0: never lost), counted only when at least {LEARNED_MIN_GAMES} games and at least as many as came before it follow without a loss; null: not learned"
+                    ),
                     &learned,
                 ),
+                "last_loss": distribution("the game of the machine's last loss; null: it never lost", &last_losses),
+                "final_loss_rate": {
+                    "about": "the share of games lost in each seed's last window, and the shares of seeds that lost none or all of them there",
+                    "mean": Band::of(final_loss.iter().copied()).map(Band::json),
+                    "seeds_losing_none": share(&|x| x == 0.0),
+                    "seeds_losing_all": share(&|x| x == 1.0),
+                },
+                "first_boxes_empty": distribution(
+                    "the game from which the boxes of the machine's first move stay empty to the end; null: they never did",
+                    &empty_from,
+                ),
+                "note": resign_note,
                 "games_until_safe": distribution(
-                    "the first recorded game from which the exact probability of losing to perfect play stays 0; null: not 0 at the end (or not recorded)",
+                    "the first recorded game (0: untrained) from which the exact probability of losing to perfect play stays 0; null: not 0 at the end (or not recorded)",
                     &safe,
                 ),
                 "final_exact": {
@@ -149,9 +231,13 @@ fn summary(exp: &Experiment, results: &[Vec<Vec<GameRecord>>]) -> Json {
         "seeds": exp.seeds,
         "window": exp.window,
         "exact_every": exp.exact_every,
-        "band": "95% band: mean ± 1.96 standard errors over seeds",
+        "band": "95% band: mean ± 1.96 standard errors over seeds, clipped to the possible range; p10/p90: 10th and 90th percentiles of seeds",
         "arms": arms,
     })
+}
+
+fn round6(x: f64) -> f64 {
+    (x * 1e6).round() / 1e6
 }
 
 /// A per-seed distribution of game numbers (None: did not happen), summarised.

@@ -3,13 +3,14 @@
 
 use rayon::prelude::*;
 
+use super::curves::SeedRun;
 use super::error::ExperimentError;
 use super::file::Experiment;
 use crate::game::Game;
-use crate::training::trainer::{GameRecord, Trainer};
+use crate::training::trainer::Trainer;
 
 /// One run's records, or why it failed.
-type RunResult = Result<Vec<GameRecord>, ExperimentError>;
+type RunResult = Result<SeedRun, ExperimentError>;
 
 impl Experiment {
     /// Build every arm's first trainer once, so a bad arm (say, `perfect` on
@@ -29,13 +30,13 @@ impl Experiment {
 
     /// Run every arm over every seed on `threads` threads. `progress` is
     /// called with the number of games just played. The records come back
-    /// indexed `[arm][seed][game]`, the same whatever the thread count.
+    /// indexed `[arm][seed]`, the same whatever the thread count.
     pub fn run<G: Game>(
         &self,
         game: &G,
         threads: usize,
         progress: &(dyn Fn(u64) + Sync),
-    ) -> Result<Vec<Vec<Vec<GameRecord>>>, ExperimentError> {
+    ) -> Result<Vec<Vec<SeedRun>>, ExperimentError> {
         let jobs: Vec<(usize, usize)> = (0..self.arms.len())
             .flat_map(|a| (0..self.seeds.len()).map(move |s| (a, s)))
             .collect();
@@ -53,20 +54,14 @@ impl Experiment {
                 .map(|&(a, s)| self.run_one(game, a, self.seeds[s], progress))
                 .collect()
         });
-        let mut by_arm: Vec<Vec<Vec<GameRecord>>> = vec![Vec::new(); self.arms.len()];
+        let mut by_arm: Vec<Vec<SeedRun>> = vec![Vec::new(); self.arms.len()];
         for (&(a, _), records) in jobs.iter().zip(results) {
             by_arm[a].push(records?);
         }
         Ok(by_arm)
     }
 
-    fn run_one<G: Game>(
-        &self,
-        game: &G,
-        arm: usize,
-        seed: u64,
-        progress: &(dyn Fn(u64) + Sync),
-    ) -> Result<Vec<GameRecord>, ExperimentError> {
+    fn run_one<G: Game>(&self, game: &G, arm: usize, seed: u64, progress: &(dyn Fn(u64) + Sync)) -> RunResult {
         let a = &self.arms[arm];
         let mut trainer =
             Trainer::new(game.clone(), a.side, a.settings.clone(), a.opponent.clone(), seed).map_err(|error| {
@@ -76,6 +71,8 @@ impl Experiment {
                     error,
                 }
             })?;
+        // Game 0: the untrained machine, with its exact results where they are recorded.
+        let start = trainer.snapshot(self.exact_every.is_some());
         let mut records = Vec::with_capacity(self.games as usize);
         let mut pending = 0;
         for g in 1..=self.games {
@@ -88,6 +85,6 @@ impl Experiment {
             }
         }
         progress(pending);
-        Ok(records)
+        Ok(SeedRun { start, games: records })
     }
 }

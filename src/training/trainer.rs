@@ -43,6 +43,19 @@ pub struct GameRecord {
     pub start_seed: Option<u64>,
 }
 
+/// The machine as it stands, before a run's first game: where curves start (game 0).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Snapshot {
+    /// Beads in all boxes.
+    pub total_beads: u64,
+    /// Beads in the boxes of the machine's first move.
+    pub first_box_beads: u64,
+    /// Boxes the machine has.
+    pub boxes: usize,
+    /// The exact expected results, when asked for.
+    pub exact: Option<ExactPair>,
+}
+
 /// A training run: a machine, an opponent, and the one random stream both draw from.
 pub struct Trainer<G: Game> {
     pub machine: Machine<G>,
@@ -153,6 +166,16 @@ impl<G: Game> Trainer<G> {
         (pos, seed)
     }
 
+    /// The machine as it stands (`exact`: with its exact expected results).
+    pub fn snapshot(&mut self, exact: bool) -> Snapshot {
+        Snapshot {
+            total_beads: self.machine.total_beads(),
+            first_box_beads: self.machine.first_move_beads(),
+            boxes: self.machine.boxes().len(),
+            exact: exact.then(|| self.exact()),
+        }
+    }
+
     /// The machine's exact expected results now, against perfect and random
     /// play; each is `None` where the game is too large.
     pub fn exact(&mut self) -> ExactPair {
@@ -179,12 +202,28 @@ impl<G: Game> Trainer<G> {
     }
 }
 
-/// The first game after which the machine never lost again (0 if it never
-/// lost), or `None` if its last game was a loss.
+/// The fewest games without a loss that count as having learned.
+pub const LEARNED_MIN_GAMES: u64 = 10;
+
+/// The game number of the last loss, if there was one.
+pub fn last_loss(records: &[GameRecord]) -> Option<u64> {
+    records
+        .iter()
+        .rev()
+        .find(|r| r.result == GameResult::Loss)
+        .map(|r| r.game)
+}
+
+/// The game after which the machine never lost again (0: it never lost),
+/// counted as learned only when the games without a loss after it are at
+/// least [`LEARNED_MIN_GAMES`] and at least as many as the games up to it:
+/// a last loss at game 2998 of 3000 is not "learned". `None`: not learned.
 pub fn games_until_learned(records: &[GameRecord]) -> Option<u64> {
-    match records.iter().rposition(|r| r.result == GameResult::Loss) {
-        None => Some(0),
-        Some(i) if i + 1 == records.len() => None,
-        Some(i) => Some(records[i].game),
-    }
+    let i = records.iter().rposition(|r| r.result == GameResult::Loss);
+    let (learned_at, before) = match i {
+        None => (0, 0),
+        Some(i) => (records[i].game, i as u64 + 1),
+    };
+    let after = records.len() as u64 - before;
+    (after >= LEARNED_MIN_GAMES && after >= before).then_some(learned_at)
 }
