@@ -2,6 +2,7 @@
 
 mod boxes;
 mod machine_args;
+mod merge;
 mod output;
 mod play;
 mod plot;
@@ -30,6 +31,8 @@ enum Command {
     Train(train::TrainArgs),
     /// Run an experiment file: every arm over every seed, in parallel; curves, summary and charts.
     Run(run::RunArgs),
+    /// Put the shards of an experiment (run with --shard K/N) together: the same outputs as one run.
+    Merge(merge::MergeArgs),
     /// Redraw the charts from a curves file written by `run`.
     Plot(plot::PlotArgs),
     /// Play against a machine at the terminal, game after game, and watch it learn.
@@ -44,6 +47,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Boxes(args) => boxes::run(args),
         Command::Train(args) => train::run(args),
         Command::Run(args) => run::run(args),
+        Command::Merge(args) => merge::run(args),
         Command::Plot(args) => plot::run(args),
         Command::Play(args) => play::run(args),
     }

@@ -1,13 +1,17 @@
-//! `menace run FILE`: every arm of an experiment over every seed, in parallel.
+//! `menace run FILE`: every arm of an experiment over every seed, in parallel;
+//! or one shard of it (`--shard K/N`); resumed where a killed run stopped.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::anyhow;
 use clap::Args;
 
+use menace::experiment::curves::{Band, SeedRun};
 use menace::experiment::report::write_outputs;
+use menace::experiment::units::{self, all_units, Shard};
 use menace::experiment::Experiment;
+use menace::machine::GameResult;
 use menace::{with_game, Game};
 
 use super::progress::games_bar;
@@ -16,16 +20,27 @@ use super::progress::games_bar;
 pub struct RunArgs {
     /// The experiment file (JSON), e.g. experiments/gardner.json.
     file: PathBuf,
-    /// Where to write the curves, summary and charts [default: results/NAME].
+    /// Where to write the curves, summary and charts [default: results/NAME]. A run killed
+    /// part way and started again on the same folder redoes only the unfinished (arm, seed) units.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Worker threads [default: one per core]. The results do not depend on it.
     #[arg(long, value_parser = super::positive)]
     threads: Option<u64>,
+    /// Run only the K-th of N slices of the (arm, seed) units, e.g. 2/8, into --out;
+    /// put the slices together with `menace merge`.
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+    shard: Option<Shard>,
+    /// Print the arms (with sweeps expanded) and the total games, and run nothing.
+    #[arg(long)]
+    list: bool,
 }
 
 pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let exp = Experiment::load(&args.file).map_err(|e| anyhow!(e))?;
+    if args.list {
+        return list(&exp);
+    }
     let out = args
         .out
         .clone()
@@ -37,18 +52,49 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     with_game!(exp.game.clone(), g => run_game(&g, &exp, &out, threads, &args))
 }
 
-fn run_game<G: Game>(
-    game: &G,
-    exp: &Experiment,
-    out: &std::path::Path,
-    threads: usize,
-    args: &RunArgs,
-) -> anyhow::Result<()> {
-    exp.preflight(game)
-        .map_err(|e| anyhow!("experiment file '{}': {e}", args.file.display()))?;
+fn list(exp: &Experiment) -> anyhow::Result<()> {
+    println!(
+        "{}: {} arms × {} seeds × {} games of {}",
+        exp.name,
+        exp.arms.len(),
+        exp.seeds.len(),
+        exp.games,
+        exp.game_spec
+    );
+    for (i, a) in exp.arms.iter().enumerate() {
+        println!(
+            "  {:>3}. {} — {} vs {}; {}",
+            i + 1,
+            a.name,
+            a.side_name,
+            a.opponent,
+            a.settings.describe()
+        );
+    }
     let total = exp.games * exp.seeds.len() as u64 * exp.arms.len() as u64;
     println!(
-        "{}: {} arms × {} seeds × {} games of {} on {} threads",
+        "{total} games in {} (arm, seed) units",
+        exp.arms.len() * exp.seeds.len()
+    );
+    Ok(())
+}
+
+fn run_game<G: Game>(game: &G, exp: &Experiment, out: &Path, threads: usize, args: &RunArgs) -> anyhow::Result<()> {
+    exp.preflight(game)
+        .map_err(|e| anyhow!("experiment file '{}': {e}", args.file.display()))?;
+    let every = all_units(exp);
+    let mine = match args.shard {
+        Some(shard) => shard.select(&every),
+        None => every.clone(),
+    };
+    // Units a killed run already finished in this folder are kept, not redone.
+    let mut done = units::load_units(out, exp)?;
+    done.retain(|u, _| mine.contains(u));
+    let todo: Vec<_> = mine.iter().copied().filter(|u| !done.contains_key(u)).collect();
+    units::save_source(out, exp)?;
+    let shard_text = args.shard.map_or(String::new(), |s| format!(", shard {s}"));
+    println!(
+        "{}: {} arms × {} seeds × {} games of {} on {} threads{shard_text}",
         exp.name,
         exp.arms.len(),
         exp.seeds.len(),
@@ -56,28 +102,52 @@ fn run_game<G: Game>(
         exp.game_spec,
         threads
     );
+    if !done.is_empty() {
+        println!(
+            "resuming in {}: {} of {} units already done",
+            out.display(),
+            done.len(),
+            mine.len()
+        );
+    }
+    let total = exp.games * todo.len() as u64;
     let bar = games_bar(total);
     let start = Instant::now();
-    let results = exp.run(game, threads, &|n| bar.inc(n)).map_err(|e| anyhow!(e))?;
+    let runs = exp
+        .run_units(game, &todo, threads, &|n| bar.inc(n), &|unit, run| {
+            units::save_unit(out, exp, unit, run).map_err(Into::into)
+        })
+        .map_err(|e| anyhow!(e))?;
     bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
-    let written = write_outputs(exp, &results, out).map_err(|e| anyhow!(e))?;
     println!(
         "played {total} games in {secs:.2} s ({:.0} games/s)",
         total as f64 / secs.max(1e-9)
     );
-    for arm in exp.arms.iter().zip(&results) {
-        let (a, runs) = arm;
-        let losses: Vec<f64> = runs
+    done.extend(todo.into_iter().zip(runs));
+    if let Some(shard) = args.shard {
+        units::save_shard(out, exp, shard, mine.len())?;
+        println!(
+            "shard {shard}: {} units saved in {}; put the shards together with: menace merge DIR... --out DIR",
+            mine.len(),
+            out.display()
+        );
+        return Ok(());
+    }
+    let results = units::assemble(exp, done)?;
+    let written = write_outputs(exp, &results, out).map_err(|e| anyhow!(e))?;
+    units::clear(out);
+    report(exp, &results, &written);
+    Ok(())
+}
+
+/// Losses per arm, and the files written.
+pub fn report(exp: &Experiment, results: &[Vec<SeedRun>], written: &[String]) {
+    for (a, runs) in exp.arms.iter().zip(results) {
+        let losses = runs
             .iter()
-            .map(|r| {
-                r.games
-                    .iter()
-                    .filter(|g| g.result == menace::machine::GameResult::Loss)
-                    .count() as f64
-            })
-            .collect();
-        if let Some(b) = menace::experiment::curves::Band::of(losses) {
+            .map(|r| r.games.iter().filter(|g| g.result == GameResult::Loss).count() as f64);
+        if let Some(b) = Band::of(losses) {
             println!(
                 "  {}: {:.2} losses per run (95% band {:.2} to {:.2})",
                 a.name, b.mean, b.low, b.high
@@ -88,5 +158,4 @@ fn run_game<G: Game>(
     for w in written {
         println!("  {w}");
     }
-    Ok(())
 }

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use super::curves::{ArmCurves, CurveTable};
 use super::error::OutputError;
-use super::plot::{self, Chart, Series};
+use super::plot::{self, Chart, Series, MAX_SERIES};
 use crate::fsutil::create_dir;
 
 /// A chart that can be drawn from a curves file.
@@ -130,8 +130,33 @@ fn split_seeds(arm: &ArmCurves, metric: &str) -> Vec<(f64, f64, f64)> {
 
 /// Draw the named charts from a curves table into `dir` (PNG and SVG);
 /// charts with no data (e.g. exact results never recorded) are skipped.
+/// With more arms than fit on one chart (a sweep), each chart is drawn in
+/// pages of [`MAX_SERIES`] arms: `loss_rate.png`, `loss_rate_2.png`, ...
 pub fn draw_charts(table: &CurveTable, names: &[String], dir: &Path) -> Result<Vec<String>, OutputError> {
     create_dir(dir)?;
+    let pages = table.arms.len().div_ceil(MAX_SERIES);
+    let mut written = Vec::new();
+    for (p, arms) in table.arms.chunks(MAX_SERIES).enumerate() {
+        let page = CurveTable {
+            arms: arms.to_vec(),
+            ..table.clone()
+        };
+        let (suffix, title) = if pages > 1 {
+            let first = p * MAX_SERIES + 1;
+            (
+                if p == 0 { String::new() } else { format!("_{}", p + 1) },
+                format!("{} (arms {first} to {})", table.title, first + arms.len() - 1),
+            )
+        } else {
+            (String::new(), table.title.clone())
+        };
+        let page = CurveTable { title, ..page };
+        written.extend(draw_page(&page, names, dir, &suffix)?);
+    }
+    Ok(written)
+}
+
+fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> Result<Vec<String>, OutputError> {
     let distinct = |f: fn(&ArmCurves) -> &str| {
         let mut v: Vec<&str> = table.arms.iter().map(f).collect();
         v.dedup();
@@ -234,7 +259,7 @@ pub fn draw_charts(table: &CurveTable, names: &[String], dir: &Path) -> Result<V
             y_label,
             series,
         };
-        let stem = dir.join(kind.name);
+        let stem = dir.join(format!("{}{suffix}", kind.name));
         plot::draw(&chart, &stem)?;
         written.push(format!("{}.png", stem.display()));
         written.push(format!("{}.svg", stem.display()));

@@ -167,6 +167,7 @@ pub fn run_curves(run: &SeedRun, window: u64) -> Vec<[f64; METRICS.len()]> {
 }
 
 /// A curves file read back: per arm, its descriptive fields and metric columns.
+#[derive(Clone, Debug)]
 pub struct CurveTable {
     pub title: String,
     pub game_spec: String,
@@ -177,6 +178,7 @@ pub struct CurveTable {
 }
 
 /// One arm's curves.
+#[derive(Clone, Debug)]
 pub struct ArmCurves {
     pub name: String,
     pub side: String,

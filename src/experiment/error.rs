@@ -22,6 +22,9 @@ pub enum ExperimentError {
         name: String,
         error: TrainError,
     },
+    /// A unit of work could not be saved, read back or merged.
+    #[error(transparent)]
+    Unit(#[from] super::units::UnitError),
     /// The worker threads could not be started.
     #[error("could not start {threads} worker threads: {reason}")]
     Threads { threads: usize, reason: String },

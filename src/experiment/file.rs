@@ -7,7 +7,6 @@ use serde::Deserialize;
 
 use super::charts::{CHARTS, DEFAULT_CHARTS};
 use super::error::ExperimentError;
-use super::plot::MAX_SERIES;
 use crate::error::FieldError;
 use crate::game::Player;
 use crate::machine::boxes::BoxSet;
@@ -43,7 +42,8 @@ enum Seeds {
     List(Vec<u64>),
 }
 
-#[derive(Debug, Deserialize)]
+/// A bead schedule as written: `1`, `[4, 3, 2, 1]` or `"4,3,2,1"`.
+#[derive(Clone, Debug, Deserialize)]
 #[serde(untagged)]
 enum Beads {
     One(u32),
@@ -51,27 +51,155 @@ enum Beads {
     Text(String),
 }
 
+impl Beads {
+    fn text(&self) -> String {
+        match self {
+            Beads::One(n) => n.to_string(),
+            Beads::List(l) => l.iter().map(u32::to_string).collect::<Vec<_>>().join(","),
+            Beads::Text(t) => t.clone(),
+        }
+    }
+}
+
+/// A setting given once, or a list of values to sweep over.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+enum Sweep<T> {
+    One(T),
+    Many(Vec<T>),
+}
+
+impl<T: Clone> Sweep<T> {
+    fn values(&self) -> Vec<T> {
+        match self {
+            Sweep::One(v) => vec![v.clone()],
+            Sweep::Many(v) => v.clone(),
+        }
+    }
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ArmFile {
     name: String,
+    opponent: Sweep<String>,
+    #[serde(default)]
+    side: Option<Sweep<String>>,
+    #[serde(default)]
+    preset: Option<Sweep<String>>,
+    #[serde(default)]
+    beads: Option<Sweep<Beads>>,
+    #[serde(default)]
+    reinforcement: Option<Sweep<String>>,
+    #[serde(default)]
+    empty_box: Option<Sweep<String>>,
+    #[serde(default)]
+    box_set: Option<Sweep<String>>,
+    #[serde(default)]
+    box_mode: Option<Sweep<String>>,
+    #[serde(default)]
+    symmetry: Option<Sweep<bool>>,
+}
+
+/// One arm of the cross product a (possibly swept) arm of the file stands for.
+#[derive(Clone, Debug, Default)]
+struct ArmChoice {
+    name: String,
     opponent: String,
-    #[serde(default)]
     side: Option<String>,
-    #[serde(default)]
     preset: Option<String>,
-    #[serde(default)]
     beads: Option<Beads>,
-    #[serde(default)]
     reinforcement: Option<String>,
-    #[serde(default)]
     empty_box: Option<String>,
-    #[serde(default)]
     box_set: Option<String>,
-    #[serde(default)]
     box_mode: Option<String>,
-    #[serde(default)]
     symmetry: Option<bool>,
+}
+
+/// The most arms an experiment (after sweeps are expanded) may have.
+pub const MAX_ARMS: usize = 200;
+
+/// The arms an arm of the file stands for: the cross product of its swept
+/// settings, each named after the base name and the values that vary
+/// (e.g. `HER (beads 3, reinforcement michie)`).
+fn expand(a: &ArmFile) -> Result<Vec<ArmChoice>, FieldError> {
+    type Set = fn(&mut ArmChoice, Option<String>);
+    let text = |s: &Option<Sweep<String>>| s.as_ref().map(|s| s.values().into_iter().map(Some).collect::<Vec<_>>());
+    let beads = a
+        .beads
+        .as_ref()
+        .map(|b| b.values().into_iter().map(Some).collect::<Vec<_>>());
+    let symmetry = a
+        .symmetry
+        .as_ref()
+        .map(|b| b.values().into_iter().map(Some).collect::<Vec<_>>());
+    let mut out = vec![(
+        ArmChoice {
+            name: a.name.clone(),
+            ..ArmChoice::default()
+        },
+        Vec::<String>::new(),
+    )];
+    let mut cross = |field: &str, values: Vec<Option<String>>, set: Set, shown: &dyn Fn(&str) -> String| {
+        if values.is_empty() {
+            return Err(FieldError::new(field, "an empty list: give at least one value"));
+        }
+        let many = values.len() > 1;
+        let mut next = Vec::with_capacity(out.len() * values.len());
+        for (choice, parts) in &out {
+            for v in &values {
+                let (mut c, mut p) = (choice.clone(), parts.clone());
+                if many {
+                    p.push(shown(v.as_deref().unwrap_or("")));
+                }
+                set(&mut c, v.clone());
+                next.push((c, p));
+            }
+        }
+        out = next;
+        Ok(())
+    };
+    let opponents: Vec<Option<String>> = a.opponent.values().into_iter().map(Some).collect();
+    cross("opponent", opponents, |c, v| c.opponent = v.unwrap_or_default(), &|v| {
+        format!("vs {v}")
+    })?;
+    let fields: [(&str, Option<Vec<Option<String>>>, Set); 6] = [
+        ("side", text(&a.side), |c, v| c.side = v),
+        ("preset", text(&a.preset), |c, v| c.preset = v),
+        ("reinforcement", text(&a.reinforcement), |c, v| c.reinforcement = v),
+        ("empty_box", text(&a.empty_box), |c, v| c.empty_box = v),
+        ("box_set", text(&a.box_set), |c, v| c.box_set = v),
+        ("box_mode", text(&a.box_mode), |c, v| c.box_mode = v),
+    ];
+    for (field, values, set) in fields {
+        if let Some(values) = values {
+            let label = field.replace('_', " ");
+            cross(field, values, set, &|v| format!("{label} {v}"))?;
+        }
+    }
+    // Bead schedules and symmetry are not text: swept the same way, through their text.
+    if let Some(values) = beads {
+        let texts = values.iter().map(|b| b.as_ref().map(Beads::text)).collect();
+        cross("beads", texts, |c, v| c.beads = v.map(Beads::Text), &|v| {
+            format!("beads {v}")
+        })?;
+    }
+    if let Some(values) = symmetry {
+        let texts = values.iter().map(|b| b.map(|b| b.to_string())).collect();
+        let set: Set = |c, v| c.symmetry = v.map(|v| v == "true");
+        cross("symmetry", texts, set, &|v| {
+            format!("symmetry {}", if v == "true" { "on" } else { "off" })
+        })?;
+    }
+    Ok(out
+        .into_iter()
+        .map(|(mut c, parts)| {
+            if !parts.is_empty() {
+                c.name = format!("{} ({})", c.name, parts.join(", "));
+            }
+            c
+        })
+        .collect())
 }
 
 /// One arm: a machine's side and settings against one opponent.
@@ -101,6 +229,20 @@ pub struct Experiment {
     /// Chart names to draw (see [`CHARTS`]).
     pub charts: Vec<String>,
     pub arms: Vec<Arm>,
+    /// The experiment file's text, kept beside shards so that they can be merged.
+    pub source: String,
+    /// A hash of that text, naming the experiment in unit files and shards.
+    pub hash: String,
+}
+
+/// FNV-1a, 64 bits, as 16 hex digits: a content hash to tell experiment files apart.
+pub fn content_hash(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{h:016x}")
 }
 
 /// The most rows a curves file may have (arms × games), to keep it and memory bounded.
@@ -128,7 +270,10 @@ impl Experiment {
             let field = if path == "." { String::new() } else { path };
             FieldError::new(field, inner)
         })?;
-        Experiment::check(file)
+        let mut exp = Experiment::check(file)?;
+        exp.source = text.to_string();
+        exp.hash = content_hash(text.as_bytes());
+        Ok(exp)
     }
 
     fn check(file: ExperimentFile) -> Result<Experiment, FieldError> {
@@ -164,29 +309,35 @@ impl Experiment {
         if file.arms.is_empty() {
             return Err(FieldError::new("arms", "expected at least one arm"));
         }
+        // Sweeps expand to the cross product of their values, arm by arm.
+        let mut choices = Vec::new();
+        for (i, a) in file.arms.iter().enumerate() {
+            let expanded = expand(a).map_err(|e| e.within(&format!("arms[{i}]")))?;
+            choices.extend(expanded.into_iter().map(|c| (i, c)));
+            if choices.len() > MAX_ARMS {
+                return Err(FieldError::new(
+                    "arms",
+                    format!("more than {MAX_ARMS} arms once sweeps are expanded: split the experiment"),
+                ));
+            }
+        }
         let records = file
             .games
             .saturating_mul(seeds.len() as u64)
-            .saturating_mul(file.arms.len() as u64);
+            .saturating_mul(choices.len() as u64);
         if records > MAX_GAME_RECORDS {
             return Err(FieldError::new(
                 "",
                 format!("games × seeds × arms is {records}: at most {MAX_GAME_RECORDS} games can be recorded in one experiment"),
             ));
         }
-        if file.arms.len() > MAX_SERIES {
-            return Err(FieldError::new(
-                "arms",
-                format!("{} arms, but at most {MAX_SERIES} fit on one chart", file.arms.len()),
-            ));
-        }
-        if file.games.saturating_mul(file.arms.len() as u64) > MAX_CURVE_ROWS {
+        if file.games.saturating_mul(choices.len() as u64) > MAX_CURVE_ROWS {
             return Err(FieldError::new(
                 "games",
                 format!(
                     "{} games × {} arms make more than {MAX_CURVE_ROWS} rows of curves",
                     file.games,
-                    file.arms.len()
+                    choices.len()
                 ),
             ));
         }
@@ -214,7 +365,7 @@ impl Experiment {
         }
         let mut arms = Vec::new();
         let mut names = std::collections::HashSet::new();
-        for (i, a) in file.arms.into_iter().enumerate() {
+        for (i, a) in choices {
             let arm = check_arm(&game, a).map_err(|e| e.within(&format!("arms[{i}]")))?;
             if !names.insert(arm.name.clone()) {
                 return Err(FieldError::new(
@@ -237,11 +388,13 @@ impl Experiment {
             window,
             charts,
             arms,
+            source: String::new(),
+            hash: String::new(),
         })
     }
 }
 
-fn check_arm(game: &AnyGame, a: ArmFile) -> Result<Arm, FieldError> {
+fn check_arm(game: &AnyGame, a: ArmChoice) -> Result<Arm, FieldError> {
     if a.name.trim().is_empty() {
         return Err(FieldError::new("name", "an arm needs a name"));
     }
@@ -262,12 +415,7 @@ fn check_arm(game: &AnyGame, a: ArmFile) -> Result<Arm, FieldError> {
         Some(name) => MachineSettings::preset(name).map_err(|e| FieldError::new("preset", e))?,
     };
     if let Some(b) = a.beads {
-        settings.beads = match b {
-            Beads::One(n) => BeadSchedule::parse(&n.to_string()),
-            Beads::List(l) => BeadSchedule::parse(&l.iter().map(u32::to_string).collect::<Vec<_>>().join(",")),
-            Beads::Text(t) => BeadSchedule::parse(&t),
-        }
-        .map_err(|e| FieldError::new("beads", e))?;
+        settings.beads = BeadSchedule::parse(&b.text()).map_err(|e| FieldError::new("beads", e))?;
     }
     if let Some(r) = a.reinforcement {
         settings.reinforcement = Reinforcement::parse(&r).map_err(|e| FieldError::new("reinforcement", e))?;

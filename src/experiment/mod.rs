@@ -8,6 +8,7 @@ pub mod file;
 pub mod plot;
 pub mod report;
 pub mod runner;
+pub mod units;
 
 pub use error::{ExperimentError, OutputError};
 pub use file::{Arm, Experiment};

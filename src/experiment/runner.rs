@@ -6,6 +6,7 @@ use rayon::prelude::*;
 use super::curves::SeedRun;
 use super::error::ExperimentError;
 use super::file::Experiment;
+use super::units::{all_units, Unit};
 use crate::game::Game;
 use crate::training::trainer::Trainer;
 
@@ -37,9 +38,26 @@ impl Experiment {
         threads: usize,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<Vec<Vec<SeedRun>>, ExperimentError> {
-        let jobs: Vec<(usize, usize)> = (0..self.arms.len())
-            .flat_map(|a| (0..self.seeds.len()).map(move |s| (a, s)))
-            .collect();
+        let jobs = all_units(self);
+        let runs = self.run_units(game, &jobs, threads, progress, &|_, _| Ok(()))?;
+        let mut by_arm: Vec<Vec<SeedRun>> = vec![Vec::new(); self.arms.len()];
+        for (&(a, _), run) in jobs.iter().zip(runs) {
+            by_arm[a].push(run);
+        }
+        Ok(by_arm)
+    }
+
+    /// Run the given (arm, seed) units on `threads` threads, calling `done`
+    /// with each as it finishes (to save it); the runs come back in the
+    /// order of `units`, the same whatever the thread count.
+    pub fn run_units<G: Game>(
+        &self,
+        game: &G,
+        units: &[Unit],
+        threads: usize,
+        progress: &(dyn Fn(u64) + Sync),
+        done: &(dyn Fn(Unit, &SeedRun) -> Result<(), ExperimentError> + Sync),
+    ) -> Result<Vec<SeedRun>, ExperimentError> {
         // Each (arm, seed) unit is independent and collected in order, so the
         // records are the same whatever the number of threads.
         let pool = rayon::ThreadPoolBuilder::new()
@@ -49,16 +67,16 @@ impl Experiment {
                 threads,
                 reason: e.to_string(),
             })?;
-        let results: Vec<RunResult> = pool.install(|| {
-            jobs.par_iter()
-                .map(|&(a, s)| self.run_one(game, a, self.seeds[s], progress))
+        pool.install(|| {
+            units
+                .par_iter()
+                .map(|&(a, s)| {
+                    let run = self.run_one(game, a, self.seeds[s], progress)?;
+                    done((a, s), &run)?;
+                    Ok(run)
+                })
                 .collect()
-        });
-        let mut by_arm: Vec<Vec<SeedRun>> = vec![Vec::new(); self.arms.len()];
-        for (&(a, _), records) in jobs.iter().zip(results) {
-            by_arm[a].push(records?);
-        }
-        Ok(by_arm)
+        })
     }
 
     fn run_one<G: Game>(&self, game: &G, arm: usize, seed: u64, progress: &(dyn Fn(u64) + Sync)) -> RunResult {

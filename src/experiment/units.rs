@@ -1,0 +1,317 @@
+//! Units of work: one (arm, seed) run each, saved the moment it finishes.
+//! A killed run restarted on the same folder redoes only the units it lacks;
+//! `--shard K/N` runs one slice of them; `merge` puts slices together into
+//! exactly the output of one unsharded run.
+//!
+//! A run's folder holds `experiment.json` (the experiment file's text) and
+//! `units/arm{A}-seed{S}.json`, one per finished unit; a shard also writes
+//! `shard.json`. An unsharded run removes them once its outputs are written.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::curves::SeedRun;
+use super::file::{content_hash, Experiment};
+use crate::error::FieldError;
+use crate::fsutil::{create_dir, read_text, write_atomic, FileError};
+use crate::training::trainer::{GameRecord, Snapshot};
+
+/// The format tag of a unit file.
+pub const UNIT_FORMAT: &str = "menace-unit/1";
+
+/// A unit: (arm index, seed index) into the experiment's arms and seeds.
+pub type Unit = (usize, usize);
+
+/// Every unit of an experiment, in order: arm by arm, seed by seed.
+pub fn all_units(exp: &Experiment) -> Vec<Unit> {
+    (0..exp.arms.len())
+        .flat_map(|a| (0..exp.seeds.len()).map(move |s| (a, s)))
+        .collect()
+}
+
+/// The K-th of N slices (K from 1), dealt round-robin so each gets every arm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    pub k: usize,
+    pub n: usize,
+}
+
+impl Shard {
+    /// Read `K/N` with 1 ≤ K ≤ N.
+    pub fn parse(text: &str) -> Result<Shard, crate::error::InvalidValue> {
+        let bad = || crate::error::InvalidValue::new("shard", text, "expected K/N with 1 <= K <= N, like 2/8");
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let (k, n): (usize, usize) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if k == 0 || k > n {
+            return Err(bad());
+        }
+        Ok(Shard { k, n })
+    }
+
+    /// This shard's units among `units`.
+    pub fn select(self, units: &[Unit]) -> Vec<Unit> {
+        units
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| i % self.n == self.k - 1)
+            .map(|(_, &u)| u)
+            .collect()
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.k, self.n)
+    }
+}
+
+/// Units that could not be saved, loaded or merged.
+#[derive(Debug, thiserror::Error)]
+pub enum UnitError {
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// A unit or shard file that is not what `menace run` writes.
+    #[error("'{}': {error}", path.display())]
+    Bad { path: PathBuf, error: FieldError },
+    /// Files of another experiment (the experiment file changed, or shards were mixed).
+    #[error("{0}")]
+    Mismatch(String),
+    /// Some units are in no folder given.
+    #[error("{0}")]
+    Missing(String),
+    /// A unit is in two folders given.
+    #[error("unit arm {arm} seed {seed} is in both '{}' and '{}': give each shard once", first.display(), second.display())]
+    Duplicate {
+        arm: usize,
+        seed: usize,
+        first: PathBuf,
+        second: PathBuf,
+    },
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UnitFile {
+    format: String,
+    experiment: String,
+    arm: usize,
+    arm_name: String,
+    seed_index: usize,
+    seed: u64,
+    start: Snapshot,
+    games: Vec<GameRecord>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ShardFile {
+    format: String,
+    experiment: String,
+    shard: Shard,
+    units: usize,
+}
+
+fn units_dir(dir: &Path) -> PathBuf {
+    dir.join("units")
+}
+
+fn unit_path(dir: &Path, (a, s): Unit) -> PathBuf {
+    units_dir(dir).join(format!("arm{a}-seed{s}.json"))
+}
+
+/// Keep the experiment's text in `dir`, so that shards can be merged from it alone.
+pub fn save_source(dir: &Path, exp: &Experiment) -> Result<(), UnitError> {
+    create_dir(&units_dir(dir))?;
+    write_atomic(&dir.join("experiment.json"), exp.source.as_bytes())?;
+    Ok(())
+}
+
+/// Save one finished unit (atomically: a kill leaves it whole or absent).
+pub fn save_unit(dir: &Path, exp: &Experiment, unit: Unit, run: &SeedRun) -> Result<(), UnitError> {
+    let file = UnitFile {
+        format: UNIT_FORMAT.to_string(),
+        experiment: exp.hash.clone(),
+        arm: unit.0,
+        arm_name: exp.arms[unit.0].name.clone(),
+        seed_index: unit.1,
+        seed: exp.seeds[unit.1],
+        start: run.start,
+        games: run.games.clone(),
+    };
+    let text = serde_json::to_string(&file).map_err(|e| UnitError::Bad {
+        path: unit_path(dir, unit),
+        error: FieldError::new("", e),
+    })?;
+    write_atomic(&unit_path(dir, unit), text.as_bytes())?;
+    Ok(())
+}
+
+/// Record that `dir` holds shard `shard` of `exp` once all its units are saved.
+pub fn save_shard(dir: &Path, exp: &Experiment, shard: Shard, units: usize) -> Result<(), UnitError> {
+    let file = ShardFile {
+        format: UNIT_FORMAT.to_string(),
+        experiment: exp.hash.clone(),
+        shard,
+        units,
+    };
+    let text = serde_json::to_string_pretty(&file).unwrap_or_default() + "\n";
+    write_atomic(&dir.join("shard.json"), text.as_bytes())?;
+    Ok(())
+}
+
+/// The units already saved in `dir` for `exp` (none if the folder has none).
+/// Units of another experiment are an error, not silently reused.
+pub fn load_units(dir: &Path, exp: &Experiment) -> Result<BTreeMap<Unit, SeedRun>, UnitError> {
+    let mut found = BTreeMap::new();
+    let entries = match std::fs::read_dir(units_dir(dir)) {
+        Ok(e) => e,
+        Err(_) => return Ok(found),
+    };
+    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    paths.sort();
+    for path in paths {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        // Only finished units: a temporary file of an interrupted write is skipped.
+        if !(name.starts_with("arm") && name.ends_with(".json")) {
+            continue;
+        }
+        let (unit, run) = read_unit(&path, exp)?;
+        found.insert(unit, run);
+    }
+    Ok(found)
+}
+
+fn read_unit(path: &Path, exp: &Experiment) -> Result<(Unit, SeedRun), UnitError> {
+    let bad = |error: FieldError| UnitError::Bad {
+        path: path.to_path_buf(),
+        error,
+    };
+    let text = read_text(path)?;
+    let file: UnitFile = serde_json::from_str(&text).map_err(|e| bad(FieldError::new("", e)))?;
+    if file.format != UNIT_FORMAT {
+        return Err(bad(FieldError::new("format", format!("expected \"{UNIT_FORMAT}\""))));
+    }
+    if file.experiment != exp.hash {
+        return Err(UnitError::Mismatch(format!(
+            "'{}' is a unit of another experiment file (hash {}, not {}): use another --out folder, or remove its units",
+            path.display(),
+            file.experiment,
+            exp.hash
+        )));
+    }
+    let arm = exp.arms.get(file.arm).filter(|a| a.name == file.arm_name);
+    if arm.is_none() || exp.seeds.get(file.seed_index) != Some(&file.seed) {
+        return Err(bad(FieldError::new("arm", "no such arm and seed in the experiment")));
+    }
+    if file.games.len() as u64 != exp.games {
+        return Err(bad(FieldError::new(
+            "games",
+            format!("{} games, but the experiment has {}", file.games.len(), exp.games),
+        )));
+    }
+    Ok((
+        (file.arm, file.seed_index),
+        SeedRun {
+            start: file.start,
+            games: file.games,
+        },
+    ))
+}
+
+/// Once an unsharded run's outputs are written, its units are no longer needed.
+pub fn clear(dir: &Path) {
+    let _ = std::fs::remove_dir_all(units_dir(dir));
+    let _ = std::fs::remove_file(dir.join("experiment.json"));
+}
+
+/// Put every unit in its place, `[arm][seed]`; an error names the missing ones.
+pub fn assemble(exp: &Experiment, mut runs: BTreeMap<Unit, SeedRun>) -> Result<Vec<Vec<SeedRun>>, UnitError> {
+    let missing: Vec<Unit> = all_units(exp).into_iter().filter(|u| !runs.contains_key(u)).collect();
+    if let Some(&(a, s)) = missing.first() {
+        return Err(UnitError::Missing(format!(
+            "{} of {} units are missing, the first arm '{}' seed {}: give every shard's folder",
+            missing.len(),
+            all_units(exp).len(),
+            exp.arms[a].name,
+            exp.seeds[s]
+        )));
+    }
+    Ok((0..exp.arms.len())
+        .map(|a| (0..exp.seeds.len()).filter_map(|s| runs.remove(&(a, s))).collect())
+        .collect())
+}
+
+/// Read the shards in `dirs` (each written by `menace run --shard`): the
+/// experiment they are of and every unit, refusing shards of different
+/// experiment files, a unit given twice, or units missing.
+pub fn merge(dirs: &[PathBuf]) -> Result<(Experiment, Vec<Vec<SeedRun>>), UnitError> {
+    let mut exp: Option<(Experiment, PathBuf)> = None;
+    for dir in dirs {
+        let path = dir.join("experiment.json");
+        let text = read_text(&path)?;
+        match &exp {
+            None => {
+                let parsed = Experiment::parse(&text).map_err(|error| UnitError::Bad {
+                    path: path.clone(),
+                    error,
+                })?;
+                exp = Some((parsed, dir.clone()));
+            }
+            Some((e, first)) if content_hash(text.as_bytes()) != e.hash => {
+                return Err(UnitError::Mismatch(format!(
+                    "'{}' and '{}' are shards of different experiment files (hash {} and {})",
+                    first.display(),
+                    dir.display(),
+                    e.hash,
+                    content_hash(text.as_bytes())
+                )))
+            }
+            Some(_) => {}
+        }
+    }
+    let Some((exp, _)) = exp else {
+        return Err(UnitError::Missing("no folders to merge".into()));
+    };
+    let mut runs: BTreeMap<Unit, (SeedRun, PathBuf)> = BTreeMap::new();
+    for dir in dirs {
+        for (unit, run) in load_units(dir, &exp)? {
+            if let Some((_, first)) = runs.get(&unit) {
+                return Err(UnitError::Duplicate {
+                    arm: unit.0,
+                    seed: exp.seeds[unit.1] as usize,
+                    first: first.clone(),
+                    second: dir.clone(),
+                });
+            }
+            runs.insert(unit, (run, dir.clone()));
+        }
+    }
+    let runs = runs.into_iter().map(|(u, (r, _))| (u, r)).collect();
+    let results = assemble(&exp, runs).map_err(|e| match e {
+        // Say which shards were given, from their shard.json, to show which are not.
+        UnitError::Missing(m) => {
+            let given: Vec<String> = dirs
+                .iter()
+                .filter_map(|d| read_text(&d.join("shard.json")).ok())
+                .filter_map(|t| serde_json::from_str::<ShardFile>(&t).ok())
+                .map(|f| f.shard.to_string())
+                .collect();
+            if given.is_empty() {
+                UnitError::Missing(m)
+            } else {
+                UnitError::Missing(format!("{m} (shards given: {})", given.join(", ")))
+            }
+        }
+        other => other,
+    })?;
+    Ok((exp, results))
+}

@@ -1,0 +1,187 @@
+//! Sweeps, shards, merges and resumed runs: every way of running an
+//! experiment gives the same curves and summary, byte for byte.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn menace(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_menace")).args(args).output().unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("menace-shards-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A small sweep: 2 bead schedules × 2 reinforcement schemes, plus one plain arm.
+const SWEEP: &str = r#"{
+  "name": "sweep",
+  "game": "hexapawn",
+  "games": 40,
+  "seeds": 7,
+  "exact_every": 10,
+  "arms": [
+    {"name": "HER", "opponent": "random", "beads": ["1", "3"], "reinforcement": ["gardner", "michie"]},
+    {"name": "plain", "opponent": "perfect"}
+  ]
+}"#;
+
+fn ok(o: &Output) {
+    assert!(
+        o.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+fn same_outputs(a: &Path, b: &Path) {
+    for f in ["curves.csv", "summary.json"] {
+        let x = std::fs::read(a.join(f)).unwrap_or_else(|e| panic!("{}: {e}", a.join(f).display()));
+        let y = std::fs::read(b.join(f)).unwrap_or_else(|e| panic!("{}: {e}", b.join(f).display()));
+        assert!(x == y, "{f} differs between {} and {}", a.display(), b.display());
+    }
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_str().unwrap().to_string()
+}
+
+#[test]
+fn a_sweep_expands_to_the_cross_product_with_readable_names() {
+    let dir = scratch("list");
+    let file = write(&dir, "sweep.json", SWEEP);
+    let o = menace(&["run", &file, "--list"]);
+    ok(&o);
+    let out = String::from_utf8_lossy(&o.stdout);
+    for name in [
+        "HER (reinforcement gardner, beads 1)",
+        "HER (reinforcement gardner, beads 3)",
+        "HER (reinforcement michie, beads 1)",
+        "HER (reinforcement michie, beads 3)",
+        "plain",
+    ] {
+        assert!(out.contains(name), "{name} in {out}");
+    }
+    // 5 arms × 7 seeds × 40 games.
+    assert!(out.contains("1400 games in 35 (arm, seed) units"), "{out}");
+    assert!(!dir.join("results").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn shards_merged_and_resumed_runs_match_one_run_byte_for_byte() {
+    let dir = scratch("merge");
+    let file = write(&dir, "sweep.json", SWEEP);
+    let path = |p: &str| dir.join(p).to_str().unwrap().to_string();
+    ok(&menace(&["run", &file, "--out", &path("whole")]));
+    // The run's units are gone once its outputs are written.
+    assert!(!dir.join("whole/units").exists());
+
+    // One shard of one, merged.
+    ok(&menace(&["run", &file, "--shard", "1/1", "--out", &path("only")]));
+    assert!(
+        !dir.join("only/curves.csv").exists(),
+        "a shard writes units, not curves"
+    );
+    ok(&menace(&["merge", &path("only"), "--out", &path("only-merged")]));
+    same_outputs(&dir.join("whole"), &dir.join("only-merged"));
+
+    // Three shards, each a separate process (as a batch scheduler runs them), merged.
+    for k in 1..=3 {
+        ok(&menace(&[
+            "run",
+            &file,
+            "--shard",
+            &format!("{k}/3"),
+            "--out",
+            &path(&format!("s{k}")),
+            "--threads",
+            "1",
+        ]));
+    }
+    ok(&menace(&[
+        "merge",
+        &path("s1"),
+        &path("s2"),
+        &path("s3"),
+        "--out",
+        &path("merged"),
+    ]));
+    same_outputs(&dir.join("whole"), &dir.join("merged"));
+
+    // A run killed part way: shard 2's units are done, one of them lost, and a
+    // temporary file of an interrupted write lies beside them. Started again
+    // on that folder, it redoes only what is missing.
+    let units = dir.join("s2/units");
+    let mut files: Vec<_> = std::fs::read_dir(&units).unwrap().flatten().map(|e| e.path()).collect();
+    files.sort();
+    std::fs::remove_file(&files[0]).unwrap();
+    std::fs::write(units.join(".arm0-seed0.json.tmp123"), b"{\"half").unwrap();
+    std::fs::remove_file(dir.join("s2/shard.json")).unwrap();
+    let o = menace(&["run", &file, "--out", &path("s2")]);
+    ok(&o);
+    let told = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        told.contains(&format!("{} of 35 units already done", files.len() - 1)),
+        "{told}"
+    );
+    same_outputs(&dir.join("whole"), &dir.join("s2"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_merges_are_refused_with_the_folders_named() {
+    let dir = scratch("bad");
+    let file = write(&dir, "sweep.json", SWEEP);
+    let other = write(&dir, "other.json", &SWEEP.replace("\"games\": 40", "\"games\": 30"));
+    let path = |p: &str| dir.join(p).to_str().unwrap().to_string();
+    for k in 1..=2 {
+        ok(&menace(&[
+            "run",
+            &file,
+            "--shard",
+            &format!("{k}/2"),
+            "--out",
+            &path(&format!("s{k}")),
+        ]));
+    }
+    ok(&menace(&["run", &other, "--shard", "2/2", "--out", &path("o2")]));
+    let err = |o: Output| {
+        assert_eq!(o.status.code(), Some(1));
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    // Shards of different experiment files.
+    let e = err(menace(&["merge", &path("s1"), &path("o2"), "--out", &path("x")]));
+    assert!(
+        e.contains("shards of different experiment files") && e.contains("o2"),
+        "{e}"
+    );
+    // A shard missing.
+    let e = err(menace(&["merge", &path("s1"), "--out", &path("x")]));
+    assert!(
+        e.contains("units are missing") && e.contains("shards given: 1/2"),
+        "{e}"
+    );
+    // A shard given twice.
+    let e = err(menace(&[
+        "merge",
+        &path("s1"),
+        &path("s2"),
+        &path("s2"),
+        "--out",
+        &path("x"),
+    ]));
+    assert!(e.contains("is in both") && e.contains("s2"), "{e}");
+    // A run on a folder holding another experiment's units.
+    let e = err(menace(&["run", &other, "--out", &path("s1")]));
+    assert!(e.contains("a unit of another experiment file"), "{e}");
+    // A bad shard.
+    assert_eq!(menace(&["run", &file, "--shard", "3/2"]).status.code(), Some(2));
+    assert!(!dir.join("x").exists(), "nothing written by a refused merge");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
