@@ -124,6 +124,7 @@ pub const MAX_ARMS: usize = 200;
 /// (e.g. `HER (beads 3, reinforcement michie)`).
 fn expand(a: &ArmFile) -> Result<Vec<ArmChoice>, FieldError> {
     type Set = fn(&mut ArmChoice, Option<String>);
+    type Values = Option<Vec<Option<String>>>;
     let text = |s: &Option<Sweep<String>>| s.as_ref().map(|s| s.values().into_iter().map(Some).collect::<Vec<_>>());
     let beads = a
         .beads
@@ -163,7 +164,7 @@ fn expand(a: &ArmFile) -> Result<Vec<ArmChoice>, FieldError> {
     cross("opponent", opponents, |c, v| c.opponent = v.unwrap_or_default(), &|v| {
         format!("vs {v}")
     })?;
-    let fields: [(&str, Option<Vec<Option<String>>>, Set); 6] = [
+    let fields: [(&str, Values, Set); 6] = [
         ("side", text(&a.side), |c, v| c.side = v),
         ("preset", text(&a.preset), |c, v| c.preset = v),
         ("reinforcement", text(&a.reinforcement), |c, v| c.reinforcement = v),
