@@ -3,6 +3,37 @@
 
 use std::fmt;
 
+/// The most characters of a value an error message echoes.
+pub const SHOWN_CHARS: usize = 80;
+
+/// Untrusted text as an error message shows it: control and direction
+/// characters escaped (`\u{202e}`, `\0`), and cut to [`SHOWN_CHARS`].
+///
+/// ```
+/// use menace::error::shown;
+/// assert_eq!(shown("b2"), "b2");
+/// assert_eq!(shown("a\u{202e}b\0"), "a\\u{202e}b\\0");
+/// assert!(shown(&"x".repeat(10_000)).ends_with("… (9920 more characters)"));
+/// ```
+pub fn shown(text: &str) -> String {
+    let mut out = String::new();
+    for (count, c) in text.chars().enumerate() {
+        if count == SHOWN_CHARS {
+            let rest = text.chars().count() - SHOWN_CHARS;
+            out.push_str(&format!("… ({rest} more characters)"));
+            break;
+        }
+        let hidden =
+            c.is_control() || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+        if hidden {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// A value (an option, a setting, a size, a name) that could not be read,
 /// with what it was for and what was wrong or expected.
 ///
@@ -13,7 +44,7 @@ use std::fmt;
 /// assert_eq!(e.to_string(), "box mode 'sometimes': expected auto, enumerate or first-visit");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{what} '{text}': {problem}")]
+#[error("{what} '{}': {problem}", shown(text))]
 pub struct InvalidValue {
     /// What the value is for (`bead schedule`, `width`, `opponent`).
     pub what: &'static str,

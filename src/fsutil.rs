@@ -1,8 +1,13 @@
-//! Reading files, and writing them whole or not at all.
+//! Reading files (bounded in size), writing them whole or not at all, and
+//! locking a file against a second process.
 
 use std::fs;
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
+
+/// The largest file the program reads (a state file of a large machine is
+/// well under it); reading `/dev/zero` stops here instead of filling memory.
+pub const MAX_FILE_BYTES: u64 = 256 << 20;
 
 /// A file that could not be read or written: the path, what was being done,
 /// and the operating system's error (its kind kept, see [`FileError::kind`]).
@@ -19,6 +24,12 @@ pub enum FileError {
     /// The path names something that is not a regular file (a folder, a device).
     #[error("cannot write '{}': it exists and is not a regular file", path.display())]
     NotAFile { path: PathBuf },
+    /// The file is larger than the program reads.
+    #[error("cannot read '{}': larger than {limit} bytes", path.display())]
+    TooLarge { path: PathBuf, limit: u64 },
+    /// Another process holds the file's lock.
+    #[error("'{}' is in use by another menace process (its lock '{}' is held): wait for it to finish", path.display(), lock.display())]
+    Locked { path: PathBuf, lock: PathBuf },
 }
 
 impl FileError {
@@ -27,13 +38,18 @@ impl FileError {
         match self {
             FileError::Io { io, .. } => io.kind(),
             FileError::NotAFile { .. } => io::ErrorKind::InvalidInput,
+            FileError::TooLarge { .. } => io::ErrorKind::FileTooLarge,
+            FileError::Locked { .. } => io::ErrorKind::WouldBlock,
         }
     }
 
     /// The file concerned.
     pub fn path(&self) -> &Path {
         match self {
-            FileError::Io { path, .. } | FileError::NotAFile { path } => path,
+            FileError::Io { path, .. }
+            | FileError::NotAFile { path }
+            | FileError::TooLarge { path, .. }
+            | FileError::Locked { path, .. } => path,
         }
     }
 
@@ -73,17 +89,49 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
     let name = path.file_name().ok_or_else(|| FileError::NotAFile {
         path: path.to_path_buf(),
     })?;
-    let tmp = dir.join(format!(".{}.tmp{}", name.to_string_lossy(), std::process::id()));
+    // A fresh, unpredictable name made exclusively (a planted link cannot
+    // redirect the write); one a kill leaves behind is plainly a leftover.
     let result = (|| -> io::Result<()> {
-        let mut f = fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        fs::rename(&tmp, path)
+        let mut tmp = tempfile::Builder::new()
+            .prefix(&format!(".{}.", name.to_string_lossy()))
+            .suffix(".menace-tmp")
+            .tempfile_in(&dir)?;
+        tmp.write_all(bytes)?;
+        tmp.as_file().sync_all()?;
+        tmp.persist(path).map_err(|e| e.error)?;
+        Ok(())
     })();
-    result.map_err(|e| {
-        let _ = fs::remove_file(&tmp);
-        FileError::io("write", path, e)
-    })
+    result.map_err(|e| FileError::io("write", path, e))
+}
+
+/// An advisory lock on a file, held until dropped: a second process that
+/// asks for it gets [`FileError::Locked`] at once. The lock lives in a file
+/// beside it (`.NAME.lock`), since writing replaces the file itself.
+#[derive(Debug)]
+pub struct FileLock {
+    _file: fs::File,
+}
+
+/// Lock `path` for this process (see [`FileLock`]).
+pub fn lock(path: &Path) -> Result<FileLock, FileError> {
+    let name = path.file_name().ok_or_else(|| FileError::NotAFile {
+        path: path.to_path_buf(),
+    })?;
+    let lock = path.with_file_name(format!(".{}.lock", name.to_string_lossy()));
+    let file = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock)
+        .map_err(|e| FileError::io("lock", path, e))?;
+    match file.try_lock() {
+        Ok(()) => Ok(FileLock { _file: file }),
+        Err(fs::TryLockError::WouldBlock) => Err(FileError::Locked {
+            path: path.to_path_buf(),
+            lock,
+        }),
+        Err(fs::TryLockError::Error(e)) => Err(FileError::io("lock", path, e)),
+    }
 }
 
 /// Create a folder and its parents, naming it in the error.
@@ -91,7 +139,19 @@ pub fn create_dir(path: &Path) -> Result<(), FileError> {
     fs::create_dir_all(path).map_err(|e| FileError::io("create folder", path, e))
 }
 
-/// Read a whole file as text, naming it in the error.
+/// Read a whole file as text, naming it in the error; at most
+/// [`MAX_FILE_BYTES`] (a device that never ends is refused, not read forever).
 pub fn read_text(path: &Path) -> Result<String, FileError> {
-    fs::read_to_string(path).map_err(|e| FileError::io("read", path, e))
+    let file = fs::File::open(path).map_err(|e| FileError::io("read", path, e))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| FileError::io("read", path, e))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(FileError::TooLarge {
+            path: path.to_path_buf(),
+            limit: MAX_FILE_BYTES,
+        });
+    }
+    String::from_utf8(bytes).map_err(|e| FileError::io("read", path, io::Error::new(io::ErrorKind::InvalidData, e)))
 }

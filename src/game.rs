@@ -54,7 +54,7 @@ pub struct MoveError {
 
 impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "move '{}': {}", self.text, self.reason)
+        write!(f, "move '{}': {}", crate::error::shown(&self.text), self.reason)
     }
 }
 
@@ -69,7 +69,7 @@ pub struct PositionError {
 
 impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "position '{}': {}", self.text, self.reason)
+        write!(f, "position '{}': {}", crate::error::shown(&self.text), self.reason)
     }
 }
 
@@ -222,7 +222,22 @@ pub trait Game: Clone + Send + Sync + 'static {
         false
     }
 
+    /// An upper bound on the positions reachable from the start, where the
+    /// game can give one cheaply (Hex: the ways to place the stones). An
+    /// exhaustive computation whose limit is below it refuses at once
+    /// instead of filling memory first. `None`: no bound known.
+    fn position_bound(&self) -> Option<f64> {
+        None
+    }
+
     // ---- provided ----
+
+    /// Whether an exhaustive computation storing at most `limit` positions
+    /// is bound to fail: the game is far too large, or its position bound
+    /// is over the limit.
+    fn exceeds(&self, limit: usize) -> bool {
+        self.too_large_for_exhaustive_search() || self.position_bound().is_some_and(|b| b > limit as f64)
+    }
 
     /// The moves in a fresh vector (for code off the hot path).
     fn moves(&self, pos: &Self::Position) -> Vec<Self::Move> {

@@ -18,7 +18,7 @@ use crate::search::solver::winner;
 
 /// A game spec string that names no game the program has, or names one badly.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("game spec '{spec}': {problem}")]
+#[error("game spec '{}': {problem}", crate::error::shown(spec))]
 pub struct SpecError {
     /// The spec as given.
     pub spec: String,

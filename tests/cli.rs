@@ -164,9 +164,14 @@ fn train_is_deterministic_and_summarises() {
         "--exact-every",
         "10",
     ]);
-    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
-    let records = v["records"].as_array().unwrap();
+    // One line a game as it is played, then the summary.
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&json.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let (v, records) = lines.split_last().unwrap();
     assert_eq!(records.len(), 20);
+    assert_eq!(v["games"], 20);
     assert!(records[9]["exact"]["random"]["win"].is_number());
     assert!(records[8]["exact"].is_null());
     let wins = records.iter().filter(|r| r["result"] == "win").count();

@@ -64,6 +64,17 @@ pub fn positive(text: &str) -> Result<u64, String> {
     }
 }
 
+/// A seed: a whole number from 0 to 2^64 − 1.
+pub fn seed(text: &str) -> Result<u64, String> {
+    text.trim().parse::<u64>().map_err(|_| {
+        format!(
+            "seed '{}': expected a whole number from 0 to {}",
+            menace::error::shown(text),
+            u64::MAX
+        )
+    })
+}
+
 /// A number of games for one run: 1 to 100 000 000 (each game's record is kept).
 pub fn game_count(text: &str) -> Result<u64, String> {
     let n = positive(text)?;

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use anyhow::anyhow;
 use clap::Args;
 
-use menace::fsutil::{read_text, write_atomic};
+use menace::fsutil::{lock, read_text, write_atomic};
 use menace::machine::{BeadChange, GameResult};
 use menace::registry::{default_side, machine_name};
 use menace::training::driver::{Ending, Match, Mover, Step};
@@ -31,7 +31,7 @@ pub struct PlayArgs {
     #[arg(long)]
     side: Option<String>,
     /// The seed of the machine's draws for a fresh machine [default: 0].
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = super::seed)]
     seed: Option<u64>,
     /// Time for all your moves in each game, e.g. 30s, 2m, 500ms; running out loses the game.
     #[arg(long, value_parser = parse_duration)]
@@ -77,6 +77,34 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
     with_game!(any, g => session(g, &args, settings, default, name))
 }
 
+/// The most bytes of one input line kept (a move is a few bytes).
+const MAX_LINE: usize = 4096;
+
+/// The next line (without its newline), keeping at most `limit` bytes of it
+/// and skipping the rest; `None` at the end of input.
+fn read_line_limited(input: &mut impl BufRead, limit: usize) -> std::io::Result<Option<Vec<u8>>> {
+    let mut line = Vec::new();
+    let mut seen = false;
+    loop {
+        let buf = input.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(seen.then_some(line));
+        }
+        seen = true;
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], i + 1),
+            None => (buf, buf.len()),
+        };
+        let room = limit.saturating_sub(line.len());
+        line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let ended = done > chunk.len();
+        input.consume(done);
+        if ended {
+            return Ok(Some(line));
+        }
+    }
+}
+
 fn spawn_input() -> Receiver<Input> {
     let (tx, rx) = mpsc::channel();
     let interrupt = tx.clone();
@@ -86,16 +114,14 @@ fn spawn_input() -> Receiver<Input> {
     });
     std::thread::spawn(move || {
         let stdin = std::io::stdin();
-        // Bytes, not lines of text: a line that is not UTF-8 is refused as a move, not taken as the end.
-        for line in stdin.lock().split(b'\n') {
-            match line {
-                Ok(bytes) => {
-                    let text = String::from_utf8_lossy(&bytes).trim_end_matches('\r').to_string();
-                    if tx.send(Input::Line(text)).is_err() {
-                        return;
-                    }
-                }
-                Err(_) => break,
+        // Bytes, not lines of text: a line that is not UTF-8 is refused as a
+        // move, not taken as the end. A line is kept to its first
+        // MAX_LINE bytes, so an endless one cannot fill memory.
+        let mut input = stdin.lock();
+        while let Ok(Some(bytes)) = read_line_limited(&mut input, MAX_LINE) {
+            let text = String::from_utf8_lossy(&bytes).trim_end_matches('\r').to_string();
+            if tx.send(Input::Line(text)).is_err() {
+                return;
             }
         }
         let _ = tx.send(Input::End);
@@ -124,6 +150,15 @@ fn session<G: Game>(
     default_side: Player,
     name: &str,
 ) -> anyhow::Result<()> {
+    // A game already over at its start would be played, and saved, without end.
+    if game.outcome(&game.start()).is_over() {
+        return Err(super::usage(format!(
+            "{}: the game is already over at its start position: nothing to play",
+            game.spec()
+        )));
+    }
+    // Held for the whole session: a second process on the same state file is refused at once.
+    let _lock = args.state.as_deref().map(lock).transpose()?;
     let mut trainer = match &args.state {
         Some(path) if path.exists() => {
             let text = read_text(path).map_err(|e| anyhow!(e))?;
@@ -189,12 +224,14 @@ fn session<G: Game>(
         game.player_name(machine_side)
     );
     let (mut your_wins, mut its_wins, mut draws) = (0u32, 0u32, 0u32);
+    // Games lost on time one after another: nobody is there.
+    let mut timeouts_in_a_row = 0;
     let mut told_mirrors = false;
     loop {
-        let number = trainer.games_played + 1;
+        let number = trainer.games_played.saturating_add(1);
         println!("\n{}", screen.bold(&format!("=== Game {number} ===")));
         let outcome = play_one(&game, &mut trainer, &input, args.deadline, &screen, name, &help)?;
-        let Some((result, changes, drawn)) = outcome else {
+        let Some((result, changes, drawn, timed_out)) = outcome else {
             // Input ended or was interrupted mid-game: the game in progress is
             // dropped and the file keeps the state after the last finished game.
             save(&finished_state, args)?;
@@ -210,12 +247,19 @@ fn session<G: Game>(
             GameResult::Draw => draws += 1,
         }
         report_changes(&game, &trainer, &changes, &drawn, name, &mut told_mirrors);
+        timeouts_in_a_row = if timed_out { timeouts_in_a_row + 1 } else { 0 };
         println!(
             "Score: you {your_wins}, {name} {its_wins}, draws {draws}. (This session; {name} has played {} in all.)",
             games(trainer.games_played)
         );
         finished_state = state::to_json(&trainer);
         save(&finished_state, args)?;
+        if timeouts_in_a_row >= MAX_TIMEOUTS {
+            println!(
+                "\nNo move in {MAX_TIMEOUTS} games in a row: stopping (the machine is saved as after the last game)."
+            );
+            return Ok(());
+        }
     }
 }
 
@@ -236,7 +280,10 @@ fn save(state_json: &str, args: &PlayArgs) -> anyhow::Result<()> {
 type Drawn<G> = (u32, usize, <G as Game>::Position);
 
 /// A finished game: its result for the machine, the beads that changed, and the boxes drawn from.
-type Played<G> = (GameResult, Vec<BeadChange>, Vec<Drawn<G>>);
+type Played<G> = (GameResult, Vec<BeadChange>, Vec<Drawn<G>>, bool);
+
+/// Games lost on time in a row after which play stops: nobody is at the keyboard.
+const MAX_TIMEOUTS: u32 = 3;
 
 /// The bead changes of a game, each move and box shown as on the board that
 /// was played (the box itself may hold the mirror image).
@@ -323,6 +370,7 @@ fn play_one<G: Game>(
     help: &str,
 ) -> anyhow::Result<Option<Played<G>>> {
     let mut drawn: Vec<Drawn<G>> = Vec::new();
+    let mut timed_out = false;
     let mut m = Match::start(trainer);
     let first = game.turn(m.position());
     let mut time_left = deadline;
@@ -355,7 +403,7 @@ fn play_one<G: Game>(
                     }
                 }
                 let (record, changes) = m.finish(trainer, false);
-                return Ok(Some((record.result, changes, drawn)));
+                return Ok(Some((record.result, changes, drawn, timed_out)));
             }
             Step::Machine(mv) => {
                 let before = before.as_ref().unwrap_or(m.position());
@@ -397,6 +445,7 @@ fn play_one<G: Game>(
                         Ok(i) => i,
                         Err(RecvTimeoutError::Timeout) => {
                             println!("Time is up: you lose this game.");
+                            timed_out = true;
                             m.opponent_resigns();
                             continue;
                         }

@@ -43,6 +43,13 @@ pub fn run(args: PlotArgs) -> anyhow::Result<()> {
         args.charts.clone()
     };
     let written = draw_charts(&table, &names, &dir).map_err(|e| anyhow!(e))?;
+    if written.is_empty() {
+        anyhow::bail!(
+            "curves file '{}': no data for the charts asked for ({}): nothing drawn",
+            args.csv.display(),
+            names.join(", ")
+        );
+    }
     for w in written {
         println!("{w}");
     }

@@ -6,18 +6,15 @@ use anyhow::{anyhow, bail};
 use clap::Args;
 use serde_json::json;
 
-use menace::fsutil::{read_text, write_atomic};
-use menace::machine::GameResult;
+use menace::fsutil::{lock, read_text, write_atomic};
 use menace::registry::default_side;
 use menace::training::exact::Expected;
 use menace::training::opponent::OpponentSpec;
-use menace::training::trainer::{
-    games_until_learned, last_loss, make_opponent, ExactPair, GameRecord, Trainer, LEARNED_MIN_GAMES,
-};
+use menace::training::trainer::{make_opponent, ExactPair, Tally, Trainer, LEARNED_MIN_GAMES};
 use menace::{training::state, with_game, Game};
+use std::io::Write;
 
 use super::machine_args::MachineArgs;
-use super::output::print_json;
 use super::progress::games_bar;
 
 #[derive(Args)]
@@ -36,7 +33,7 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 50, allow_negative_numbers = true, value_parser = super::game_count)]
     games: u64,
     /// The seed of the run's random stream.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = super::seed)]
     seed: u64,
     #[command(flatten)]
     machine: MachineArgs,
@@ -72,10 +69,29 @@ fn train<G: Game>(
             "--opponent human: a person plays at the terminal with `menace play`; train takes a program opponent",
         ));
     }
+    // Held for the whole run: a second process on the same state file is refused at once.
+    let _locks = [&args.resume, &args.save]
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .filter(|&(i, p)| i == 0 || Some(p) != args.resume.as_ref())
+        .map(|(_, p)| lock(p))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut trainer = match &args.resume {
         Some(path) => {
             let text = read_text(path).map_err(|e| anyhow!(e))?;
-            state::from_json(&game, &text).map_err(|e| anyhow!("state file '{}': {e}", path.display()))?
+            let t = state::from_json(&game, &text).map_err(|e| anyhow!("state file '{}': {e}", path.display()))?;
+            if let Some(s) = &args.side {
+                let asked = game.parse_player(s).map_err(super::usage)?;
+                if asked != t.machine.side() {
+                    bail!(
+                        "--side {s}: the machine in '{}' plays {}; leave --side out to continue it",
+                        path.display(),
+                        game.player_name(t.machine.side())
+                    );
+                }
+            }
+            t
         }
         None => {
             let side = match &args.side {
@@ -102,43 +118,55 @@ fn train<G: Game>(
         }
     }
     let bar = games_bar(args.games);
-    let mut records: Vec<GameRecord> = Vec::with_capacity(args.games.min(1 << 20) as usize);
+    // Running totals only: memory stays flat however many games. With
+    // --json each game's record is streamed out as one line.
+    let mut tally = Tally::default();
+    let stdout = std::io::stdout();
+    let mut lines = std::io::BufWriter::new(stdout.lock());
     for i in 0..args.games {
         // Every K games of the machine's life, as `run` counts them.
         let exact = args.exact_every.is_some_and(|k| (trainer.games_played + 1) % k == 0);
-        records.push(trainer.play_game(exact));
+        let record = trainer.play_game(exact);
+        tally.add(&record);
+        if args.json {
+            serde_json::to_writer(&mut lines, &record)?;
+            lines.write_all(b"\n")?;
+        }
         if i % 64 == 0 {
             bar.set_position(i);
         }
     }
+    lines.flush()?;
+    drop(lines);
     bar.finish_and_clear();
     let final_exact = trainer.exact();
     if let Some(path) = &args.save {
         write_atomic(path, state::to_json(&trainer).as_bytes()).map_err(|e| anyhow!(e))?;
     }
-    let count = |r: GameResult| records.iter().filter(|g| g.result == r).count();
-    let (wins, draws, losses) = (count(GameResult::Win), count(GameResult::Draw), count(GameResult::Loss));
-    let learned = games_until_learned(&records);
-    let first = records.first().map_or(0, |r| r.game);
+    let (wins, draws, losses) = (tally.wins, tally.draws, tally.losses);
+    let learned = tally.learned();
+    let first = tally.first_game.unwrap_or(0);
     let m = &trainer.machine;
     if args.json {
-        return print_json(&json!({
+        // The summary as the last line, after a line a game.
+        let summary = json!({
             "game": game.spec(),
             "side": game.player_name(m.side()),
             "opponent": trainer.opponent_spec.to_string(),
             "seed": trainer.seed,
             "settings": m.settings(),
-            "games": records.len(),
+            "games": tally.games,
             "games_played": trainer.games_played,
             "wins": wins, "draws": draws, "losses": losses,
             "learned_after": learned,
-            "last_loss": last_loss(&records),
+            "last_loss": tally.last_loss,
             "boxes": m.boxes().len(),
             "box_memory_bytes": m.memory_bytes(),
             "beads": m.total_beads(),
             "exact": final_exact,
-            "records": records,
-        }));
+        });
+        println!("{summary}");
+        return Ok(());
     }
     let origin = match &args.resume {
         Some(path) => match trainer.seed {
@@ -162,8 +190,8 @@ fn train<G: Game>(
     } else {
         "not learned yet"
     };
-    match last_loss(&records) {
-        None => println!("no loss in these {} games: {verdict}", records.len()),
+    match tally.last_loss {
+        None => println!("no loss in these {} games: {verdict}", tally.games),
         Some(n) => println!(
             "last loss in game {n}; no loss in the {} games after it: {verdict} (learned: at least {LEARNED_MIN_GAMES} games, and as many as before it, without a loss)",
             trainer.games_played - n

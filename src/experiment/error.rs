@@ -24,7 +24,7 @@ pub enum ExperimentError {
     },
     /// A unit of work could not be saved, read back or merged.
     #[error(transparent)]
-    Unit(#[from] super::units::UnitError),
+    Unit(#[from] UnitError),
     /// The worker threads could not be started.
     #[error("could not start {threads} worker threads: {reason}")]
     Threads { threads: usize, reason: String },
@@ -48,4 +48,28 @@ pub enum OutputError {
     /// The summary could not be encoded as JSON.
     #[error("summary: {0}")]
     Json(#[from] serde_json::Error),
+}
+
+/// Units that could not be saved, loaded or merged.
+#[derive(Debug, thiserror::Error)]
+pub enum UnitError {
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// A unit or shard file that is not what `menace run` writes.
+    #[error("'{}': {error}", path.display())]
+    Bad { path: PathBuf, error: FieldError },
+    /// Files of another experiment (the experiment file changed, or shards were mixed).
+    #[error("{0}")]
+    Mismatch(String),
+    /// Some units are in no folder given.
+    #[error("{0}")]
+    Missing(String),
+    /// A unit is in two folders given.
+    #[error("unit arm {arm} seed {seed} is in both '{}' and '{}': give each shard once", first.display(), second.display())]
+    Duplicate {
+        arm: usize,
+        seed: usize,
+        first: PathBuf,
+        second: PathBuf,
+    },
 }

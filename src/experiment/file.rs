@@ -36,7 +36,10 @@ struct ExperimentFile {
 }
 
 #[derive(Debug, Deserialize)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    expecting = "expected a number of seeds from 1 up, or a list of seeds (whole numbers from 0 to 18446744073709551615)"
+)]
 enum Seeds {
     Count(u64),
     List(Vec<u64>),
@@ -44,7 +47,10 @@ enum Seeds {
 
 /// A bead schedule as written: `1`, `[4, 3, 2, 1]` or `"4,3,2,1"`.
 #[derive(Clone, Debug, Deserialize)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    expecting = "expected a bead count, a list of counts like [4, 3, 2, 1], text like \"4,3,2,1\", or a list of those to sweep"
+)]
 enum Beads {
     One(u32),
     List(Vec<u32>),
@@ -63,7 +69,7 @@ impl Beads {
 
 /// A setting given once, or a list of values to sweep over.
 #[derive(Clone, Debug, Deserialize)]
-#[serde(untagged)]
+#[serde(untagged, expecting = "expected a value, or a list of values to sweep over")]
 enum Sweep<T> {
     One(T),
     Many(Vec<T>),
@@ -249,8 +255,12 @@ pub fn content_hash(bytes: &[u8]) -> String {
 /// The most rows a curves file may have (arms × games), to keep it and memory bounded.
 pub const MAX_CURVE_ROWS: u64 = 1_000_000;
 
-/// The most games times seeds an experiment may ask for, to keep memory bounded.
-pub const MAX_GAME_RECORDS: u64 = 50_000_000;
+/// The most games times seeds an experiment may ask for: every game's record
+/// is kept (about 120 bytes), so this keeps a run under a gigabyte.
+pub const MAX_GAME_RECORDS: u64 = 5_000_000;
+
+/// The most seeds an experiment may list or count.
+pub const MAX_SEEDS: u64 = 1_000_000;
 
 impl Experiment {
     /// Read and check an experiment file. Errors name the file and the field path.
@@ -303,7 +313,19 @@ impl Experiment {
                     "expected a number of seeds from 1 up, or a list of seeds",
                 ))
             }
+            Seeds::Count(n) if n > MAX_SEEDS => {
+                return Err(FieldError::new(
+                    "seeds",
+                    format!("{n} seeds: at most {MAX_SEEDS} (shard a larger study over several experiment files)"),
+                ))
+            }
             Seeds::Count(n) => (0..n).collect(),
+            Seeds::List(l) if l.len() as u64 > MAX_SEEDS => {
+                return Err(FieldError::new(
+                    "seeds",
+                    format!("{} seeds: at most {MAX_SEEDS}", l.len()),
+                ))
+            }
             Seeds::List(l) if l.is_empty() => return Err(FieldError::new("seeds", "the list of seeds is empty")),
             Seeds::List(l) => l,
         };

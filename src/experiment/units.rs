@@ -14,9 +14,10 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::curves::SeedRun;
+pub use super::error::UnitError;
 use super::file::{content_hash, Experiment};
 use crate::error::FieldError;
-use crate::fsutil::{create_dir, read_text, write_atomic, FileError};
+use crate::fsutil::{create_dir, read_text, write_atomic};
 use crate::training::trainer::{GameRecord, Snapshot};
 
 /// The format tag of a unit file.
@@ -71,30 +72,6 @@ impl fmt::Display for Shard {
     }
 }
 
-/// Units that could not be saved, loaded or merged.
-#[derive(Debug, thiserror::Error)]
-pub enum UnitError {
-    #[error(transparent)]
-    File(#[from] FileError),
-    /// A unit or shard file that is not what `menace run` writes.
-    #[error("'{}': {error}", path.display())]
-    Bad { path: PathBuf, error: FieldError },
-    /// Files of another experiment (the experiment file changed, or shards were mixed).
-    #[error("{0}")]
-    Mismatch(String),
-    /// Some units are in no folder given.
-    #[error("{0}")]
-    Missing(String),
-    /// A unit is in two folders given.
-    #[error("unit arm {arm} seed {seed} is in both '{}' and '{}': give each shard once", first.display(), second.display())]
-    Duplicate {
-        arm: usize,
-        seed: usize,
-        first: PathBuf,
-        second: PathBuf,
-    },
-}
-
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct UnitFile {
@@ -127,6 +104,7 @@ fn unit_path(dir: &Path, (a, s): Unit) -> PathBuf {
 
 /// Keep the experiment's text in `dir`, so that shards can be merged from it alone.
 pub fn save_source(dir: &Path, exp: &Experiment) -> Result<(), UnitError> {
+    create_dir(dir)?;
     create_dir(&units_dir(dir))?;
     write_atomic(&dir.join("experiment.json"), exp.source.as_bytes())?;
     Ok(())

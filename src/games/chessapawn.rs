@@ -408,7 +408,8 @@ impl Game for Chessapawn {
         }
         // Coordinate form: g1f3, e5xd6.
         let lower = clean.to_ascii_lowercase().replace('x', "");
-        if lower.len() == 4 {
+        // Only ASCII text has squares at byte offsets (`ｂ2`, `aé2` do not).
+        if lower.is_ascii() && lower.len() == 4 {
             if let (Some((f1, r1)), Some((f2, r2))) = (parse_cell(&lower[..2]), parse_cell(&lower[2..])) {
                 if f1 < 8 && r1 < 8 && f2 < 8 && r2 < 8 {
                     let (from, to) = ((r1 * 8 + f1) as u8, (r2 * 8 + f2) as u8);

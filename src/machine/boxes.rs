@@ -88,7 +88,7 @@ pub fn enumerate<G: Game>(
     limit: usize,
 ) -> Result<Vec<FoundBox<G::Position>>, TooLarge> {
     let limit = crate::search::solver::memory_bounded::<G::Position>(limit);
-    if game.too_large_for_exhaustive_search() {
+    if game.exceeds(limit) {
         return Err(TooLarge {
             game: game.spec(),
             limit,

@@ -69,6 +69,29 @@ impl<G: Game> MatchBox<G> {
     }
 }
 
+/// The moves a box for `position` holds a bead colour for: every legal move,
+/// where moves that a symmetry fixing the position maps onto each other
+/// (with `symmetry` on) share one colour, represented by the least of them.
+pub fn bead_colours<G: Game>(game: &G, position: &G::Position, symmetry: bool) -> Vec<G::Move> {
+    let mut legal = game.moves(position);
+    legal.sort();
+    let fixing: Vec<usize> = if symmetry {
+        (1..game.symmetry_count())
+            .filter(|&s| game.map_position(position, s) == *position)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut moves: Vec<G::Move> = Vec::new();
+    for m in legal {
+        let rep = fixing.iter().map(|&s| game.map_move(m, s)).fold(m, |a, b| a.min(b));
+        if !moves.contains(&rep) {
+            moves.push(rep);
+        }
+    }
+    moves
+}
+
 /// What the machine does at its turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Choice<M> {
@@ -297,25 +320,7 @@ impl<G: Game> Machine<G> {
 
     /// A new box for a stored position, with the initial beads for `own_move`.
     fn make_box(&self, position: G::Position, own_move: u32) -> MatchBox<G> {
-        let mut legal = self.game.moves(&position);
-        legal.sort();
-        let fixing: Vec<usize> = if self.settings.symmetry {
-            (1..self.game.symmetry_count())
-                .filter(|&s| self.game.map_position(&position, s) == position)
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let mut moves: Vec<G::Move> = Vec::new();
-        for m in legal {
-            let rep = fixing
-                .iter()
-                .map(|&s| self.game.map_move(m, s))
-                .fold(m, |a, b| a.min(b));
-            if !moves.contains(&rep) {
-                moves.push(rep);
-            }
-        }
+        let moves = bead_colours(&self.game, &position, self.settings.symmetry);
         let beads = vec![self.settings.beads.beads(own_move); moves.len()];
         MatchBox {
             position,

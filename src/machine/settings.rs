@@ -86,7 +86,7 @@ impl Reinforcement {
             InvalidValue::new(
                 "reinforcement",
                 text,
-                "expected gardner, michie, or win/draw/loss deltas like 3/1/-1 or 1/0/-1:last",
+                "expected gardner, michie, or win/draw/loss deltas like 3/1/-1 or 1/0/-1:last, each from -1000000 to 1000000",
             )
         };
         match text.trim() {
@@ -145,14 +145,15 @@ impl EmptyBox {
             InvalidValue::new(
                 "empty-box rule",
                 text,
-                "expected resign, restock or floor:N with N at least 1",
+                "expected resign, restock or floor:N with N from 1 to 1000000",
             )
         };
         match text.trim() {
             "resign" => Ok(EmptyBox::Resign),
             "restock" => Ok(EmptyBox::Restock),
             t => match t.strip_prefix("floor:").map(str::parse::<u32>) {
-                Some(Ok(n)) if n >= 1 => Ok(EmptyBox::Floor(n)),
+                // The same bounds a state file is checked against, so what is accepted here loads again.
+                Some(Ok(n)) if (1..=1_000_000).contains(&n) => Ok(EmptyBox::Floor(n)),
                 _ => Err(err()),
             },
         }

@@ -104,6 +104,8 @@ pub struct Solver<G: Game> {
     memo: FxHashMap<G::Position, i32>,
     limit: usize,
     nodes: u64,
+    /// A game far too large for exhaustive search: refused at once.
+    refused: bool,
 }
 
 impl<G: Game> Solver<G> {
@@ -114,10 +116,12 @@ impl<G: Game> Solver<G> {
 
     /// A solver that gives up with [`TooLarge`] past `limit` stored positions.
     pub fn with_limit(game: G, limit: usize) -> Self {
+        let limit = memory_bounded::<G::Position>(limit);
         Solver {
+            refused: game.too_large_for_exhaustive_search(),
             game,
             memo: FxHashMap::default(),
-            limit: memory_bounded::<G::Position>(limit),
+            limit,
             nodes: 0,
         }
     }
@@ -143,7 +147,7 @@ impl<G: Game> Solver<G> {
     }
 
     fn score(&mut self, pos: &G::Position) -> Result<i32, TooLarge> {
-        if self.game.too_large_for_exhaustive_search() {
+        if self.refused {
             return Err(TooLarge {
                 game: self.game.spec(),
                 limit: self.limit,

@@ -70,7 +70,7 @@ pub fn expected<G: Game>(
     let game = machine.game().clone();
     let mut memo = FxHashMap::default();
     let limit = crate::search::solver::memory_bounded::<G::Position>(limit);
-    if game.too_large_for_exhaustive_search() {
+    if game.exceeds(limit) {
         return Err(TooLarge {
             game: game.spec(),
             limit,

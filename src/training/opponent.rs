@@ -103,6 +103,13 @@ impl<G: Game> PerfectPlayer<G> {
     /// Solve the game from its start; an error if it needs more than
     /// [`PERFECT_LIMIT`] positions.
     pub fn new(game: G) -> Result<PerfectPlayer<G>, TooLarge> {
+        // Where the game's position bound is already over the limit, say so at once.
+        if game.exceeds(PERFECT_LIMIT) {
+            return Err(TooLarge {
+                game: game.spec(),
+                limit: PERFECT_LIMIT,
+            });
+        }
         let mut solver = Solver::with_limit(game.clone(), PERFECT_LIMIT);
         solver.value(&game.start())?;
         Ok(PerfectPlayer {

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::FieldError;
 use crate::game::Game;
 use crate::machine::settings::MachineSettings;
-use crate::machine::{Machine, MatchBox};
+use crate::machine::{bead_colours, Machine, MatchBox};
 use crate::training::opponent::{Opponent, OpponentSpec};
 use crate::training::trainer::{make_opponent, Trainer};
 
@@ -158,6 +158,33 @@ fn read_machine<G: Game>(game: &G, file: MachineFile, field: &str) -> Result<Mac
             return Err(FieldError::new(
                 format!("{at}.beads"),
                 "a box needs at least one bead colour",
+            ));
+        }
+        // A box holds a colour for every legal move (one per class of moves a
+        // symmetry of the position merges), and no other: a missing colour
+        // could never be played again.
+        let colours = bead_colours(game, &position, symmetry);
+        if let Some(j) = moves.iter().position(|m| !colours.contains(m)) {
+            return Err(FieldError::new(
+                format!("{at}.beads[{j}]"),
+                format!(
+                    "move '{}' is not a bead colour of this box (its colours: {})",
+                    game.move_name(&position, moves[j]),
+                    colours
+                        .iter()
+                        .map(|&m| game.move_name(&position, m))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ),
+            ));
+        }
+        if let Some(&missing) = colours.iter().find(|m| !moves.contains(m)) {
+            return Err(FieldError::new(
+                format!("{at}.beads"),
+                format!(
+                    "no colour for the legal move '{}': a box holds one for every move",
+                    game.move_name(&position, missing)
+                ),
             ));
         }
         boxes.push(MatchBox {

@@ -205,25 +205,62 @@ impl<G: Game> Trainer<G> {
 /// The fewest games without a loss that count as having learned.
 pub const LEARNED_MIN_GAMES: u64 = 10;
 
-/// The game number of the last loss, if there was one.
-pub fn last_loss(records: &[GameRecord]) -> Option<u64> {
-    records
-        .iter()
-        .rev()
-        .find(|r| r.result == GameResult::Loss)
-        .map(|r| r.game)
+/// Running totals of a run's games, in constant memory however many games.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub games: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    /// The game number of the first game counted.
+    pub first_game: Option<u64>,
+    /// The game number of the last loss.
+    pub last_loss: Option<u64>,
+    /// Games counted up to and including the last loss.
+    games_to_last_loss: u64,
 }
 
-/// The game after which the machine never lost again (0: it never lost),
-/// counted as learned only when the games without a loss after it are at
-/// least [`LEARNED_MIN_GAMES`] and at least as many as the games up to it:
-/// a last loss at game 2998 of 3000 is not "learned". `None`: not learned.
+impl Tally {
+    /// Count one more game.
+    pub fn add(&mut self, r: &GameRecord) {
+        self.games += 1;
+        self.first_game.get_or_insert(r.game);
+        match r.result {
+            GameResult::Win => self.wins += 1,
+            GameResult::Draw => self.draws += 1,
+            GameResult::Loss => {
+                self.losses += 1;
+                self.last_loss = Some(r.game);
+                self.games_to_last_loss = self.games;
+            }
+        }
+    }
+
+    /// The game after which the machine never lost again (0: it never
+    /// lost), counted as learned only when the games without a loss after it
+    /// are at least [`LEARNED_MIN_GAMES`] and at least as many as the games
+    /// up to it: a last loss at game 2998 of 3000 is not "learned". `None`:
+    /// not learned.
+    pub fn learned(&self) -> Option<u64> {
+        let before = self.games_to_last_loss;
+        let after = self.games - before;
+        (after >= LEARNED_MIN_GAMES && after >= before).then_some(self.last_loss.unwrap_or(0))
+    }
+
+    /// The totals of these records.
+    pub fn of(records: &[GameRecord]) -> Tally {
+        let mut t = Tally::default();
+        records.iter().for_each(|r| t.add(r));
+        t
+    }
+}
+
+/// The game number of the last loss, if there was one.
+pub fn last_loss(records: &[GameRecord]) -> Option<u64> {
+    Tally::of(records).last_loss
+}
+
+/// See [`Tally::learned`].
 pub fn games_until_learned(records: &[GameRecord]) -> Option<u64> {
-    let i = records.iter().rposition(|r| r.result == GameResult::Loss);
-    let (learned_at, before) = match i {
-        None => (0, 0),
-        Some(i) => (records[i].game, i as u64 + 1),
-    };
-    let after = records.len() as u64 - before;
-    (after >= LEARNED_MIN_GAMES && after >= before).then_some(learned_at)
+    Tally::of(records).learned()
 }

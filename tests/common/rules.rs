@@ -3,6 +3,7 @@
 
 use std::collections::HashSet;
 
+use menace::error::shown;
 use menace::{Game, Outcome};
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
@@ -151,17 +152,47 @@ fn check_games_end<G: Game>(game: &G) {
     }
 }
 
-/// Unreadable input is refused with an error that quotes it, never a panic.
+/// Unreadable input is refused with an error that quotes it, never a panic
+/// (multi-byte characters included: no slicing inside one).
 fn check_garbage_is_refused<G: Game>(game: &G) {
     let start = game.start();
-    for text in ["", "zz", "a0", "??", "a1a1a1", "x", "-", "9999", "a99", "é"] {
-        if let Err(e) = game.parse_move(&start, text) {
-            assert!(e.to_string().contains(&format!("'{text}'")), "{e}");
+    let moves = [
+        "",
+        "zz",
+        "a0",
+        "??",
+        "a1a1a1",
+        "-",
+        "9999",
+        "a99",
+        "é",
+        "ｂ2",
+        "aé2",
+        "é2é2",
+        "b２",
+        "€€€€",
+        "a\u{0}1",
+        "𝕒𝟙",
+    ];
+    for text in moves {
+        match game.parse_move(&start, text) {
+            Err(e) => assert!(e.to_string().contains(&format!("'{}'", shown(text))), "{e}"),
+            Ok(m) => panic!("{}: garbage move '{text}' read as {m:?}", game.spec()),
         }
     }
-    for text in ["", "garbage", "/ / /", "ppp/3/PPP", "ppp/3/PPP q", "x"] {
-        if let Err(e) = game.parse_position(text) {
-            assert!(e.to_string().contains(&format!("'{text}'")), "{e}");
+    for text in [
+        "",
+        "garbage",
+        "/ / /",
+        "ppp/3/PPP q",
+        "x",
+        "é/é/é",
+        "\u{0}",
+        "ｐｐｐ/3/PPP w",
+    ] {
+        match game.parse_position(text) {
+            Err(e) => assert!(e.to_string().contains(&format!("'{}'", shown(text))), "{e}"),
+            Ok(p) => panic!("{}: garbage position '{text}' read as {p:?}", game.spec()),
         }
     }
 }

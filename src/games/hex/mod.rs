@@ -9,6 +9,25 @@ use crate::games::board::{cell_name, encode_ranks, parse_cell};
 use board::{cells_of, get, set};
 pub use board::{Cells, Hex, HexMove, HexPosition};
 
+/// The ways to place Red's and Blue's stones on `cells` cells with the
+/// counts a game allows (equal, or one more for whoever placed first), times
+/// two for the swap's flag: an upper bound on the positions reachable.
+fn placements(cells: u32, swap: bool) -> f64 {
+    let choose = |n: u32, k: u32| -> f64 { (0..k).map(|i| f64::from(n - i) / f64::from(i + 1)).product() };
+    let mut total = 0.0;
+    for k in 0..=cells / 2 {
+        total += choose(cells, k) * choose(cells - k, k);
+        if 2 * k < cells {
+            total += 2.0 * choose(cells, k + 1) * choose(cells - k - 1, k);
+        }
+    }
+    if swap {
+        total * 2.0
+    } else {
+        total
+    }
+}
+
 impl Game for Hex {
     type Position = HexPosition;
     type Move = HexMove;
@@ -262,6 +281,10 @@ impl Game for Hex {
 
     fn diagram_after(&self, pos: &HexPosition, last: Option<HexMove>) -> String {
         self.diagram_marked(pos, last)
+    }
+
+    fn position_bound(&self) -> Option<f64> {
+        Some(placements(u32::from(self.size) * u32::from(self.size), self.swap))
     }
 
     fn winner_oracle(&self, positions: &[HexPosition], limit: usize) -> Option<Result<Vec<Outcome>, TooLarge>> {
