@@ -153,15 +153,28 @@ fn ctrl_c_saves_and_exits_cleanly() {
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(b"b2\nbxc3\nb2\n").unwrap();
     stdin.flush().unwrap();
-    std::thread::sleep(Duration::from_millis(500));
+    // Wait, by reading its output (no sleep), until it asks for White's
+    // second move of game 2: the input so far is all used. Then Ctrl-C.
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut seen = String::new();
+    let mut asks = 0;
+    while asks < 2 {
+        let mut line = String::new();
+        assert!(std::io::BufRead::read_line(&mut out, &mut line).unwrap() > 0, "{seen}");
+        if seen.contains("=== Game 2 ===") && line.starts_with("Your move") {
+            asks += 1;
+        }
+        seen.push_str(&line);
+    }
     // SAFETY: sending a signal to our own child process.
     unsafe {
         libc::kill(child.id() as i32, libc::SIGINT);
     }
-    let o = child.wait_with_output().unwrap();
+    std::io::Read::read_to_string(&mut out, &mut seen).unwrap();
+    let status = child.wait().unwrap();
     drop(stdin);
-    assert!(o.status.success(), "{:?}", o.status);
-    assert!(text(&o).contains("Bye. Score: you 1, HER 0, draws 0."), "{}", text(&o));
+    assert!(status.success(), "{status:?}");
+    assert!(seen.contains("Bye. Score: you 1, HER 0, draws 0."), "{seen}");
     let saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
     assert_eq!(saved["games_played"], 1);
     std::fs::remove_dir_all(&dir).unwrap();

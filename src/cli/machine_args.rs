@@ -16,7 +16,7 @@ pub struct MachineArgs {
     #[arg(long, value_parser = BeadSchedule::parse)]
     pub beads: Option<BeadSchedule>,
     /// gardner, michie, or win/draw/loss deltas like 3/1/-1 or 1/0/-1:last.
-    #[arg(long, value_parser = Reinforcement::parse)]
+    #[arg(long, value_parser = Reinforcement::parse, allow_hyphen_values = true)]
     pub reinforcement: Option<Reinforcement>,
     /// What an empty box does: resign, restock, or floor:N.
     #[arg(long, value_parser = EmptyBox::parse)]

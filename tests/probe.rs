@@ -1,0 +1,297 @@
+//! A hostile user's probe: bad input of every kind, full devices, endless
+//! files, concurrent use. Every case must end in bounded time with a clear
+//! error or success: no panic (exit 101 or "panicked"), no hang, and state
+//! files that still load.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// Far beyond what any case needs: a case still running then is a hang.
+const HANG: Duration = Duration::from_secs(120);
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("menace-probe-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Wait for a child, killing it (and failing) if it outlives [`HANG`].
+fn finish(mut child: Child, what: &str) -> Output {
+    let start = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return child.wait_with_output().unwrap();
+        }
+        if start.elapsed() > HANG {
+            let _ = child.kill();
+            panic!("{what}: still running after {HANG:?}");
+        }
+        std::thread::yield_now();
+    }
+}
+
+fn run(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_menace"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let _ = stdin.write_all(input);
+    drop(stdin);
+    finish(child, &args.join(" "))
+}
+
+/// No panic, and the exit code expected, with `needle` in stderr when given.
+fn expect(args: &[&str], input: &[u8], code: i32, needle: &str) -> Output {
+    let o = run(args, input);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
+    assert!(err.contains(needle), "{args:?}: expected '{needle}' in: {err}");
+    o
+}
+
+fn loads(state: &Path, game: &str) {
+    expect(&["boxes", game, "--state", state.to_str().unwrap()], b"", 0, "");
+}
+
+#[test]
+fn bad_text_anywhere_is_refused_without_a_panic() {
+    // Multi-byte and control characters as moves, in every game.
+    for game in ["hexapawn", "tictactoe", "hex:3", "chessapawn", "minihexchess"] {
+        let input = "ｂ2\naé2\n\u{202e}b2\n\u{0}\n𝕒𝟙\nquit\n";
+        expect(&["play", game], input.as_bytes(), 0, "");
+    }
+    // Game specs, sides, options and seeds.
+    expect(&["train", "hexapawn\u{202e}x"], b"", 2, "\\u{202e}");
+    let long = "x".repeat(100_000);
+    let o = expect(&["train", &long], b"", 2, "more characters");
+    assert!(o.stderr.len() < 2_000, "a 100 kB value is cut in the error");
+    expect(
+        &["train", "hexapawn", "--seed", "-1"],
+        b"",
+        2,
+        "expected a whole number from 0",
+    );
+    expect(
+        &["train", "hexapawn", "--empty-box", "floor:1000001"],
+        b"",
+        2,
+        "from 1 to 1000000",
+    );
+    expect(
+        &["train", "hexapawn", "--reinforcement", "-2147483648/0/0"],
+        b"",
+        2,
+        "from -1000000 to 1000000",
+    );
+    expect(
+        &["play", "hexapawn", "--empty-box", "floor:4294967295"],
+        b"",
+        2,
+        "floor",
+    );
+    expect(&["train", "hexapawn", "--games", "0"], b"", 2, "");
+    expect(&["run", "experiments/gardner.json", "--shard", "0/3"], b"", 2, "shard");
+}
+
+#[test]
+fn experiment_files_cannot_ask_for_unbounded_memory() {
+    let dir = scratch("exp");
+    for (seeds, needle) in [
+        ("18446744073709551615", "at most 1000000"),
+        ("1000000000", "at most 1000000"),
+        ("-1", "expected a number of seeds"),
+        ("1e12", "expected a number of seeds"),
+    ] {
+        let text = format!(
+            r#"{{"name":"x","game":"hexapawn","games":1,"seeds":{seeds},"arms":[{{"name":"a","opponent":"random"}}]}}"#
+        );
+        let f = dir.join("e.json");
+        std::fs::write(&f, text).unwrap();
+        expect(
+            &["run", f.to_str().unwrap(), "--out", dir.join("o").to_str().unwrap()],
+            b"",
+            1,
+            needle,
+        );
+    }
+    let text = r#"{"name":"x","game":"hexapawn","games":100000,"seeds":100,"arms":[{"name":"a","opponent":"random"}]}"#;
+    let f = dir.join("big.json");
+    std::fs::write(&f, text).unwrap();
+    expect(&["run", f.to_str().unwrap()], b"", 1, "games can be recorded");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn endless_inputs_are_cut_off() {
+    // Devices that never end, as a state file, an experiment and a curves file.
+    expect(&["train", "hexapawn", "--resume", "/dev/zero"], b"", 1, "larger than");
+    expect(&["run", "/dev/zero"], b"", 1, "larger than");
+    expect(&["plot", "/dev/urandom"], b"", 1, "");
+    // A line without end in play: refused as a move, then the session goes on.
+    let mut input = vec![b'b'; 20 << 20];
+    input.extend_from_slice(b"\nquit\n");
+    let o = expect(&["play", "hexapawn"], &input, 0, "");
+    assert!(String::from_utf8_lossy(&o.stdout).contains("Refused"));
+}
+
+#[test]
+fn a_full_output_device_is_an_error_not_a_crash() {
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    for args in [
+        vec!["solve", "tictactoe"],
+        vec!["boxes", "hexapawn"],
+        vec!["train", "hexapawn", "--games", "10"],
+        vec!["play", "hexapawn"],
+    ] {
+        let child = Command::new(env!("CARGO_BIN_EXE_menace"))
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(full.try_clone().unwrap())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let o = finish(child, &args.join(" "));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("cannot write to standard output") && !err.contains("panicked"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn games_over_before_they_start_and_nobody_at_the_keyboard_end() {
+    // Bare kings: a draw at the start; play refuses at once instead of looping.
+    expect(&["play", "minihexchess,setup=0,3:K,0,-3:k"], b"", 2, "already over");
+    // A deadline and nobody typing: after three games lost on time, play stops.
+    let dir = scratch("afk");
+    let state = dir.join("her.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_menace"))
+        .args([
+            "play",
+            "hexapawn",
+            "--deadline",
+            "1ms",
+            "--state",
+            state.to_str().unwrap(),
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdin = child.stdin.take();
+    let o = finish(child, "play with nobody there");
+    drop(stdin);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("No move in 3 games in a row: stopping"));
+    loads(&state, "hexapawn");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_state_file_in_use_is_refused_and_never_lost() {
+    let dir = scratch("lock");
+    let state = dir.join("her.json");
+    let s = state.to_str().unwrap();
+    expect(&["train", "hexapawn", "--games", "20", "--save", s], b"", 0, "");
+    // Another process holds the file: a second train or play is refused at once.
+    let held = menace::fsutil::lock(&state).unwrap();
+    expect(
+        &["train", "hexapawn", "--resume", s, "--save", s],
+        b"",
+        1,
+        "in use by another menace process",
+    );
+    expect(
+        &["play", "hexapawn", "--state", s],
+        b"quit\n",
+        1,
+        "in use by another menace process",
+    );
+    drop(held);
+    expect(
+        &["train", "hexapawn", "--resume", s, "--save", s, "--games", "5"],
+        b"",
+        0,
+        "",
+    );
+    let saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    assert_eq!(saved["games_played"], 25);
+    // A conflicting --side on resume is refused, not ignored.
+    expect(
+        &["train", "hexapawn", "--resume", s, "--side", "white"],
+        b"",
+        1,
+        "plays Black",
+    );
+    // No temporary files left beside it.
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.contains("menace-tmp")), "{names:?}");
+    loads(&state, "hexapawn");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_state_box_without_a_legal_move_is_refused() {
+    let dir = scratch("box");
+    let state = dir.join("her.json");
+    let s = state.to_str().unwrap();
+    expect(&["train", "hexapawn", "--games", "3", "--save", s], b"", 0, "");
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    // Drop the second colour of the first box with two.
+    let boxes = v["machine"]["boxes"].as_array_mut().unwrap();
+    let b = boxes
+        .iter_mut()
+        .find(|b| b["beads"].as_array().unwrap().len() > 1)
+        .unwrap();
+    b["beads"].as_array_mut().unwrap().pop();
+    std::fs::write(&state, serde_json::to_string(&v).unwrap()).unwrap();
+    expect(
+        &["train", "hexapawn", "--resume", s],
+        b"",
+        1,
+        "no colour for the legal move",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn exhaustive_work_on_large_games_is_refused_at_once() {
+    // Hex 4x4 and up: no exact evaluation or perfect opponent is tried for long.
+    let o = expect(&["train", "hex:4", "--games", "1"], b"", 0, "");
+    assert!(String::from_utf8_lossy(&o.stdout).contains("too large to compute"));
+    expect(
+        &["train", "hex:5", "--games", "1", "--opponent", "perfect"],
+        b"",
+        1,
+        "needs the game solved",
+    );
+    expect(&["solve", "chessapawn"], b"", 1, "too many positions");
+}
+
+#[test]
+fn plot_with_nothing_to_draw_fails() {
+    let dir = scratch("plot");
+    let csv = dir.join("curves.csv");
+    std::fs::write(
+        &csv,
+        "experiment,title,game_spec,arm,side,opponent,settings,seeds,window,game,loss_rate_mean,loss_rate_low,loss_rate_high\nx,x,hexapawn,a,Black,random,s,1,5,1,,,\n",
+    )
+    .unwrap();
+    expect(&["plot", csv.to_str().unwrap()], b"", 1, "nothing drawn");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
