@@ -71,6 +71,15 @@ impl Band {
         })
     }
 
+    /// The band cut to what the quantity can be (a probability within 0 and 1).
+    pub fn within(self, lo: f64, hi: f64) -> Band {
+        Band {
+            low: self.low.clamp(lo, hi),
+            high: self.high.clamp(lo, hi),
+            ..self
+        }
+    }
+
     pub(crate) fn json(self) -> Json {
         json!({"mean": round(self.mean), "low": round(self.low), "high": round(self.high)})
     }

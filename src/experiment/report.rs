@@ -121,7 +121,7 @@ fn summary(exp: &Experiment, results: &[Vec<SeedRun>]) -> Json {
         .map(|(arm, runs)| {
             let total = |res: GameResult| {
                 Band::of(runs.iter().map(|r| r.games.iter().filter(|g| g.result == res).count() as f64))
-                    .map(Band::json)
+                    .map(|b| b.within(0.0, exp.games as f64).json())
             };
             let learned: Vec<Option<u64>> = runs.iter().map(|r| games_until_learned(&r.games)).collect();
             let last_losses: Vec<Option<u64>> = runs.iter().map(|r| last_loss(&r.games)).collect();
@@ -134,7 +134,7 @@ fn summary(exp: &Experiment, results: &[Vec<SeedRun>]) -> Json {
                 if finals.is_empty() {
                     return Json::Null;
                 }
-                let band = |f: fn(&Expected) -> f64| Band::of(finals.iter().map(f)).map(Band::json);
+                let band = |f: fn(&Expected) -> f64| Band::of(finals.iter().map(f)).map(|b| b.within(0.0, 1.0).json());
                 json!({"win": band(|e| e.win), "draw": band(|e| e.draw), "loss": band(|e| e.loss)})
             };
             // The loss rate over each seed's last window: where seeds split
@@ -202,7 +202,7 @@ fn summary(exp: &Experiment, results: &[Vec<SeedRun>]) -> Json {
                 "last_loss": distribution("the game of the machine's last loss; null: it never lost", &last_losses),
                 "final_loss_rate": {
                     "about": "the share of games lost in each seed's last window, and the shares of seeds that lost none or all of them there",
-                    "mean": Band::of(final_loss.iter().copied()).map(Band::json),
+                    "mean": Band::of(final_loss.iter().copied()).map(|b| b.within(0.0, 1.0).json()),
                     "seeds_losing_none": share(&|x| x == 0.0),
                     "seeds_losing_all": share(&|x| x == 1.0),
                 },
@@ -257,7 +257,7 @@ fn distribution(about: &str, per_seed: &[Option<u64>]) -> Json {
         "per_seed": per_seed,
         "reached": n,
         "not_reached": per_seed.len() - n,
-        "mean": Band::of(done.iter().map(|&g| g as f64)).map(Band::json),
+        "mean": Band::of(done.iter().map(|&g| g as f64)).map(|b| b.within(0.0, f64::INFINITY).json()),
         "median": median,
         "min": done.first(),
         "max": done.last(),
