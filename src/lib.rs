@@ -3,12 +3,14 @@
 //!
 //! The layers, each using only those above it in this list:
 //! - [`game`]: the [`Game`] abstraction every game implements, with its symmetry group;
+//! - [`picture`]: how a game's board is drawn: cells, pieces, the cells a move joins;
 //! - [`games`]: the games, one file (or folder, with its own solver) each;
 //! - [`search`]: the exact solver and Monte Carlo tree search;
 //! - [`machine`]: the matchbox machine: settings, box sets, boxes, beads, reinforcement;
 //! - [`training`]: opponents, the match driver, the trainer, exact evaluation, state files;
 //! - [`registry`]: the one table of games, by spec string;
-//! - [`experiment`]: experiment files, the parallel runner, curves, summary, charts.
+//! - [`experiment`]: experiment files, the parallel runner, curves, summary, charts;
+//! - [`web`]: SVG pictures of boards and boxes, and the classroom web page's server.
 //!
 //! The command line (`src/cli/`) sits on top of them all.
 
@@ -18,9 +20,11 @@ pub mod fsutil;
 pub mod game;
 pub mod games;
 pub mod machine;
+pub mod picture;
 pub mod registry;
 pub mod search;
 pub mod training;
+pub mod web;
 
 pub use game::{Game, MoveError, Outcome, Player, PositionError};
 pub use games::chessapawn::Chessapawn;

@@ -184,11 +184,18 @@ fn a_machine_saved_by_play_trains_on_against_the_opponent_named() {
     // The file says the machine last met a person: train asks whom to play now.
     let o = train(&[]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("give --opponent"), "{:?}", o);
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("give --opponent"),
+        "{:?}",
+        o
+    );
     let o = train(&["--opponent", "random"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
-    assert_eq!((saved["opponent"].as_str(), saved["games_played"].as_u64()), (Some("random"), Some(6)));
+    assert_eq!(
+        (saved["opponent"].as_str(), saved["games_played"].as_u64()),
+        (Some("random"), Some(6))
+    );
     // A person is not a training opponent.
     let o = Command::new(env!("CARGO_BIN_EXE_menace"))
         .args(["train", "hexapawn", "--opponent", "human"])
