@@ -14,6 +14,9 @@
 //!
 //! The command line (`src/cli/`) sits on top of them all.
 
+// The name `with_game!` expands to, inside the library as outside it.
+extern crate self as menace;
+
 pub mod error;
 pub mod experiment;
 pub mod fsutil;
@@ -21,6 +24,8 @@ pub mod game;
 pub mod games;
 pub mod machine;
 pub mod picture;
+// `#[macro_use]`: `with_game!` for the layers after the registry (the web server).
+#[macro_use]
 pub mod registry;
 pub mod search;
 pub mod training;
