@@ -174,6 +174,24 @@ async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T, ApiError> + S
 }
 
 impl Shared {
+    /// A request body, or why it could not be read (too large: 413).
+    fn body(&self, bytes: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
+        bytes.map_err(|e| {
+            let status = e.status();
+            if status == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::new(
+                    status,
+                    format!(
+                        "request body too large: at most {} bytes are accepted",
+                        self.config.max_body
+                    ),
+                )
+            } else {
+                ApiError::new(status, format!("request body unreadable: {e}"))
+            }
+        })
+    }
+
     fn entry(&self, id: &str) -> Result<Arc<Entry>, ApiError> {
         let sessions = lock(&self.sessions);
         let entry = sessions.get(id).cloned().ok_or_else(|| {
@@ -385,7 +403,7 @@ fn make(shared: &Shared, ask: &NewMachine) -> Result<Box<dyn Session>, ApiError>
 }
 
 async fn create(State(shared): State<Arc<Shared>>, bytes: Result<Bytes, BytesRejection>) -> ApiResult {
-    let ask: NewMachine = body(&bytes?)?;
+    let ask: NewMachine = body(&shared.body(bytes)?)?;
     blocking(move || {
         let session = make(&shared, &ask)?;
         let id = shared.insert(session)?;
@@ -417,7 +435,7 @@ async fn new_machine(
     Path(id): Path<String>,
     bytes: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
-    let ask: NewMachine = body(&bytes?)?;
+    let ask: NewMachine = body(&shared.body(bytes)?)?;
     blocking(move || {
         let entry = shared.entry(&id)?;
         not_while_training(&entry)?;
@@ -469,7 +487,7 @@ async fn play(
     Path(id): Path<String>,
     bytes: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
-    let ask: MoveRequest = body(&bytes?)?;
+    let ask: MoveRequest = body(&shared.body(bytes)?)?;
     act(shared, id, move |s| s.play(&ask.text)).await
 }
 
@@ -482,7 +500,7 @@ async fn train(
     Path(id): Path<String>,
     bytes: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
-    let ask: TrainRequest = body(&bytes?)?;
+    let ask: TrainRequest = body(&shared.body(bytes)?)?;
     let limits = shared.config.limits;
     if !(1..=limits.max_games).contains(&ask.games) {
         return Err(ApiError::bad(format!(
@@ -601,7 +619,7 @@ async fn upload(
     Path(id): Path<String>,
     bytes: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
-    let bytes = bytes?;
+    let bytes = shared.body(bytes)?;
     blocking(move || {
         let entry = shared.entry(&id)?;
         not_while_training(&entry)?;
