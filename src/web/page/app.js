@@ -167,7 +167,7 @@ function highlight() {
 }
 
 function clickCell(i) {
-  if (!view || view.board.over || view.training.running) return;
+  if (busy || !view || view.board.over || view.training.running) return;
   const moves = view.board.moves;
   $("choices").replaceChildren();
   const candidates = selected !== null
@@ -355,14 +355,30 @@ async function refreshExtras() {
 
 // ---- actions ----
 
-function play(name) {
-  return guarded(async () => {
-    say("");
-    const v = await api("POST", at("/move"), { move: name });
-    const ended = v.board.over;
-    render(v);
-    if (ended) await refreshExtras();
-  });
+// One move at a time: clicks while a move is on its way are ignored.
+let busy = false;
+
+function setBusy(on) {
+  busy = on;
+  document.body.dataset.busy = on ? "yes" : "no";
+}
+
+async function play(name) {
+  if (busy) return;
+  setBusy(true);
+  selected = null;
+  for (const c of $("board").querySelectorAll(".cell")) c.classList.remove("movable", "selected", "target");
+  try {
+    await guarded(async () => {
+      say("");
+      const v = await api("POST", at("/move"), { move: name });
+      const ended = v.board.over;
+      render(v);
+      if (ended) await refreshExtras();
+    });
+  } finally {
+    setBusy(false);
+  }
 }
 
 async function poll() {
