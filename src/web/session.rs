@@ -200,11 +200,6 @@ pub fn parse_opponent(text: &str, limits: Limits) -> Result<OpponentSpec, Sessio
     }
 }
 
-/// What the machine did at its last turn: the box and its beads as they were.
-struct LastDraw {
-    json: Json,
-}
-
 /// A finished game shown until the next starts.
 struct Finished<G: Game> {
     pos: G::Position,
@@ -245,7 +240,8 @@ struct GameSession<G: Picture> {
     finished: Option<Finished<G>>,
     /// Moves of the game in progress, in notation.
     history: Vec<String>,
-    last_draw: Option<LastDraw>,
+    /// The box the machine last drew from, with its beads as they were then.
+    last_draw: Option<Json>,
     last_changes: Json,
     message: Option<String>,
     score: Score,
@@ -389,17 +385,15 @@ impl<G: Picture> GameSession<G> {
 
     /// The box a machine drew from at `pos` (the position before its move
     /// `mv`), drawn on the real board with the drawn bead marked.
-    fn draw_json(&self, pos: &G::Position, mv: G::Move) -> LastDraw {
+    fn draw_json(&self, pos: &G::Position, mv: G::Move) -> Json {
         let game = self.game();
         let machine = &self.trainer.machine;
         let Some((index, sym)) = machine.box_for(pos) else {
-            return LastDraw {
-                json: json!({
-                    "box": null,
-                    "move": game.move_name(pos, mv),
-                    "note": format!("{} has no box for this position and plays without one.", self.name),
-                }),
-            };
+            return json!({
+                "box": null,
+                "move": game.move_name(pos, mv),
+                "note": format!("{} has no box for this position and plays without one.", self.name),
+            });
         };
         let b = &machine.boxes()[index as usize];
         let inverse = game.inverse_symmetry(sym);
@@ -425,17 +419,15 @@ impl<G: Picture> GameSession<G> {
                 json!({"move": game.move_name(pos, m.mv), "beads": m.beads, "colour": colour, "css": css, "drawn": m.drawn})
             })
             .collect();
-        LastDraw {
-            json: json!({
-                "box": index + 1,
-                "own_move": b.own_move,
-                "move": game.move_name(pos, mv),
-                "mirrored": sym != 0,
-                "position": game.position_string(&b.position),
-                "svg": box_svg(game, pos, &marks, 44.0),
-                "beads": beads,
-            }),
-        }
+        json!({
+            "box": index + 1,
+            "own_move": b.own_move,
+            "move": game.move_name(pos, mv),
+            "mirrored": sym != 0,
+            "position": game.position_string(&b.position),
+            "svg": box_svg(game, pos, &marks, 44.0),
+            "beads": beads,
+        })
     }
 
     fn changes_json(&self, changes: &[BeadChange]) -> Json {
@@ -546,7 +538,7 @@ impl<G: Picture> Session for GameSession<G> {
             "exact": self.exact,
             "trained_against": self.parked.as_ref().map(|(spec, _)| spec.to_string()),
             "board": self.board_json(),
-            "last_draw": self.last_draw.as_ref().map(|d| d.json.clone()),
+            "last_draw": self.last_draw,
             "last_changes": self.last_changes,
             "message": self.message,
         })
