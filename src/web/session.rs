@@ -242,17 +242,21 @@ struct GameSession<G: Picture> {
     history: Vec<String>,
     /// The box the machine last drew from, with its beads as they were then.
     last_draw: Option<Json>,
+    /// The beads the last game added or took away.
     last_changes: Json,
+    /// A note for the page (why training stopped early).
     message: Option<String>,
+    /// The machine's results in this session, and against the person only.
     score: Score,
     against_person: Score,
     curves: RunningCurves,
+    /// Points of the curves, one every `stride` games (thinned as they grow).
     points: Vec<Json>,
     stride: u64,
+    /// The latest exact expected results, where the game is small.
     exact: Option<Json>,
-    /// During training: compute the exact results every this many games.
-    exact_every: u64,
-    training: Option<String>,
+    /// Whether the machine is training (its opponent is not the person).
+    training: bool,
 }
 
 impl<G: Picture> GameSession<G> {
@@ -279,8 +283,7 @@ impl<G: Picture> GameSession<G> {
             points: Vec::new(),
             stride: 1,
             exact: None,
-            exact_every: 1,
-            training: None,
+            training: false,
         };
         if s.small() {
             let exact = s.trainer.exact();
@@ -651,7 +654,7 @@ impl<G: Picture> Session for GameSession<G> {
     fn state_json(&mut self) -> String {
         // The file names the opponent the machine last trained against, as
         // `train --save` would; a machine only ever played by hand says human.
-        if self.training.is_none() {
+        if !self.training {
             if let Some((spec, opponent)) = self.parked.as_mut() {
                 std::mem::swap(&mut self.trainer.opponent, opponent);
                 std::mem::swap(&mut self.trainer.opponent_spec, spec);
@@ -687,13 +690,14 @@ impl<G: Picture> Session for GameSession<G> {
         self.last_changes = json!([]);
         self.trainer.opponent = opponent;
         self.trainer.opponent_spec = spec.clone();
-        self.training = Some(spec.to_string());
+        self.training = true;
         self.message = None;
         Ok(())
     }
 
     fn train(&mut self, games: u64, total: u64, deadline: Instant) -> u64 {
-        self.exact_every = (total / 100).max(1);
+        // About a hundred exact evaluations a run, however long.
+        let exact_every = (total / 100).max(1);
         let mut played = 0;
         while played < games {
             if self.trainer.machine.boxes().len() >= self.limits.max_boxes {
@@ -706,7 +710,7 @@ impl<G: Picture> Session for GameSession<G> {
             }
             played += 1;
             let next = self.trainer.games_played + 1;
-            let exact = self.small() && next.is_multiple_of(self.exact_every);
+            let exact = self.small() && next.is_multiple_of(exact_every);
             let record = self.trainer.play_game(exact);
             self.record(&record);
             if Instant::now() >= deadline {
@@ -717,7 +721,7 @@ impl<G: Picture> Session for GameSession<G> {
     }
 
     fn end_training(&mut self) {
-        if self.training.take().is_some() {
+        if std::mem::take(&mut self.training) {
             let opponent = std::mem::replace(&mut self.trainer.opponent, Opponent::Human);
             let spec = std::mem::replace(&mut self.trainer.opponent_spec, OpponentSpec::Human);
             self.parked = Some((spec, opponent));
