@@ -3,14 +3,19 @@
 //!
 //! The layers, each using only those above it in this list:
 //! - [`game`]: the [`Game`] abstraction every game implements, with its symmetry group;
+//! - [`picture`]: how a game's board is drawn: cells, pieces, the cells a move joins;
 //! - [`games`]: the games, one file (or folder, with its own solver) each;
 //! - [`search`]: the exact solver and Monte Carlo tree search;
 //! - [`machine`]: the matchbox machine: settings, box sets, boxes, beads, reinforcement;
 //! - [`training`]: opponents, the match driver, the trainer, exact evaluation, state files;
 //! - [`registry`]: the one table of games, by spec string;
-//! - [`experiment`]: experiment files, the parallel runner, curves, summary, charts.
+//! - [`experiment`]: experiment files, the parallel runner, curves, summary, charts;
+//! - [`web`]: SVG pictures of boards and boxes, and the classroom web page's server.
 //!
 //! The command line (`src/cli/`) sits on top of them all.
+
+// The name `with_game!` expands to, inside the library as outside it.
+extern crate self as menace;
 
 pub mod error;
 pub mod experiment;
@@ -18,9 +23,13 @@ pub mod fsutil;
 pub mod game;
 pub mod games;
 pub mod machine;
+pub mod picture;
+// `#[macro_use]`: `with_game!` for the layers after the registry (the web server).
+#[macro_use]
 pub mod registry;
 pub mod search;
 pub mod training;
+pub mod web;
 
 pub use game::{Game, MoveError, Outcome, Player, PositionError};
 pub use games::chessapawn::Chessapawn;

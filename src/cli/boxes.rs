@@ -6,8 +6,13 @@ use anyhow::anyhow;
 use clap::Args;
 use serde_json::json;
 
-use menace::fsutil::read_text;
+use menace::fsutil::{read_text, write_atomic};
 use menace::machine::boxes::{counts_by_move, enumerate, BoxSet};
+use menace::machine::settings::{BoxMode, MachineSettings};
+use menace::machine::Machine;
+use menace::picture::Picture;
+use menace::registry::{default_settings, machine_name};
+use menace::web::svg::{game_move, label_sheet, sheet_title, Label};
 use menace::{training::state, with_game, Game};
 
 use super::output::print_json;
@@ -29,22 +34,81 @@ pub struct BoxesArgs {
     #[arg(long, default_value_t = 2_000_000)]
     max_positions: usize,
     /// Print a machine-readable result on stdout.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "svg")]
     json: bool,
+    /// Write a sheet of matchbox labels to print (SVG): one per box, its position with a coloured arrow per bead colour and a legend.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
 }
 
 pub fn run(args: BoxesArgs) -> anyhow::Result<()> {
     let game = super::game_arg(&args.game)?;
-    match &args.state {
-        Some(path) => with_game!(game, g => show_state(&g, path, args.json)),
-        None => {
-            let side = match &args.side {
-                Some(s) => game.parse_player(s).map_err(super::usage)?,
-                None => game.machine_side(),
-            };
-            with_game!(game, g => count(&g, side, &args))
+    let name = machine_name(&game);
+    // --side defaults as in train and play.
+    let side = match &args.side {
+        Some(s) => game.parse_player(s).map_err(super::usage)?,
+        None => game.machine_side(),
+    };
+    match (&args.state, &args.svg) {
+        (Some(path), Some(svg)) => with_game!(game, g => state_sheet(&g, path, svg, name)),
+        (None, Some(svg)) => {
+            let settings = default_settings(&game);
+            with_game!(game, g => fresh_sheet(&g, side, &args, settings, svg, name))
         }
+        (Some(path), None) => with_game!(game, g => show_state(&g, path, args.json)),
+        (None, None) => with_game!(game, g => count(&g, side, &args)),
     }
+}
+
+/// Boxes in the order the sheets and listings number them: by the machine's move.
+fn numbered<G: Game>(machine: &Machine<G>) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..machine.boxes().len()).collect();
+    order.sort_by_key(|&i| (machine.boxes()[i].own_move, i));
+    order
+}
+
+fn write_sheet<G: Picture>(
+    game: &G,
+    machine: &Machine<G>,
+    games: Option<u64>,
+    svg: &Path,
+    name: &str,
+) -> anyhow::Result<()> {
+    let labels: Vec<Label<'_, G>> = numbered(machine)
+        .into_iter()
+        .enumerate()
+        .map(|(k, i)| Label {
+            number: k + 1,
+            matchbox: &machine.boxes()[i],
+            move_number: game_move(machine.side(), machine.boxes()[i].own_move),
+        })
+        .collect();
+    let title = sheet_title(game, name, machine.side(), labels.len(), games);
+    write_atomic(svg, label_sheet(game, &title, &labels).as_bytes()).map_err(|e| anyhow!(e))?;
+    println!("{} labels written to {}", labels.len(), svg.display());
+    Ok(())
+}
+
+fn state_sheet<G: Picture>(game: &G, path: &Path, svg: &Path, name: &str) -> anyhow::Result<()> {
+    let text = read_text(path).map_err(|e| anyhow!(e))?;
+    let trainer = state::from_json(game, &text).map_err(|e| anyhow!("state file '{}': {e}", path.display()))?;
+    write_sheet(game, &trainer.machine, Some(trainer.games_played), svg, name)
+}
+
+fn fresh_sheet<G: Picture>(
+    game: &G,
+    side: menace::Player,
+    args: &BoxesArgs,
+    mut settings: MachineSettings,
+    svg: &Path,
+    name: &str,
+) -> anyhow::Result<()> {
+    settings.symmetry = !args.no_symmetry;
+    settings.box_mode = BoxMode::Enumerate;
+    let machine = Machine::new(game.clone(), side, settings).map_err(|e| {
+        anyhow!("{e}: its boxes cannot all be listed; print the boxes of a trained machine with --state")
+    })?;
+    write_sheet(game, &machine, None, svg, name)
 }
 
 fn show_state<G: Game>(game: &G, path: &Path, json: bool) -> anyhow::Result<()> {
@@ -80,8 +144,7 @@ fn show_state<G: Game>(game: &G, path: &Path, json: bool) -> anyhow::Result<()> 
         trainer.games_played,
         m.total_beads()
     );
-    let mut order: Vec<usize> = (0..m.boxes().len()).collect();
-    order.sort_by_key(|&i| (m.boxes()[i].own_move, i));
+    let order = numbered(m);
     let mut current = 0;
     for (n, i) in order.into_iter().enumerate() {
         let b = &m.boxes()[i];

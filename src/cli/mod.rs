@@ -8,6 +8,7 @@ mod play;
 mod plot;
 mod progress;
 mod run;
+mod serve;
 mod solve;
 mod train;
 
@@ -37,6 +38,8 @@ enum Command {
     Plot(plot::PlotArgs),
     /// Play against a machine at the terminal, game after game, and watch it learn.
     Play(play::PlayArgs),
+    /// Serve the classroom web page: play a machine by clicking, watch its boxes, train it, print them.
+    Serve(serve::ServeArgs),
 }
 
 /// Parse the command line and run it.
@@ -50,6 +53,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Merge(args) => merge::run(args),
         Command::Plot(args) => plot::run(args),
         Command::Play(args) => play::run(args),
+        Command::Serve(args) => serve::run(args),
     }
 }
 

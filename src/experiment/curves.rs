@@ -1,7 +1,7 @@
 //! Per-game curves: the metrics recorded for each game, their mean and 95%
 //! band over seeds, and a curves file read back.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::path::Path;
 
 use serde_json::{json, Value as Json};
@@ -137,30 +137,66 @@ pub fn run_curves(run: &SeedRun, window: u64) -> Vec<[f64; METRICS.len()]> {
         random[1],
         random[2],
     ]);
-    let (mut wml, mut score) = (0i64, 0i64);
-    for (i, r) in records.iter().enumerate() {
+    let mut curves = RunningCurves::new(window);
+    out.extend(records.iter().map(|r| curves.push(r)));
+    out
+}
+
+/// The curves of one run game by game, keeping only the last `window`
+/// results: the rolling rates over them and the cumulative scores. The web
+/// page follows a machine with it over any number of games.
+#[derive(Clone, Debug)]
+pub struct RunningCurves {
+    window: usize,
+    recent: VecDeque<GameResult>,
+    wins_minus_losses: i64,
+    michie_score: i64,
+}
+
+impl RunningCurves {
+    /// Rolling rates over the last `window` games.
+    pub fn new(window: u64) -> RunningCurves {
+        RunningCurves {
+            window: usize::try_from(window).unwrap_or(usize::MAX),
+            recent: VecDeque::new(),
+            wins_minus_losses: 0,
+            michie_score: 0,
+        }
+    }
+
+    /// The games in the rolling window.
+    pub fn window(&self) -> usize {
+        self.window
+    }
+
+    /// Add the next game; its row of [`METRICS`].
+    pub fn push(&mut self, r: &GameRecord) -> [f64; METRICS.len()] {
         match r.result {
             GameResult::Win => {
-                wml += 1;
-                score += 3;
+                self.wins_minus_losses += 1;
+                self.michie_score += 3;
             }
-            GameResult::Draw => score += 1,
+            GameResult::Draw => self.michie_score += 1,
             GameResult::Loss => {
-                wml -= 1;
-                score -= 1;
+                self.wins_minus_losses -= 1;
+                self.michie_score -= 1;
             }
         }
-        let from = (i + 1).saturating_sub(window as usize);
-        let recent = &records[from..=i];
-        let share = |res: GameResult| recent.iter().filter(|g| g.result == res).count() as f64 / recent.len() as f64;
+        self.recent.push_back(r.result);
+        while self.recent.len() > self.window {
+            self.recent.pop_front();
+        }
+        let recent = &self.recent;
+        let share = |res: GameResult| recent.iter().filter(|&&g| g == res).count() as f64 / recent.len() as f64;
+        let pick = |side: Option<Expected>| -> [f64; 3] { side.map_or([f64::NAN; 3], |e| [e.win, e.draw, e.loss]) };
         let perfect = pick(r.exact.and_then(|e| e.perfect));
         let random = pick(r.exact.and_then(|e| e.random));
-        out.push([
+        [
             share(GameResult::Win),
             share(GameResult::Draw),
             share(GameResult::Loss),
-            wml as f64,
-            score as f64,
+            self.wins_minus_losses as f64,
+            self.michie_score as f64,
             r.total_beads as f64,
             r.first_box_beads as f64,
             r.boxes as f64,
@@ -170,9 +206,8 @@ pub fn run_curves(run: &SeedRun, window: u64) -> Vec<[f64; METRICS.len()]> {
             random[0],
             random[1],
             random[2],
-        ]);
+        ]
     }
-    out
 }
 
 /// A curves file read back: per arm, its descriptive fields and metric columns.

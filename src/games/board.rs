@@ -63,3 +63,26 @@ pub fn side_letter(letter: char, owner: crate::game::Player) -> char {
         crate::game::Player::Two => letter.to_ascii_lowercase(),
     }
 }
+
+/// A picture of a rectangle of square cells, file 0 on the left and rank 0
+/// at the bottom, cell index `rank * files + file`, named `a1`, `b1`, ...;
+/// `checkered` shades alternate cells as on a chess board.
+pub fn square_board(files: u32, ranks: u32, checkered: bool, colours: [&'static str; 2]) -> crate::picture::Board {
+    let mut cells = Vec::with_capacity((files * ranks) as usize);
+    for r in 0..ranks {
+        for f in 0..files {
+            cells.push(crate::picture::Cell {
+                name: cell_name(f, r),
+                x: f64::from(f),
+                y: f64::from(ranks - 1 - r),
+                shade: u8::from(checkered && (f + r) % 2 == 0),
+            });
+        }
+    }
+    crate::picture::Board {
+        shape: crate::picture::CellShape::Square,
+        cells,
+        edges: Vec::new(),
+        colours,
+    }
+}

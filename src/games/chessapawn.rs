@@ -2,7 +2,8 @@
 
 use crate::error::InvalidValue;
 use crate::game::{no_size_or_options, Game, GameSpec, MoveError, Outcome, Player, PositionError};
-use crate::games::board::{cell_name, encode_ranks, parse_cell, side_letter};
+use crate::games::board::{cell_name, encode_ranks, parse_cell, side_letter, square_board};
+use crate::picture::{self, Board, Look, MoveCells, Picture};
 
 /// The six piece types; every one of them is also a pawn: it never moves
 /// backward, and moves sideways only to capture.
@@ -569,5 +570,36 @@ impl GameSpec for Chessapawn {
     fn from_spec(_name: &str, size: Option<&str>, options: Option<&str>) -> Result<Self, InvalidValue> {
         no_size_or_options("chessapawn", size, options, "it is played on 8x8")?;
         Ok(Chessapawn)
+    }
+}
+
+impl Picture for Chessapawn {
+    fn board(&self) -> Board {
+        square_board(8, 8, true, ["#fafafa", "#222222"])
+    }
+
+    fn pieces(&self, pos: &ChessapawnPosition) -> Vec<picture::Piece> {
+        pos.squares
+            .iter()
+            .enumerate()
+            .filter_map(|(cell, p)| {
+                p.map(|p| picture::Piece {
+                    cell,
+                    owner: p.owner,
+                    look: match p.kind {
+                        Kind::Pawn => Look::Pawn,
+                        kind => Look::Letter(kind.letter()),
+                    },
+                    marked: false,
+                })
+            })
+            .collect()
+    }
+
+    fn move_cells(&self, _pos: &ChessapawnPosition, mv: ChessapawnMove) -> MoveCells {
+        MoveCells {
+            from: Some(usize::from(mv.from)),
+            to: Some(usize::from(mv.to)),
+        }
     }
 }

@@ -2,7 +2,8 @@
 
 use crate::error::InvalidValue;
 use crate::game::{unknown_option, Game, GameSpec, MoveError, Outcome, Player, PositionError};
-use crate::games::board::{cell_name, encode_ranks, parse_cell, split_cell};
+use crate::games::board::{cell_name, encode_ranks, parse_cell, split_cell, square_board};
+use crate::picture::{self, Board, Look, MoveCells, Picture};
 
 /// Hexapawn with W files and H ranks: White's pawns fill rank 1, Black's
 /// fill rank H; pawns step straight forward or capture diagonally forward; a
@@ -457,4 +458,35 @@ impl GameSpec for Hexapawn {
 fn parse_dims(s: &str) -> Option<(u8, u8)> {
     let (w, h) = s.split_once(['x', '×'])?;
     Some((w.trim().parse().ok()?, h.trim().parse().ok()?))
+}
+
+impl Picture for Hexapawn {
+    fn board(&self) -> Board {
+        square_board(self.w(), u32::from(self.height), true, ["#fafafa", "#222222"])
+    }
+
+    fn pieces(&self, pos: &HexapawnPosition) -> Vec<picture::Piece> {
+        let mut out = Vec::new();
+        for (bits, owner) in [(pos.white, Player::One), (pos.black, Player::Two)] {
+            let mut rest = bits;
+            while rest != 0 {
+                let cell = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                out.push(picture::Piece {
+                    cell,
+                    owner,
+                    look: Look::Pawn,
+                    marked: false,
+                });
+            }
+        }
+        out
+    }
+
+    fn move_cells(&self, _pos: &HexapawnPosition, mv: HexapawnMove) -> MoveCells {
+        MoveCells {
+            from: Some(usize::from(mv.from)),
+            to: Some(usize::from(mv.to)),
+        }
+    }
 }

@@ -8,6 +8,7 @@ use rustc_hash::FxHasher;
 use crate::error::InvalidValue;
 use crate::game::{unknown_option, Game, GameSpec, MoveError, Outcome, Player, PositionError};
 use crate::games::board::side_letter;
+use crate::picture::{self, Board, Cell, CellShape, Look, MoveCells, Picture};
 
 /// The pieces of Mini Hexchess (no queen).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -862,6 +863,55 @@ impl GameSpec for MiniHexchess {
                 Some(setup) => MiniHexchess::with_setup(setup),
                 None => Err(unknown_option(o, "minihexchess takes setup=q,r:piece,...")),
             },
+        }
+    }
+}
+
+impl Picture for MiniHexchess {
+    /// Flat-topped cells, White's end at the bottom; three shades, so that
+    /// no two neighbouring cells share one.
+    fn board(&self) -> Board {
+        let cells = (0..37)
+            .map(|i| {
+                let (q, r) = axial(i);
+                Cell {
+                    name: cell_name(i),
+                    x: 0.866_025_403_784_438_6 * f64::from(q),
+                    y: f64::from(r) + 0.5 * f64::from(q),
+                    shade: (q - r).rem_euclid(3) as u8,
+                }
+            })
+            .collect();
+        Board {
+            shape: CellShape::FlatHex,
+            cells,
+            edges: Vec::new(),
+            colours: ["#fafafa", "#222222"],
+        }
+    }
+
+    fn pieces(&self, pos: &HexchessPosition) -> Vec<picture::Piece> {
+        pos.cells
+            .iter()
+            .enumerate()
+            .filter_map(|(cell, p)| {
+                p.map(|p| picture::Piece {
+                    cell,
+                    owner: p.owner,
+                    look: match p.kind {
+                        Kind::Pawn => Look::Pawn,
+                        kind => Look::Letter(kind.letter()),
+                    },
+                    marked: false,
+                })
+            })
+            .collect()
+    }
+
+    fn move_cells(&self, _pos: &HexchessPosition, mv: HexchessMove) -> MoveCells {
+        MoveCells {
+            from: Some(usize::from(mv.from)),
+            to: Some(usize::from(mv.to)),
         }
     }
 }

@@ -2,7 +2,8 @@
 
 use crate::error::InvalidValue;
 use crate::game::{no_size_or_options, Game, GameSpec, MoveError, Outcome, Player, PositionError};
-use crate::games::board::{cell_name, parse_cell};
+use crate::games::board::{cell_name, parse_cell, square_board};
+use crate::picture::{self, Board, Look, MoveCells, Picture};
 
 /// Noughts and crosses on 3×3: X moves first, three in a row wins, a full
 /// board without a line is a draw. Cells `a1`..`c3` (file, rank), or `1`..`9`
@@ -287,5 +288,39 @@ impl GameSpec for TicTacToe {
     fn from_spec(_name: &str, size: Option<&str>, options: Option<&str>) -> Result<Self, InvalidValue> {
         no_size_or_options("noughts and crosses", size, options, "it is always 3x3")?;
         Ok(TicTacToe)
+    }
+}
+
+impl Picture for TicTacToe {
+    fn board(&self) -> Board {
+        square_board(3, 3, false, ["#c0392b", "#1f5fa8"])
+    }
+
+    fn pieces(&self, pos: &TicTacToePosition) -> Vec<picture::Piece> {
+        (0..9)
+            .filter_map(|cell| {
+                let bit = 1 << cell;
+                let (owner, look) = if pos.x & bit != 0 {
+                    (Player::One, Look::Cross)
+                } else if pos.o & bit != 0 {
+                    (Player::Two, Look::Nought)
+                } else {
+                    return None;
+                };
+                Some(picture::Piece {
+                    cell,
+                    owner,
+                    look,
+                    marked: false,
+                })
+            })
+            .collect()
+    }
+
+    fn move_cells(&self, _pos: &TicTacToePosition, mv: TicTacToeMove) -> MoveCells {
+        MoveCells {
+            from: None,
+            to: Some(usize::from(mv.0)),
+        }
     }
 }

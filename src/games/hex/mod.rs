@@ -6,6 +6,7 @@ pub mod solver;
 use crate::error::InvalidValue;
 use crate::game::{unknown_option, Game, GameSpec, MoveError, Outcome, Player, PositionError, TooLarge};
 use crate::games::board::{cell_name, encode_ranks, parse_cell};
+use crate::picture::{self, Board, Cell, CellShape, Edge, Look, MoveCells, Picture};
 use board::{cells_of, get, set};
 pub use board::{Cells, Hex, HexMove, HexPosition};
 
@@ -317,5 +318,88 @@ impl GameSpec for Hex {
             }
         }
         Hex::new(n, swap, first)
+    }
+}
+
+/// Rows of a Hex picture are this far apart (neighbouring cells are 1 apart).
+const ROW: f64 = 0.866_025_403_784_438_6;
+
+impl Picture for Hex {
+    /// Rank 1 at the top, each rank shifted half a cell to the right of the
+    /// one above, so a1 and the far corner are the acute corners; Red's
+    /// edges left and right, Blue's top and bottom.
+    fn board(&self) -> Board {
+        let n = self.n();
+        let centre = |f: usize, r: usize| (f as f64 + 0.5 * r as f64, ROW * r as f64);
+        let cells = (0..n * n)
+            .map(|i| {
+                let (x, y) = centre(i % n, i / n);
+                Cell {
+                    name: self.cell_text(i),
+                    x,
+                    y,
+                    shade: 0,
+                }
+            })
+            .collect();
+        let last = n - 1;
+        let (a, b) = (centre(0, 0), centre(last, 0));
+        let (c, d) = (centre(0, last), centre(last, last));
+        let (gap_x, gap_y) = (0.75, 0.72);
+        let edges = vec![
+            Edge {
+                owner: Player::Two,
+                from: (a.0 - 0.5, a.1 - gap_y),
+                to: (b.0 + 0.5, b.1 - gap_y),
+            },
+            Edge {
+                owner: Player::Two,
+                from: (c.0 - 0.5, c.1 + gap_y),
+                to: (d.0 + 0.5, d.1 + gap_y),
+            },
+            Edge {
+                owner: Player::One,
+                from: (a.0 - gap_x, a.1 - 0.3),
+                to: (c.0 - gap_x, c.1 + 0.3),
+            },
+            Edge {
+                owner: Player::One,
+                from: (b.0 + gap_x, b.1 - 0.3),
+                to: (d.0 + gap_x, d.1 + 0.3),
+            },
+        ];
+        Board {
+            shape: CellShape::PointyHex,
+            cells,
+            edges,
+            colours: ["#d33b2f", "#2c64c4"],
+        }
+    }
+
+    fn pieces(&self, pos: &HexPosition) -> Vec<picture::Piece> {
+        let winner = [Player::One, Player::Two].into_iter().find(|&p| self.connected(pos, p));
+        let chain = winner.and_then(|p| self.chain(pos, p)).unwrap_or_default();
+        let mut out = Vec::new();
+        for owner in [Player::One, Player::Two] {
+            for cell in cells_of(self.stones(pos, owner)) {
+                out.push(picture::Piece {
+                    cell,
+                    owner,
+                    look: Look::Stone,
+                    marked: chain.contains(&cell),
+                });
+            }
+        }
+        out
+    }
+
+    fn move_cells(&self, _pos: &HexPosition, mv: HexMove) -> MoveCells {
+        match mv {
+            HexMove::Place(i) => MoveCells {
+                from: None,
+                to: Some(usize::from(i)),
+            },
+            HexMove::Swap => MoveCells::default(),
+        }
     }
 }

@@ -1,0 +1,62 @@
+//! `menace serve`: the classroom web page on a local server.
+
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+
+use anyhow::{anyhow, Context};
+use clap::Args;
+
+use menace::fsutil::read_text;
+use menace::web::server::{serve, Config};
+use menace::web::session::load_session;
+
+#[derive(Args)]
+pub struct ServeArgs {
+    /// The port to listen on (0: any free port).
+    #[arg(long, default_value_t = 8000)]
+    port: u16,
+    /// The address to listen on; only this computer can reach the default.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: IpAddr,
+    /// A state file: new tabs start from its machine if it exists, and a tab's machine is saved to it after every game and training run.
+    #[arg(long, value_name = "FILE")]
+    state: Option<PathBuf>,
+}
+
+pub fn run(args: ServeArgs) -> anyhow::Result<()> {
+    let mut config = Config::default();
+    if let Some(path) = &args.state {
+        if path.exists() {
+            // Refuse a bad file now rather than in the page.
+            let text = read_text(path).map_err(|e| anyhow!(e))?;
+            load_session(&text, config.limits).map_err(|e| anyhow!("state file '{}': {e}", path.display()))?;
+        }
+        config.state = Some(path.clone());
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the server's runtime")?;
+    runtime.block_on(async {
+        let addr = SocketAddr::new(args.host, args.port);
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .with_context(|| format!("cannot listen on {addr}"))?;
+        let addr = listener.local_addr()?;
+        let host = match addr.ip() {
+            IpAddr::V6(ip) => format!("[{ip}]"),
+            IpAddr::V4(ip) => ip.to_string(),
+        };
+        println!(
+            "menace serve: open http://{host}:{}/ in a browser (Ctrl-C stops)",
+            addr.port()
+        );
+        if let Some(path) = &config.state {
+            println!("machine state file: {}", path.display());
+        }
+        let shutdown = async {
+            let _ = tokio::signal::ctrl_c().await;
+        };
+        serve(listener, config, shutdown).await.context("the server stopped")
+    })
+}

@@ -1,0 +1,745 @@
+//! One browser tab's machine: a trainer, the game a person is playing
+//! against it through the match driver, the opponent it last trained
+//! against, its curves, and what it last did (the box it drew from, the
+//! beads a game added or removed), as JSON for the page.
+
+use std::time::Instant;
+
+use serde::Deserialize;
+use serde_json::{json, Value as Json};
+
+use crate::experiment::curves::{RunningCurves, METRICS};
+use crate::game::{Game, Player};
+use crate::machine::boxes::BoxSet;
+use crate::machine::settings::{BeadSchedule, EmptyBox, MachineSettings, Reinforcement};
+use crate::machine::{BeadChange, GameResult};
+use crate::picture::Picture;
+use crate::registry::{default_settings, default_side, machine_name, parse_spec, AnyGame};
+use crate::training::driver::{Ending, Match, Mover, Step};
+use crate::training::opponent::{Opponent, OpponentSpec};
+use crate::training::state;
+use crate::training::trainer::{make_opponent, GameRecord, Trainer};
+use crate::web::svg::{bead_colour, board_svg, box_svg, BeadMark, Options};
+
+/// A request a session cannot carry out, with what was wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SessionError {
+    /// The request asks for something impossible: an unknown game, an
+    /// illegal move, a bad setting (HTTP 400).
+    #[error("{0}")]
+    Invalid(String),
+    /// Not now: no game in progress, or the machine is training (HTTP 409).
+    #[error("{0}")]
+    NotNow(String),
+}
+
+fn invalid(e: impl std::fmt::Display) -> SessionError {
+    SessionError::Invalid(e.to_string())
+}
+
+/// Bounds on what one session may hold.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Games one training request may ask for.
+    pub max_games: u64,
+    /// Boxes a machine may open before training stops (memory).
+    pub max_boxes: usize,
+    /// Points kept per curve (older ones are thinned out).
+    pub curve_points: usize,
+    /// Games in the rolling win/draw/loss rates.
+    pub window: u64,
+    /// The most MCTS playouts a move an opponent may use (time).
+    pub max_playouts: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_games: 1_000_000,
+            max_boxes: 50_000,
+            curve_points: 1000,
+            window: 20,
+            max_playouts: 10_000,
+        }
+    }
+}
+
+/// What a page asks for to make a machine: a game spec, the machine's side,
+/// a preset, and settings that change it; all optional.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewMachine {
+    pub game: Option<String>,
+    pub side: Option<String>,
+    pub preset: Option<String>,
+    pub beads: Option<String>,
+    pub reinforcement: Option<String>,
+    pub empty_box: Option<String>,
+    pub box_set: Option<String>,
+    pub seed: Option<u64>,
+}
+
+/// A training request: an opponent and a number of games.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrainRequest {
+    pub opponent: String,
+    pub games: u64,
+}
+
+/// One tab's machine, whatever its game.
+pub trait Session: Send {
+    /// The spec of the game the machine plays.
+    fn game_spec(&self) -> String;
+    /// Everything the page shows, as JSON.
+    fn view(&self) -> Json;
+    /// Start the next game against the person (the machine moves first if it is to).
+    fn new_game(&mut self) -> Result<(), SessionError>;
+    /// The person's move, in notation; the machine answers.
+    fn play(&mut self, text: &str) -> Result<(), SessionError>;
+    /// The person resigns the game in progress.
+    fn resign(&mut self) -> Result<(), SessionError>;
+    /// Every box (at most `limit`) with its position drawn and its beads.
+    fn boxes(&self, limit: usize) -> Json;
+    /// The curves so far.
+    fn curves(&self) -> Json;
+    /// The state file, as `menace train --save` writes it.
+    fn state_json(&mut self) -> String;
+    /// Get ready to train against `opponent`: the game in progress is dropped.
+    fn begin_training(&mut self, opponent: &OpponentSpec) -> Result<(), SessionError>;
+    /// Train up to `games` games, stopping early at `deadline` or when the
+    /// machine has `max_boxes` boxes; the games played.
+    fn train(&mut self, games: u64, total: u64, deadline: Instant) -> u64;
+    /// Training is over: the person is the opponent again, and a new game starts.
+    fn end_training(&mut self);
+    /// Boxes the machine has.
+    fn box_count(&self) -> usize;
+    /// Games the machine has played over its life.
+    fn games_played(&self) -> u64;
+}
+
+/// Make a fresh machine as asked.
+pub fn new_session(ask: &NewMachine, limits: Limits) -> Result<Box<dyn Session>, SessionError> {
+    let spec = ask.game.as_deref().unwrap_or("hexapawn");
+    let any = parse_spec(spec).map_err(invalid)?;
+    let settings = settings_for(&any, ask)?;
+    let side_default = default_side(&any);
+    let name = machine_name(&any);
+    let seed = ask.seed.unwrap_or_else(rand::random);
+    with_game!(any, g => {
+        let side = match ask.side.as_deref() {
+            Some(s) => g.parse_player(s).map_err(invalid)?,
+            None => side_default,
+        };
+        let trainer = Trainer::new(g, side, settings, OpponentSpec::Human, seed).map_err(invalid)?;
+        Ok(Box::new(GameSession::new(trainer, None, name, limits)) as Box<dyn Session>)
+    })
+}
+
+/// A machine from a state file's text (as `menace train --save` writes it).
+pub fn load_session(text: &str, limits: Limits) -> Result<Box<dyn Session>, SessionError> {
+    let spec = state::peek_game(text).map_err(|e| invalid(format!("state file: {e}")))?;
+    let any = parse_spec(&spec).map_err(|e| invalid(format!("state file: game: {e}")))?;
+    let name = machine_name(&any);
+    with_game!(any, g => {
+        let mut trainer = state::from_json(&g, text).map_err(|e| invalid(format!("state file: {e}")))?;
+        let parked = match trainer.opponent_spec {
+            OpponentSpec::Human => None,
+            _ => {
+                let opponent = std::mem::replace(&mut trainer.opponent, Opponent::Human);
+                Some((std::mem::replace(&mut trainer.opponent_spec, OpponentSpec::Human), opponent))
+            }
+        };
+        Ok(Box::new(GameSession::new(trainer, parked, name, limits)) as Box<dyn Session>)
+    })
+}
+
+fn settings_for(any: &AnyGame, ask: &NewMachine) -> Result<MachineSettings, SessionError> {
+    let mut s = match ask.preset.as_deref() {
+        None | Some("") => default_settings(any),
+        Some(name) => {
+            let mut s = MachineSettings::preset(name).map_err(invalid)?;
+            s.box_mode = default_settings(any).box_mode;
+            s
+        }
+    };
+    let given = |v: &Option<String>| {
+        v.as_deref()
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(str::to_string)
+    };
+    if let Some(b) = given(&ask.beads) {
+        s.beads = BeadSchedule::parse(&b).map_err(invalid)?;
+    }
+    if let Some(r) = given(&ask.reinforcement) {
+        s.reinforcement = Reinforcement::parse(&r).map_err(invalid)?;
+    }
+    if let Some(e) = given(&ask.empty_box) {
+        s.empty_box = EmptyBox::parse(&e).map_err(invalid)?;
+    }
+    if let Some(b) = given(&ask.box_set) {
+        s.box_set = BoxSet::parse(&b).map_err(invalid)?;
+    }
+    Ok(s)
+}
+
+/// Read an opponent for the page: `human` is the page itself, and MCTS is
+/// kept to a number of playouts that answers quickly.
+pub fn parse_opponent(text: &str, limits: Limits) -> Result<OpponentSpec, SessionError> {
+    let spec = OpponentSpec::parse(text).map_err(invalid)?;
+    match spec {
+        OpponentSpec::Human => Err(invalid(format!(
+            "opponent '{text}': you are the human opponent; train against random, perfect, perfect:P, menace or mcts:N"
+        ))),
+        OpponentSpec::Mcts { playouts, .. } if playouts > limits.max_playouts => Err(invalid(format!(
+            "opponent '{text}': at most {} playouts a move on this page",
+            limits.max_playouts
+        ))),
+        spec => Ok(spec),
+    }
+}
+
+/// A finished game shown until the next starts.
+struct Finished<G: Game> {
+    pos: G::Position,
+    last: Option<G::Move>,
+    result: String,
+}
+
+/// Wins, draws and losses of the machine.
+#[derive(Clone, Copy, Default)]
+struct Score {
+    wins: u64,
+    draws: u64,
+    losses: u64,
+}
+
+impl Score {
+    fn add(&mut self, r: GameResult) {
+        match r {
+            GameResult::Win => self.wins += 1,
+            GameResult::Draw => self.draws += 1,
+            GameResult::Loss => self.losses += 1,
+        }
+    }
+
+    fn json(self) -> Json {
+        json!({"wins": self.wins, "draws": self.draws, "losses": self.losses})
+    }
+}
+
+struct GameSession<G: Picture> {
+    trainer: Trainer<G>,
+    /// The opponent the machine last trained against (or came with in a
+    /// state file), kept while the person plays.
+    parked: Option<(OpponentSpec, Opponent<G>)>,
+    name: &'static str,
+    limits: Limits,
+    current: Option<Match<G>>,
+    finished: Option<Finished<G>>,
+    /// Moves of the game in progress, in notation.
+    history: Vec<String>,
+    /// The box the machine last drew from, with its beads as they were then.
+    last_draw: Option<Json>,
+    /// The beads the last game added or took away.
+    last_changes: Json,
+    /// A note for the page (why training stopped early).
+    message: Option<String>,
+    /// The machine's results in this session, and against the person only.
+    score: Score,
+    against_person: Score,
+    curves: RunningCurves,
+    /// Points of the curves, one every `stride` games (thinned as they grow).
+    points: Vec<Json>,
+    stride: u64,
+    /// The latest exact expected results, where the game is small.
+    exact: Option<Json>,
+    /// Whether the machine is training (its opponent is not the person).
+    training: bool,
+}
+
+impl<G: Picture> GameSession<G> {
+    fn new(
+        trainer: Trainer<G>,
+        parked: Option<(OpponentSpec, Opponent<G>)>,
+        name: &'static str,
+        limits: Limits,
+    ) -> GameSession<G> {
+        let mut s = GameSession {
+            trainer,
+            parked,
+            name,
+            limits,
+            current: None,
+            finished: None,
+            history: Vec::new(),
+            last_draw: None,
+            last_changes: json!([]),
+            message: None,
+            score: Score::default(),
+            against_person: Score::default(),
+            curves: RunningCurves::new(limits.window),
+            points: Vec::new(),
+            stride: 1,
+            exact: None,
+            training: false,
+        };
+        if s.small() {
+            let exact = s.trainer.exact();
+            s.exact = Some(exact_json(&exact));
+        }
+        let _ = s.new_game();
+        s
+    }
+
+    /// Whether exact results are worth computing after games: the machine's
+    /// boxes were all made up front, so the game is small.
+    fn small(&self) -> bool {
+        self.trainer.machine.is_enumerated()
+    }
+
+    fn game(&self) -> &G {
+        self.trainer.machine.game()
+    }
+
+    fn side_name(&self, p: Player) -> &'static str {
+        self.game().player_name(p)
+    }
+
+    /// Let the machine move until the person is to move or the game ends.
+    fn advance(&mut self) {
+        loop {
+            let Some(m) = self.current.as_mut() else { return };
+            let before = m.position().clone();
+            let machine_to_move = m.mover(&self.trainer) == Mover::Machine;
+            match m.step(&mut self.trainer) {
+                Step::Machine(mv) => {
+                    let name = self.game().move_name(&before, mv);
+                    self.history.push(name);
+                    if machine_to_move {
+                        self.last_draw = Some(self.draw_json(&before, mv));
+                    }
+                }
+                Step::Opponent(mv) => {
+                    let name = self.game().move_name(&before, mv);
+                    self.history.push(name);
+                }
+                Step::AwaitingPerson => return,
+                Step::Over(result, ending) => {
+                    self.finish_person_game(result, ending);
+                    return;
+                }
+            }
+        }
+    }
+
+    fn finish_person_game(&mut self, result: GameResult, ending: Ending) {
+        let Some(m) = self.current.take() else { return };
+        let pos = m.position().clone();
+        let last = m.last_move();
+        let small = self.small();
+        let (record, changes) = m.finish(&mut self.trainer, small);
+        let name = self.name;
+        let text = match (result, ending) {
+            (GameResult::Loss, Ending::MachineResigned) => format!("{name}'s box is empty: {name} resigns. You win."),
+            (GameResult::Win, Ending::OpponentResigned) => format!("You resign. {name} wins."),
+            (GameResult::Win, _) => format!("{name} wins."),
+            (GameResult::Loss, _) => "You win.".to_string(),
+            (GameResult::Draw, _) => "A draw.".to_string(),
+        };
+        self.against_person.add(result);
+        self.last_changes = self.changes_json(&changes);
+        self.record(&record);
+        self.finished = Some(Finished {
+            pos,
+            last,
+            result: text,
+        });
+    }
+
+    /// Count a finished game, and keep its point of the curves.
+    fn record(&mut self, record: &GameRecord) {
+        self.score.add(record.result);
+        let row = self.curves.push(record);
+        if let Some(e) = record.exact {
+            self.exact = Some(exact_json(&e));
+        }
+        if record.game.is_multiple_of(self.stride) || record.exact.is_some() {
+            let mut point = serde_json::Map::new();
+            point.insert("game".into(), json!(record.game));
+            for (name, v) in METRICS.iter().zip(row) {
+                if v.is_finite() {
+                    point.insert((*name).into(), json!(v));
+                }
+            }
+            self.points.push(Json::Object(point));
+            if self.points.len() > self.limits.curve_points {
+                // Thin out: keep every other point, and record half as often from now on.
+                let mut keep = false;
+                self.points.retain(|_| {
+                    keep = !keep;
+                    keep
+                });
+                self.stride = self.stride.saturating_mul(2);
+            }
+        }
+    }
+
+    /// The box a machine drew from at `pos` (the position before its move
+    /// `mv`), drawn on the real board with the drawn bead marked.
+    fn draw_json(&self, pos: &G::Position, mv: G::Move) -> Json {
+        let game = self.game();
+        let machine = &self.trainer.machine;
+        let Some((index, sym)) = machine.box_for(pos) else {
+            return json!({
+                "box": null,
+                "move": game.move_name(pos, mv),
+                "note": format!("{} has no box for this position and plays without one.", self.name),
+            });
+        };
+        let b = &machine.boxes()[index as usize];
+        let inverse = game.inverse_symmetry(sym);
+        let marks: Vec<BeadMark<G::Move>> = b
+            .moves
+            .iter()
+            .zip(&b.beads)
+            .enumerate()
+            .map(|(c, (&m, &beads))| {
+                let real = game.map_move(m, inverse);
+                BeadMark {
+                    mv: real,
+                    beads,
+                    colour: c,
+                    drawn: real == mv,
+                }
+            })
+            .collect();
+        let beads: Vec<Json> = marks
+            .iter()
+            .map(|m| {
+                let (colour, css) = bead_colour(m.colour);
+                json!({"move": game.move_name(pos, m.mv), "beads": m.beads, "colour": colour, "css": css, "drawn": m.drawn})
+            })
+            .collect();
+        json!({
+            "box": index + 1,
+            "own_move": b.own_move,
+            "move": game.move_name(pos, mv),
+            "mirrored": sym != 0,
+            "position": game.position_string(&b.position),
+            "svg": box_svg(game, pos, &marks, 44.0),
+            "beads": beads,
+        })
+    }
+
+    fn changes_json(&self, changes: &[BeadChange]) -> Json {
+        let game = self.game();
+        let boxes = self.trainer.machine.boxes();
+        let list: Vec<Json> = changes
+            .iter()
+            .map(|c| {
+                let b = &boxes[c.box_index as usize];
+                let mv = b.moves[c.colour as usize];
+                let (colour, css) = bead_colour(c.colour as usize);
+                let marks: Vec<BeadMark<G::Move>> = b
+                    .moves
+                    .iter()
+                    .zip(&b.beads)
+                    .enumerate()
+                    .map(|(k, (&m, &beads))| BeadMark {
+                        mv: m,
+                        beads,
+                        colour: k,
+                        drawn: k == c.colour as usize,
+                    })
+                    .collect();
+                json!({
+                    "box": c.box_index + 1,
+                    "position": game.position_string(&b.position),
+                    "move": game.move_name(&b.position, mv),
+                    "colour": colour,
+                    "css": css,
+                    "before": c.before,
+                    "after": c.after,
+                    "svg": box_svg(game, &b.position, &marks, 30.0),
+                })
+            })
+            .collect();
+        Json::Array(list)
+    }
+
+    fn board_json(&self) -> Json {
+        let game = self.game();
+        let person = self.trainer.machine.side().other();
+        let (pos, last, over, result) = match (&self.current, &self.finished) {
+            (Some(m), _) => (m.position().clone(), m.last_move(), false, None),
+            (None, Some(f)) => (f.pos.clone(), f.last, true, Some(f.result.clone())),
+            (None, None) => (game.start(), None, true, None),
+        };
+        let options = Options {
+            unit: 64.0,
+            interactive: true,
+            // The cells of a move do not depend on the position (for every game so far).
+            last: last.map(|mv| game.move_cells(&pos, mv)),
+            names: true,
+            ..Options::default()
+        };
+        let moves: Vec<Json> = if over || game.turn(&pos) != person {
+            Vec::new()
+        } else {
+            game.moves(&pos)
+                .into_iter()
+                .map(|mv| {
+                    let cells = game.move_cells(&pos, mv);
+                    json!({"name": game.move_name(&pos, mv), "from": cells.from, "to": cells.to})
+                })
+                .collect()
+        };
+        json!({
+            "svg": board_svg(game, &pos, &options),
+            "position": game.position_string(&pos),
+            "moves": moves,
+            "to_move": game.player_name(game.turn(&pos)),
+            "over": over,
+            "result": result,
+            "history": self.history,
+        })
+    }
+}
+
+fn exact_json(e: &crate::training::trainer::ExactPair) -> Json {
+    json!({
+        "perfect": e.perfect.map(|x| json!({"win": x.win, "draw": x.draw, "loss": x.loss})),
+        "random": e.random.map(|x| json!({"win": x.win, "draw": x.draw, "loss": x.loss})),
+    })
+}
+
+impl<G: Picture> Session for GameSession<G> {
+    fn game_spec(&self) -> String {
+        self.game().spec()
+    }
+
+    fn view(&self) -> Json {
+        let game = self.game();
+        let side = self.trainer.machine.side();
+        let board = game.board();
+        json!({
+            "game": game.spec(),
+            "machine": self.name,
+            "machine_side": self.side_name(side),
+            "person_side": self.side_name(side.other()),
+            "players": [self.side_name(Player::One), self.side_name(Player::Two)],
+            "colours": board.colours,
+            "settings": self.trainer.machine.settings().describe(),
+            "seed": self.trainer.seed,
+            "games_played": self.trainer.games_played,
+            "score": self.score.json(),
+            "against_person": self.against_person.json(),
+            "boxes": self.trainer.machine.boxes().len(),
+            "beads": self.trainer.machine.total_beads(),
+            "exact": self.exact,
+            "trained_against": self.parked.as_ref().map(|(spec, _)| spec.to_string()),
+            "board": self.board_json(),
+            "last_draw": self.last_draw,
+            "last_changes": self.last_changes,
+            "message": self.message,
+        })
+    }
+
+    fn new_game(&mut self) -> Result<(), SessionError> {
+        if let Some(m) = self.current.take() {
+            // A game left unfinished is dropped: no beads change.
+            m.abandon(&mut self.trainer);
+        }
+        self.finished = None;
+        self.history.clear();
+        self.last_draw = None;
+        self.last_changes = json!([]);
+        self.message = None;
+        self.current = Some(Match::start(&mut self.trainer));
+        self.advance();
+        Ok(())
+    }
+
+    fn play(&mut self, text: &str) -> Result<(), SessionError> {
+        let game = self.game().clone();
+        let Some(m) = self.current.as_mut() else {
+            return Err(SessionError::NotNow(
+                "no game in progress: start a new game".to_string(),
+            ));
+        };
+        if m.mover(&self.trainer) != Mover::Opponent {
+            return Err(SessionError::NotNow(format!("it is {}'s turn", self.name)));
+        }
+        let pos = m.position().clone();
+        let mv = game.parse_move(&pos, text).map_err(invalid)?;
+        self.history.push(game.move_name(&pos, mv));
+        m.play_person(&self.trainer, mv);
+        self.message = None;
+        self.advance();
+        Ok(())
+    }
+
+    fn resign(&mut self) -> Result<(), SessionError> {
+        let Some(m) = self.current.as_mut() else {
+            return Err(SessionError::NotNow("no game in progress to resign".to_string()));
+        };
+        m.opponent_resigns();
+        self.advance();
+        Ok(())
+    }
+
+    fn boxes(&self, limit: usize) -> Json {
+        let game = self.game();
+        let machine = &self.trainer.machine;
+        let changed: Vec<u64> = self
+            .last_changes
+            .as_array()
+            .map(|a| a.iter().filter_map(|c| c["box"].as_u64()).collect())
+            .unwrap_or_default();
+        let mut order: Vec<usize> = (0..machine.boxes().len()).collect();
+        order.sort_by_key(|&i| (machine.boxes()[i].own_move, i));
+        let list: Vec<Json> = order
+            .into_iter()
+            .take(limit)
+            .map(|i| {
+                let b = &machine.boxes()[i];
+                let marks: Vec<BeadMark<G::Move>> = b
+                    .moves
+                    .iter()
+                    .zip(&b.beads)
+                    .enumerate()
+                    .map(|(c, (&mv, &beads))| BeadMark {
+                        mv,
+                        beads,
+                        colour: c,
+                        drawn: false,
+                    })
+                    .collect();
+                let beads: Vec<Json> = marks
+                    .iter()
+                    .map(|m| {
+                        let (colour, css) = bead_colour(m.colour);
+                        json!({"move": game.move_name(&b.position, m.mv), "beads": m.beads, "colour": colour, "css": css})
+                    })
+                    .collect();
+                json!({
+                    "box": i + 1,
+                    "own_move": b.own_move,
+                    "position": game.position_string(&b.position),
+                    "svg": box_svg(game, &b.position, &marks, 30.0),
+                    "beads": beads,
+                    "changed": changed.contains(&(i as u64 + 1)),
+                })
+            })
+            .collect();
+        json!({
+            "game": game.spec(),
+            "machine": self.name,
+            "side": self.side_name(machine.side()),
+            "total": machine.boxes().len(),
+            "boxes": list,
+        })
+    }
+
+    fn curves(&self) -> Json {
+        json!({
+            "window": self.curves.window(),
+            "games_played": self.trainer.games_played,
+            "points": self.points,
+        })
+    }
+
+    fn state_json(&mut self) -> String {
+        // The file names the opponent the machine last trained against, as
+        // `train --save` would; a machine only ever played by hand says human.
+        if !self.training {
+            if let Some((spec, opponent)) = self.parked.as_mut() {
+                std::mem::swap(&mut self.trainer.opponent, opponent);
+                std::mem::swap(&mut self.trainer.opponent_spec, spec);
+                let text = state::to_json(&self.trainer);
+                std::mem::swap(&mut self.trainer.opponent, opponent);
+                std::mem::swap(&mut self.trainer.opponent_spec, spec);
+                return text;
+            }
+        }
+        state::to_json(&self.trainer)
+    }
+
+    fn begin_training(&mut self, spec: &OpponentSpec) -> Result<(), SessionError> {
+        let opponent = match self.parked.take() {
+            Some((parked, opponent)) if parked.to_string() == spec.to_string() => opponent,
+            other => {
+                let machine = &self.trainer.machine;
+                match make_opponent(machine.game(), spec, machine.side(), machine.settings()) {
+                    Ok(o) => o,
+                    Err(e) => {
+                        self.parked = other;
+                        return Err(invalid(e));
+                    }
+                }
+            }
+        };
+        if let Some(m) = self.current.take() {
+            m.abandon(&mut self.trainer);
+        }
+        self.finished = None;
+        self.history.clear();
+        self.last_draw = None;
+        self.last_changes = json!([]);
+        self.trainer.opponent = opponent;
+        self.trainer.opponent_spec = spec.clone();
+        self.training = true;
+        self.message = None;
+        Ok(())
+    }
+
+    fn train(&mut self, games: u64, total: u64, deadline: Instant) -> u64 {
+        // About a hundred exact evaluations a run, however long.
+        let exact_every = (total / 100).max(1);
+        let mut played = 0;
+        while played < games {
+            if self.trainer.machine.boxes().len() >= self.limits.max_boxes {
+                self.message = Some(format!(
+                    "Training stopped: {} has {} boxes, the most a page's machine may open.",
+                    self.name,
+                    self.trainer.machine.boxes().len()
+                ));
+                break;
+            }
+            played += 1;
+            let next = self.trainer.games_played + 1;
+            let exact = self.small() && next.is_multiple_of(exact_every);
+            let record = self.trainer.play_game(exact);
+            self.record(&record);
+            if Instant::now() >= deadline {
+                break;
+            }
+        }
+        played
+    }
+
+    fn end_training(&mut self) {
+        if std::mem::take(&mut self.training) {
+            let opponent = std::mem::replace(&mut self.trainer.opponent, Opponent::Human);
+            let spec = std::mem::replace(&mut self.trainer.opponent_spec, OpponentSpec::Human);
+            self.parked = Some((spec, opponent));
+        }
+        if self.small() {
+            let exact = self.trainer.exact();
+            self.exact = Some(exact_json(&exact));
+        }
+        let message = self.message.take();
+        let _ = self.new_game();
+        self.message = message;
+    }
+
+    fn box_count(&self) -> usize {
+        self.trainer.machine.boxes().len()
+    }
+
+    fn games_played(&self) -> u64 {
+        self.trainer.games_played
+    }
+}

@@ -1,0 +1,566 @@
+//! SVG pictures: a board with its pieces, a matchbox drawn as its position
+//! with one coloured arrow per bead colour, and sheets of matchbox labels to
+//! print. The web page and `menace boxes --svg` draw with the same code.
+
+use std::fmt::Write;
+
+use crate::game::{Game, Player};
+use crate::machine::MatchBox;
+use crate::picture::{Board, CellShape, Look, MoveCells, Picture};
+
+/// The bead colours, in the order a box's moves take them: a name for the
+/// legend and a CSS colour. A box with more moves than colours starts the
+/// list again, numbering the names (`red 2`).
+pub const BEAD_COLOURS: [(&str, &str); 12] = [
+    ("red", "#e6194b"),
+    ("blue", "#4363d8"),
+    ("green", "#3cb44b"),
+    ("orange", "#f58231"),
+    ("purple", "#911eb4"),
+    ("cyan", "#1fb5c9"),
+    ("magenta", "#f032e6"),
+    ("olive", "#808000"),
+    ("brown", "#9a6324"),
+    ("navy", "#000075"),
+    ("teal", "#469990"),
+    ("grey", "#8c8c8c"),
+];
+
+/// The name and CSS colour of a box's `i`-th bead colour.
+pub fn bead_colour(i: usize) -> (String, &'static str) {
+    let (name, css) = BEAD_COLOURS[i % BEAD_COLOURS.len()];
+    match i / BEAD_COLOURS.len() {
+        0 => (name.to_string(), css),
+        round => (format!("{name} {}", round + 1), css),
+    }
+}
+
+/// The font the pictures name (the page ships it; elsewhere a sans-serif stands in).
+const FONT: &str = "DejaVu Sans, Verdana, sans-serif";
+
+/// Cell fills by shade: light, dark, and a middle one for three-shade boards.
+const SHADES: [&str; 3] = ["#f3e6cc", "#c9a27a", "#e0c39f"];
+
+/// Text safe inside SVG or HTML.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// One bead colour drawn on a box: the move (on the board drawn), its beads,
+/// its colour index, and whether it is the bead just drawn.
+#[derive(Clone, Copy, Debug)]
+pub struct BeadMark<M> {
+    pub mv: M,
+    pub beads: u32,
+    pub colour: usize,
+    pub drawn: bool,
+}
+
+/// What to draw besides the board and its pieces.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Pixels between neighbouring cells.
+    pub unit: f64,
+    /// Cells get `data-cell` attributes and a `cell` class, for a page to click.
+    pub interactive: bool,
+    /// Cells of the last move, shaded.
+    pub last: Option<MoveCells>,
+    /// Arrows (or, for placements, discs) in bead colours: (cells, colour
+    /// index, beads, drawn).
+    pub arrows: Vec<(MoveCells, usize, u32, bool)>,
+    /// Write the cell names in the cells.
+    pub names: bool,
+}
+
+/// Fixed-precision numbers keep the SVG short.
+fn n(x: f64) -> String {
+    let s = format!("{x:.2}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" {
+        "0".to_string()
+    } else {
+        s.to_string()
+    }
+}
+
+/// The corners of a cell centred at the origin, in board units.
+fn outline(shape: CellShape) -> Vec<(f64, f64)> {
+    let r = 1.0 / 3f64.sqrt();
+    match shape {
+        CellShape::Square => vec![(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)],
+        CellShape::PointyHex => vec![
+            (0.0, -r),
+            (0.5, -r / 2.0),
+            (0.5, r / 2.0),
+            (0.0, r),
+            (-0.5, r / 2.0),
+            (-0.5, -r / 2.0),
+        ],
+        CellShape::FlatHex => vec![
+            (r, 0.0),
+            (r / 2.0, 0.5),
+            (-r / 2.0, 0.5),
+            (-r, 0.0),
+            (-r / 2.0, -0.5),
+            (r / 2.0, -0.5),
+        ],
+    }
+}
+
+/// Whether a CSS colour `#rrggbb` is light (dark text on it).
+fn is_light(css: &str) -> bool {
+    let hex = css.trim_start_matches('#');
+    let channel = |i: usize| u32::from_str_radix(hex.get(i..i + 2).unwrap_or("80"), 16).unwrap_or(128);
+    channel(0) * 299 + channel(2) * 587 + channel(4) * 114 > 140_000
+}
+
+/// The extent of a board's cells in board units: (min x, min y, max x, max y).
+fn extent(board: &Board) -> (f64, f64, f64, f64) {
+    let corners = outline(board.shape);
+    let mut e = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
+    for c in &board.cells {
+        for &(dx, dy) in &corners {
+            e.0 = e.0.min(c.x + dx);
+            e.1 = e.1.min(c.y + dy);
+            e.2 = e.2.max(c.x + dx);
+            e.3 = e.3.max(c.y + dy);
+        }
+    }
+    for edge in &board.edges {
+        for (x, y) in [edge.from, edge.to] {
+            e.0 = e.0.min(x - 0.1);
+            e.1 = e.1.min(y - 0.1);
+            e.2 = e.2.max(x + 0.1);
+            e.3 = e.3.max(y + 0.1);
+        }
+    }
+    if board.cells.is_empty() {
+        (0.0, 0.0, 1.0, 1.0)
+    } else {
+        e
+    }
+}
+
+/// The size in pixels of a board drawn with `unit` pixels a cell.
+pub fn board_size(board: &Board, unit: f64) -> (f64, f64) {
+    let (x0, y0, x1, y1) = extent(board);
+    ((x1 - x0 + 0.2) * unit, (y1 - y0 + 0.2) * unit)
+}
+
+/// The board, its pieces and the options' marks as an SVG group in pixels,
+/// its top left corner at (`left`, `top`).
+pub fn board_group(board: &Board, pieces: &[crate::picture::Piece], options: &Options, left: f64, top: f64) -> String {
+    let u = options.unit;
+    let (x0, y0, _, _) = extent(board);
+    let px = |x: f64| left + (x - x0 + 0.1) * u;
+    let py = |y: f64| top + (y - y0 + 0.1) * u;
+    let corners = outline(board.shape);
+    let mut out = String::new();
+    let _ = write!(out, "<g class=\"board\">");
+    for edge in &board.edges {
+        let _ = write!(
+            out,
+            "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"{}\" stroke-linecap=\"round\"/>",
+            n(px(edge.from.0)),
+            n(py(edge.from.1)),
+            n(px(edge.to.0)),
+            n(py(edge.to.1)),
+            board.colours[edge.owner.index()],
+            n(0.16 * u)
+        );
+    }
+    let last: Vec<usize> = options
+        .last
+        .map(|m| m.from.into_iter().chain(m.to).collect())
+        .unwrap_or_default();
+    for (i, c) in board.cells.iter().enumerate() {
+        let points: Vec<String> = corners
+            .iter()
+            .map(|&(dx, dy)| format!("{},{}", n(px(c.x + dx)), n(py(c.y + dy))))
+            .collect();
+        let fill = SHADES[usize::from(c.shade) % SHADES.len()];
+        if options.interactive {
+            let _ = write!(
+                out,
+                "<polygon class=\"cell\" data-cell=\"{i}\" data-name=\"{}\" points=\"{}\" fill=\"{fill}\" stroke=\"#6b5a45\" stroke-width=\"1\"><title>{}</title></polygon>",
+                escape(&c.name),
+                points.join(" "),
+                escape(&c.name)
+            );
+        } else {
+            let _ = write!(
+                out,
+                "<polygon points=\"{}\" fill=\"{fill}\" stroke=\"#6b5a45\" stroke-width=\"0.8\"/>",
+                points.join(" ")
+            );
+        }
+        if last.contains(&i) {
+            let _ = write!(
+                out,
+                "<polygon points=\"{}\" fill=\"#f7d94c\" fill-opacity=\"0.55\" pointer-events=\"none\"/>",
+                points.join(" ")
+            );
+        }
+        if options.names {
+            let _ = write!(
+                out,
+                "<text x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"#7a6a55\" text-anchor=\"middle\" pointer-events=\"none\">{}</text>",
+                n(px(c.x)),
+                n(py(c.y + 0.42)),
+                n(0.17 * u),
+                escape(&c.name)
+            );
+        }
+    }
+    for p in pieces {
+        let Some(c) = board.cells.get(p.cell) else { continue };
+        out.push_str(&piece(board, p, px(c.x), py(c.y), u));
+    }
+    for &(cells, colour, beads, drawn) in &options.arrows {
+        out.push_str(&arrow(board, cells, colour, beads, drawn, options, &px, &py));
+    }
+    out.push_str("</g>");
+    out
+}
+
+fn piece(board: &Board, p: &crate::picture::Piece, x: f64, y: f64, u: f64) -> String {
+    let fill = board.colours[p.owner.index()];
+    let ink = if is_light(fill) { "#222" } else { "#fafafa" };
+    let stroke = if p.marked { "#f2b705" } else { "#222" };
+    let width = if p.marked { 0.09 * u } else { 0.035 * u };
+    let common = format!(
+        "fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"{}\" pointer-events=\"none\"",
+        n(width)
+    );
+    match p.look {
+        Look::Stone => format!("<circle cx=\"{}\" cy=\"{}\" r=\"{}\" {common}/>", n(x), n(y), n(0.36 * u)),
+        Look::Pawn => {
+            let body = [(-0.24, 0.3), (0.24, 0.3), (0.1, -0.02), (-0.1, -0.02)]
+                .iter()
+                .map(|&(dx, dy)| format!("{},{}", n(x + dx * u), n(y + dy * u)))
+                .collect::<Vec<_>>()
+                .join(" ");
+            format!(
+                "<g {common}><polygon points=\"{body}\"/><circle cx=\"{}\" cy=\"{}\" r=\"{}\"/></g>",
+                n(x),
+                n(y - 0.14 * u),
+                n(0.15 * u)
+            )
+        }
+        Look::Letter(letter) => format!(
+            "<g pointer-events=\"none\"><circle cx=\"{}\" cy=\"{}\" r=\"{}\" {common}/><text x=\"{}\" y=\"{}\" font-size=\"{}\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{ink}\" font-family=\"{FONT}\">{}</text></g>",
+            n(x),
+            n(y),
+            n(0.36 * u),
+            n(x),
+            n(y + 0.15 * u),
+            n(0.42 * u),
+            escape(&letter.to_string())
+        ),
+        Look::Cross => {
+            let d = 0.27 * u;
+            format!(
+                "<g stroke=\"{fill}\" stroke-width=\"{}\" stroke-linecap=\"round\" pointer-events=\"none\"><line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/><line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/></g>",
+                n(0.1 * u),
+                n(x - d),
+                n(y - d),
+                n(x + d),
+                n(y + d),
+                n(x - d),
+                n(y + d),
+                n(x + d),
+                n(y - d)
+            )
+        }
+        Look::Nought => format!(
+            "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"none\" stroke=\"{fill}\" stroke-width=\"{}\" pointer-events=\"none\"/>",
+            n(x),
+            n(y),
+            n(0.28 * u),
+            n(0.1 * u)
+        ),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn arrow(
+    board: &Board,
+    cells: MoveCells,
+    colour: usize,
+    beads: u32,
+    drawn: bool,
+    options: &Options,
+    px: &dyn Fn(f64) -> f64,
+    py: &dyn Fn(f64) -> f64,
+) -> String {
+    let u = options.unit;
+    let css = bead_colour(colour).1;
+    let any_drawn = options.arrows.iter().any(|a| a.3);
+    let opacity = if any_drawn && !drawn { 0.45 } else { 0.95 };
+    let dash = if beads == 0 {
+        format!(" stroke-dasharray=\"{} {}\"", n(0.08 * u), n(0.06 * u))
+    } else {
+        String::new()
+    };
+    let class = if drawn { " class=\"drawn\"" } else { "" };
+    let Some(to) = cells.to.and_then(|t| board.cells.get(t)) else {
+        return String::new();
+    };
+    let (tx, ty) = (px(to.x), py(to.y));
+    let badge = |x: f64, y: f64| {
+        format!(
+            "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"#fff\" stroke=\"{css}\" stroke-width=\"{}\"/><text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\" fill=\"#222\" font-family=\"{FONT}\">{beads}</text>",
+            n(x),
+            n(y),
+            n(0.15 * u),
+            n(0.04 * u),
+            n(x),
+            n(y + 0.065 * u),
+            n(0.18 * u)
+        )
+    };
+    let Some(from) = cells.from.and_then(|f| board.cells.get(f)) else {
+        // A placement: a disc of the bead colour on the cell, with its beads.
+        let ring = if drawn {
+            format!(
+                "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"none\" stroke=\"#111\" stroke-width=\"{}\"/>",
+                n(tx),
+                n(ty),
+                n(0.34 * u),
+                n(0.06 * u)
+            )
+        } else {
+            String::new()
+        };
+        return format!(
+            "<g{class} opacity=\"{opacity}\" pointer-events=\"none\">{ring}<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{css}\" stroke=\"#222\" stroke-width=\"{}\"{dash}/>{}</g>",
+            n(tx),
+            n(ty),
+            n(0.26 * u),
+            n(0.03 * u),
+            badge(tx, ty)
+        );
+    };
+    let (fx, fy) = (px(from.x), py(from.y));
+    let (dx, dy) = (tx - fx, ty - fy);
+    let len = (dx * dx + dy * dy).sqrt().max(1e-6);
+    let (ux, uy) = (dx / len, dy / len);
+    // Start off the piece's centre and stop short of the target's, head included.
+    let (sx, sy) = (fx + ux * 0.18 * u, fy + uy * 0.18 * u);
+    let head = 0.22 * u;
+    let (ex, ey) = (tx - ux * 0.12 * u, ty - uy * 0.12 * u);
+    let (bx, by) = (ex - ux * head, ey - uy * head);
+    let (nx, ny) = (-uy, ux);
+    let width = if drawn { 0.13 * u } else { 0.08 * u };
+    let halo = if drawn {
+        format!(
+            "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#111\" stroke-width=\"{}\" stroke-linecap=\"round\"/>",
+            n(sx),
+            n(sy),
+            n(bx),
+            n(by),
+            n(width + 0.07 * u)
+        )
+    } else {
+        String::new()
+    };
+    let half = head * 0.55;
+    format!(
+        "<g{class} opacity=\"{opacity}\" pointer-events=\"none\">{halo}<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{css}\" stroke-width=\"{}\" stroke-linecap=\"round\"{dash}/><polygon points=\"{},{} {},{} {},{}\" fill=\"{css}\" stroke=\"#222\" stroke-width=\"{}\"/>{}</g>",
+        n(sx),
+        n(sy),
+        n(bx),
+        n(by),
+        n(width),
+        n(ex),
+        n(ey),
+        n(bx + nx * half),
+        n(by + ny * half),
+        n(bx - nx * half),
+        n(by - ny * half),
+        n(0.02 * u),
+        badge(fx + dx * 0.45, fy + dy * 0.45)
+    )
+}
+
+/// A whole `<svg>` of a board with its pieces and marks.
+pub fn board_svg<G: Picture>(game: &G, pos: &G::Position, options: &Options) -> String {
+    let board = game.board();
+    let (w, h) = board_size(&board, options.unit);
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {} {}\" width=\"{}\" height=\"{}\" font-family=\"{FONT}\">{}</svg>",
+        n(w),
+        n(h),
+        n(w),
+        n(h),
+        board_group(&board, &game.pieces(pos), options, 0.0, 0.0)
+    )
+}
+
+/// A box drawn as its position with an arrow per bead colour: `marks` name
+/// the moves on the board of `pos`.
+pub fn box_svg<G: Picture>(game: &G, pos: &G::Position, marks: &[BeadMark<G::Move>], unit: f64) -> String {
+    let options = Options {
+        unit,
+        arrows: marks
+            .iter()
+            .map(|m| (game.move_cells(pos, m.mv), m.colour, m.beads, m.drawn))
+            .collect(),
+        ..Options::default()
+    };
+    board_svg(game, pos, &options)
+}
+
+/// One matchbox label of a sheet.
+pub struct Label<'a, G: Game> {
+    /// The box's number, from 1.
+    pub number: usize,
+    pub matchbox: &'a MatchBox<G>,
+    /// The move of the game (1 = the first) at which the machine meets it.
+    pub move_number: u32,
+}
+
+/// The move of the game (counting both sides' moves from 1) at which a
+/// machine playing `side` makes its `own_move`-th move.
+pub fn game_move(side: Player, own_move: u32) -> u32 {
+    2 * own_move.saturating_sub(1) + side.index() as u32 + 1
+}
+
+/// A sheet of matchbox labels, one per box: its number, the machine's move,
+/// the position with a coloured arrow per bead colour, and a legend of
+/// colours, moves and beads. `title` heads the sheet.
+pub fn label_sheet<G: Picture>(game: &G, title: &str, labels: &[Label<'_, G>]) -> String {
+    const COLUMNS: usize = 4;
+    const WIDTH: f64 = 190.0;
+    const GAP: f64 = 8.0;
+    const LINE: f64 = 13.0;
+    let board = game.board();
+    let (bw, bh) = board_size(&board, 1.0);
+    // Fit the board into the label's width, at most 40 px a cell.
+    let unit = ((WIDTH - 20.0) / bw).min(40.0).min(150.0 / bh);
+    let (bw, bh) = (bw * unit, bh * unit);
+    let mut body = String::new();
+    let mut y = 40.0;
+    for row in labels.chunks(COLUMNS) {
+        let lines = row.iter().map(|l| l.matchbox.moves.len()).max().unwrap_or(0);
+        let height = 34.0 + bh + 8.0 + LINE * lines as f64 + 6.0;
+        for (k, label) in row.iter().enumerate() {
+            let x = GAP + k as f64 * (WIDTH + GAP);
+            body.push_str(&one_label(game, &board, label, x, y, height, unit, bw));
+        }
+        y += height + GAP;
+    }
+    let width = GAP + COLUMNS as f64 * (WIDTH + GAP);
+    let _ = bh;
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {h}\" width=\"{w}\" height=\"{h}\" font-family=\"{FONT}\">\n<rect width=\"{w}\" height=\"{h}\" fill=\"#fff\"/>\n<text x=\"{GAP}\" y=\"24\" font-size=\"15\" font-weight=\"bold\" fill=\"#222\">{}</text>\n{body}</svg>\n",
+        escape(title),
+        w = n(width),
+        h = n(y),
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn one_label<G: Picture>(
+    game: &G,
+    board: &Board,
+    label: &Label<'_, G>,
+    x: f64,
+    y: f64,
+    height: f64,
+    unit: f64,
+    board_width: f64,
+) -> String {
+    let b = label.matchbox;
+    let pos = &b.position;
+    let options = Options {
+        unit,
+        arrows: b
+            .moves
+            .iter()
+            .zip(&b.beads)
+            .enumerate()
+            .map(|(c, (&mv, &beads))| (game.move_cells(pos, mv), c, beads, false))
+            .collect(),
+        ..Options::default()
+    };
+    let mut out = format!(
+        "<g class=\"label\"><rect x=\"{}\" y=\"{}\" width=\"190\" height=\"{}\" rx=\"6\" fill=\"#fffdf7\" stroke=\"#444\" stroke-dasharray=\"5 3\"/>",
+        n(x),
+        n(y),
+        n(height)
+    );
+    let _ = write!(
+        out,
+        "<text x=\"{}\" y=\"{}\" font-size=\"13\" font-weight=\"bold\" fill=\"#222\">Box {}</text><text x=\"{}\" y=\"{}\" font-size=\"9\" fill=\"#555\" text-anchor=\"end\">move {}</text><text x=\"{}\" y=\"{}\" font-size=\"8\" fill=\"#777\">{}</text>",
+        n(x + 8.0),
+        n(y + 15.0),
+        label.number,
+        n(x + 182.0),
+        n(y + 15.0),
+        label.move_number,
+        n(x + 8.0),
+        n(y + 27.0),
+        escape(&shortened(&game.position_string(pos), 42))
+    );
+    let left = x + (190.0 - board_width) / 2.0;
+    out.push_str(&board_group(board, &game.pieces(pos), &options, left, y + 32.0));
+    let (_, bh) = board_size(board, unit);
+    let mut ly = y + 32.0 + bh + 14.0;
+    for (c, (&mv, &beads)) in b.moves.iter().zip(&b.beads).enumerate() {
+        let (name, css) = bead_colour(c);
+        let _ = write!(
+            out,
+            "<circle cx=\"{}\" cy=\"{}\" r=\"4.5\" fill=\"{css}\" stroke=\"#222\" stroke-width=\"0.5\"/><text x=\"{}\" y=\"{}\" font-size=\"9.5\" fill=\"#222\">{} — {}: {beads} bead{}</text>",
+            n(x + 14.0),
+            n(ly - 3.5),
+            n(x + 23.0),
+            n(ly),
+            escape(&name),
+            escape(&game.move_name(pos, mv)),
+            if beads == 1 { "" } else { "s" }
+        );
+        ly += 13.0;
+    }
+    out.push_str("</g>");
+    out
+}
+
+/// At most `max` characters of `text`, an ellipsis marking a cut.
+fn shortened(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        text.to_string()
+    } else {
+        text.chars().take(max - 1).chain(std::iter::once('…')).collect()
+    }
+}
+
+/// The name a side goes by on a sheet: `HER plays Black`.
+pub fn sheet_title<G: Game>(
+    game: &G,
+    machine_name: &str,
+    side: Player,
+    boxes: usize,
+    games_played: Option<u64>,
+) -> String {
+    let after = match games_played {
+        Some(g) => format!(", after {g} games"),
+        None => String::new(),
+    };
+    format!(
+        "{machine_name}: {boxes} matchboxes for {} in {}{after}",
+        game.player_name(side),
+        game.spec()
+    )
+}

@@ -1,0 +1,711 @@
+//! `menace serve` over HTTP: every endpoint, and every kind of bad request,
+//! against servers started in this process on ephemeral ports (and one
+//! started as the command line starts it).
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use common::http::{call, wait_until, Reply};
+use menace::web::server::{start, Config};
+use serde_json::Value;
+
+const PATIENCE: Duration = Duration::from_secs(120);
+
+struct Server {
+    base: String,
+}
+
+impl Server {
+    fn with(config: Config) -> Server {
+        let addr: SocketAddr = "127.0.0.1:0".parse().unwrap();
+        let running = start(addr, config).expect("start the server");
+        Server {
+            base: format!("http://{}", running.addr),
+        }
+    }
+
+    fn new() -> Server {
+        Server::with(Config::default())
+    }
+
+    fn get(&self, path: &str) -> Reply {
+        call("GET", &format!("{}{path}", self.base), None)
+    }
+
+    fn post(&self, path: &str, body: &str) -> Reply {
+        call("POST", &format!("{}{path}", self.base), Some(body))
+    }
+
+    fn put(&self, path: &str, body: &str) -> Reply {
+        call("PUT", &format!("{}{path}", self.base), Some(body))
+    }
+
+    /// A new session with these settings: its id and first view.
+    fn session(&self, settings: &str) -> (String, Value) {
+        let r = self.post("/api/sessions", settings);
+        assert_eq!(r.status, 201, "{}", r.body);
+        let v = r.json();
+        (v["session"].as_str().unwrap().to_string(), v)
+    }
+
+    fn play(&self, id: &str, mv: &str) -> Value {
+        let r = self.post(&format!("/api/sessions/{id}/move"), &format!("{{\"move\": \"{mv}\"}}"));
+        assert_eq!(r.status, 200, "{}", r.body);
+        r.json()
+    }
+
+    fn wait_for_training(&self, id: &str) -> Value {
+        let mut last = Value::Null;
+        wait_until("training ends", PATIENCE, || {
+            last = self.get(&format!("/api/sessions/{id}")).json();
+            last["training"]["running"] == false
+        });
+        last
+    }
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("menace-serve-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn assert_refused(r: &Reply, status: u16, words: &str) {
+    assert_eq!(r.status, status, "{}", r.body);
+    assert!(r.content_type.contains("json"), "{}", r.content_type);
+    assert!(r.error().contains(words), "expected '{words}' in: {}", r.error());
+}
+
+#[test]
+fn the_page_and_its_files_are_in_the_program() {
+    let s = Server::new();
+    let page = s.get("/");
+    assert_eq!(page.status, 200);
+    assert!(page.content_type.starts_with("text/html"));
+    assert!(page.body.contains("<script type=\"module\" src=\"/app.js\"></script>"));
+    for (path, kind, words) in [
+        ("/app.js", "text/javascript", "import { lineChart }"),
+        ("/charts.js", "text/javascript", "export function lineChart"),
+        ("/style.css", "text/css", "@media print"),
+    ] {
+        let r = s.get(path);
+        assert_eq!(r.status, 200, "{path}");
+        assert!(r.content_type.starts_with(kind), "{path}: {}", r.content_type);
+        assert!(r.body.contains(words), "{path}");
+    }
+    // The font is fetched as bytes.
+    let font = ureq::get(&format!("{}/DejaVuSans.ttf", s.base)).call().unwrap();
+    assert_eq!(font.content_type(), "font/ttf");
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut font.into_reader(), &mut bytes).unwrap();
+    assert_eq!(bytes.len(), menace::experiment::plot::FONT_BYTES.len());
+    // Nothing on the page comes from elsewhere.
+    for path in ["/", "/app.js", "/charts.js", "/style.css"] {
+        let body = s.get(path).body;
+        assert!(
+            !body.contains("http://") || path == "/charts.js",
+            "{path} names another site"
+        );
+        assert!(!body.contains("https://"), "{path} names another site");
+    }
+    assert_refused(&s.get("/nothing-here"), 404, "no page or endpoint at /nothing-here");
+    assert_refused(&s.post("/", "{}"), 405, "POST is not allowed on /");
+}
+
+#[test]
+fn the_games_offered() {
+    let s = Server::new();
+    let v = s.get("/api/games").json();
+    let specs: Vec<&str> = v["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["spec"].as_str().unwrap())
+        .collect();
+    for spec in [
+        "hexapawn",
+        "octopawn",
+        "tictactoe",
+        "hex:3",
+        "hex:5",
+        "chessapawn",
+        "minihexchess",
+    ] {
+        assert!(specs.contains(&spec), "{spec} missing from {specs:?}");
+    }
+    let hexapawn = &v["games"][0];
+    assert_eq!(hexapawn["machine"], "HER");
+    assert_eq!(hexapawn["machine_side"], "Black");
+    assert_eq!(hexapawn["players"], serde_json::json!(["White", "Black"]));
+}
+
+#[test]
+fn a_game_by_moves_shows_the_box_drawn_and_the_bead_lost() {
+    let s = Server::new();
+    // Seed 3, as in `menace play hexapawn --seed 3`: after 1. b2 HER draws a2, and bxc3 wins.
+    let (id, v) = s.session(r#"{"game": "hexapawn", "seed": 3}"#);
+    assert_eq!(v["machine"], "HER");
+    assert_eq!(v["person_side"], "White");
+    assert_eq!(v["boxes"], 19);
+    let moves: Vec<&str> = v["board"]["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(moves, ["a2", "b2", "c2"]);
+    assert_eq!(v["board"]["moves"][1]["from"], 1);
+    assert_eq!(v["board"]["moves"][1]["to"], 4);
+    assert!(v["board"]["svg"].as_str().unwrap().contains("data-cell=\"4\""));
+
+    let v = s.play(&id, "b2");
+    let d = &v["last_draw"];
+    assert_eq!(d["box"], 2);
+    assert_eq!(d["move"], "a2");
+    assert_eq!(
+        d["beads"][0],
+        serde_json::json!({"move": "a2", "beads": 1, "colour": "red", "css": "#e6194b", "drawn": true})
+    );
+    assert_eq!(d["beads"][1]["move"], "axb2");
+    assert_eq!(d["beads"][1]["drawn"], false);
+    assert!(d["svg"].as_str().unwrap().contains("class=\"drawn\""));
+    assert_eq!(v["board"]["history"], serde_json::json!(["b2", "a2"]));
+
+    let v = s.play(&id, "bxc3");
+    assert_eq!(v["board"]["over"], true);
+    assert_eq!(v["board"]["result"], "You win.");
+    let c = &v["last_changes"][0];
+    assert_eq!((c["box"].as_u64(), c["move"].as_str()), (Some(2), Some("a2")));
+    assert_eq!((c["before"].as_u64(), c["after"].as_u64()), (Some(1), Some(0)));
+    assert_eq!(v["score"], serde_json::json!({"wins": 0, "draws": 0, "losses": 1}));
+    assert_eq!(v["against_person"]["losses"], 1);
+    assert_eq!(v["games_played"], 1);
+    assert!(v["exact"]["perfect"]["loss"].as_f64().unwrap() > 0.0);
+
+    // The boxes show the change.
+    let b = s.get(&format!("/api/sessions/{id}/boxes")).json();
+    assert_eq!(b["total"], 19);
+    let box2 = b["boxes"].as_array().unwrap().iter().find(|x| x["box"] == 2).unwrap();
+    assert_eq!(box2["changed"], true);
+    assert_eq!(box2["beads"][0]["beads"], 0);
+    assert_eq!(box2["own_move"], 1);
+    assert!(box2["svg"].as_str().unwrap().starts_with("<svg"));
+
+    // The curves have the game.
+    let c = s.get(&format!("/api/sessions/{id}/curves")).json();
+    assert_eq!(c["points"][0]["game"], 1);
+    assert_eq!(c["points"][0]["loss_rate"], 1.0);
+    assert_eq!(c["points"][0]["michie_score"], -1.0);
+
+    // A new game; then resigning ends it as a win for HER.
+    let v = s.post(&format!("/api/sessions/{id}/game"), "").json();
+    assert_eq!(v["board"]["over"], false);
+    let v = s.post(&format!("/api/sessions/{id}/resign"), "").json();
+    assert_eq!(v["board"]["result"], "You resign. HER wins.");
+    assert_eq!(v["score"]["wins"], 1);
+    // The view again, unchanged.
+    let again = s.get(&format!("/api/sessions/{id}")).json();
+    assert_eq!(again["games_played"], 2);
+}
+
+#[test]
+fn the_machine_moves_first_when_it_plays_first() {
+    let s = Server::new();
+    let (_, v) = s.session(r#"{"game": "tictactoe", "seed": 1}"#);
+    assert_eq!(v["machine"], "MENACE");
+    assert_eq!(v["machine_side"], "X");
+    assert_eq!(v["board"]["history"].as_array().unwrap().len(), 1);
+    assert_eq!(v["last_draw"]["box"], 1);
+    // Placements have no cell to come from.
+    assert!(v["board"]["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| m["from"].is_null()));
+    assert_eq!(v["board"]["moves"].as_array().unwrap().len(), 8);
+}
+
+#[test]
+fn hex_offers_the_swap_and_hexchess_a_promotion_choice() {
+    let s = Server::new();
+    // The machine places Red's first stone; Blue may then swap.
+    let (_, v) = s.session(r#"{"game": "hex:3,first=red", "seed": 5}"#);
+    let moves = v["board"]["moves"].as_array().unwrap();
+    let swap = moves.iter().find(|m| m["name"] == "swap").expect("the swap is offered");
+    assert!(swap["from"].is_null() && swap["to"].is_null());
+    assert_eq!(moves.len(), 9);
+
+    // A White pawn one step from the far cell promotes to a rook, bishop or knight.
+    let (id, v) = s.session(r#"{"game": "minihexchess,setup=0,3:K,3,-3:k,1,-2:P", "side": "black", "seed": 1}"#);
+    let moves = v["board"]["moves"].as_array().unwrap();
+    let promotions: Vec<&Value> = moves
+        .iter()
+        .filter(|m| m["name"].as_str().unwrap().contains('='))
+        .collect();
+    assert_eq!(promotions.len(), 3, "{moves:?}");
+    assert!(promotions
+        .iter()
+        .all(|m| m["from"] == promotions[0]["from"] && m["to"] == promotions[0]["to"]));
+    let name = promotions[2]["name"].as_str().unwrap().to_string();
+    let v = s.play(&id, &name);
+    assert_eq!(v["board"]["history"][0], name.as_str());
+}
+
+#[test]
+fn training_runs_on_the_server_and_the_curves_follow() {
+    let s = Server::new();
+    let (id, _) = s.session(r#"{"game": "hexapawn", "seed": 9}"#);
+    let r = s.post(
+        &format!("/api/sessions/{id}/train"),
+        r#"{"opponent": "random", "games": 300}"#,
+    );
+    assert_eq!(r.status, 202, "{}", r.body);
+    assert_eq!(r.json()["training"]["total"], 300);
+    let v = s.wait_for_training(&id);
+    assert_eq!(v["games_played"], 300);
+    let score = &v["score"];
+    assert_eq!(score["wins"].as_u64().unwrap() + score["losses"].as_u64().unwrap(), 300);
+    assert_eq!(v["training"]["done"], 300);
+    assert_eq!(v["trained_against"], "random");
+    // After training the person plays again: a new game is waiting.
+    assert_eq!(v["board"]["over"], false);
+    let c = s.get(&format!("/api/sessions/{id}/curves")).json();
+    let points = c["points"].as_array().unwrap();
+    assert_eq!(points.last().unwrap()["game"], 300);
+    assert!(points.iter().any(|p| p.get("exact_perfect_loss").is_some()));
+    assert_eq!(c["window"], 20);
+
+    // Against a second machine, which is saved with it.
+    let r = s.post(
+        &format!("/api/sessions/{id}/train"),
+        r#"{"opponent": "menace", "games": 50}"#,
+    );
+    assert_eq!(r.status, 202, "{}", r.body);
+    s.wait_for_training(&id);
+    let state: Value = serde_json::from_str(&s.get(&format!("/api/sessions/{id}/state")).body).unwrap();
+    assert_eq!(state["opponent"], "menace");
+    assert!(state["opponent_machine"].is_object());
+    assert_eq!(state["games_played"], 350);
+}
+
+#[test]
+fn while_training_the_page_is_answered_and_the_machine_is_left_alone() {
+    let s = Server::new();
+    let (id, _) = s.session(r#"{"game": "tictactoe", "seed": 2}"#);
+    // Long enough to still be running when the requests below arrive; stopped at the end.
+    let r = s.post(
+        &format!("/api/sessions/{id}/train"),
+        r#"{"opponent": "mcts:10000", "games": 100000}"#,
+    );
+    assert_eq!(r.status, 202, "{}", r.body);
+    let busy = "the machine is training";
+    assert_refused(
+        &s.post(&format!("/api/sessions/{id}/move"), r#"{"move": "b2"}"#),
+        409,
+        busy,
+    );
+    assert_refused(&s.post(&format!("/api/sessions/{id}/game"), ""), 409, busy);
+    assert_refused(&s.post(&format!("/api/sessions/{id}/machine"), "{}"), 409, busy);
+    assert_refused(&s.put(&format!("/api/sessions/{id}/state"), "{}"), 409, busy);
+    assert_refused(
+        &s.post(
+            &format!("/api/sessions/{id}/train"),
+            r#"{"opponent": "random", "games": 5}"#,
+        ),
+        409,
+        "already training",
+    );
+    // Progress and curves are read meanwhile.
+    let c = s.get(&format!("/api/sessions/{id}/curves")).json();
+    assert_eq!(c["training"]["running"], true);
+    assert_eq!(c["training"]["total"], 100000);
+    assert_eq!(s.get(&format!("/api/sessions/{id}")).status, 200);
+    let r = s.post(&format!("/api/sessions/{id}/stop"), "");
+    assert_eq!(r.status, 200);
+    let v = s.wait_for_training(&id);
+    let done = v["training"]["done"].as_u64().unwrap();
+    assert!(done < 100000);
+    assert_eq!(v["games_played"].as_u64().unwrap(), done);
+}
+
+#[test]
+fn the_state_downloads_and_uploads_in_the_cli_format() {
+    let s = Server::new();
+    let (id, _) = s.session(r#"{"game": "hexapawn", "seed": 3}"#);
+    s.play(&id, "b2");
+    s.play(&id, "bxc3");
+    let r = s.get(&format!("/api/sessions/{id}/state"));
+    assert_eq!(r.status, 200);
+    assert_eq!(r.content_type, "application/json");
+    let text = r.body;
+    // The file the command line reads.
+    let game = menace::Hexapawn::new(3, 3).unwrap();
+    let trainer = menace::training::state::from_json(&game, &text).expect("a state file");
+    assert_eq!(trainer.games_played, 1);
+    assert_eq!(trainer.opponent_spec.to_string(), "human");
+    let dir = scratch("download");
+    let path = dir.join("her.json");
+    std::fs::write(&path, &text).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_menace"))
+        .args(["boxes", "hexapawn", "--state"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout)
+        .contains("19 boxes of a machine playing Black in hexapawn, after 1 games (44 beads)"));
+
+    // Into another tab: the same machine.
+    let (other, _) = s.session(r#"{"game": "tictactoe"}"#);
+    let r = s.put(&format!("/api/sessions/{other}/state"), &text);
+    assert_eq!(r.status, 200, "{}", r.body);
+    let v = r.json();
+    assert_eq!(v["game"], "hexapawn");
+    assert_eq!(v["games_played"], 1);
+    assert_eq!(v["beads"], 44);
+    // A state trained by the command line loads too, and names its opponent.
+    let trained = dir.join("trained.json");
+    let status = Command::new(env!("CARGO_BIN_EXE_menace"))
+        .args(["train", "tictactoe", "--games", "40", "--opponent", "random", "--save"])
+        .arg(&trained)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let v = s
+        .put(
+            &format!("/api/sessions/{other}/state"),
+            &std::fs::read_to_string(&trained).unwrap(),
+        )
+        .json();
+    assert_eq!(
+        (v["game"].as_str(), v["games_played"].as_u64()),
+        (Some("tictactoe"), Some(40))
+    );
+    assert_eq!(v["trained_against"], "random");
+    let back: Value = serde_json::from_str(&s.get(&format!("/api/sessions/{other}/state")).body).unwrap();
+    assert_eq!(back["opponent"], "random");
+}
+
+#[test]
+fn a_new_machine_with_chosen_settings() {
+    let s = Server::new();
+    let (id, _) = s.session("{}");
+    let r = s.post(
+        &format!("/api/sessions/{id}/machine"),
+        r#"{"game": "octopawn", "side": "white", "preset": "michie", "beads": "3", "reinforcement": "1/0/-1:last", "empty_box": "restock", "seed": 4}"#,
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let v = r.json();
+    assert_eq!(v["game"], "hexapawn:4x4");
+    assert_eq!(v["machine_side"], "White");
+    assert_eq!(
+        v["settings"],
+        "beads 3, reinforcement +1/+0/-1:last, empty box restock, boxes choices"
+    );
+    assert_eq!(v["games_played"], 0);
+}
+
+#[test]
+fn bad_requests_get_a_clear_refusal() {
+    let s = Server::new();
+    let (id, _) = s.session(r#"{"game": "hexapawn", "seed": 3}"#);
+    let at = |suffix: &str| format!("/api/sessions/{id}{suffix}");
+    // Malformed JSON, and JSON of the wrong shape.
+    assert_refused(
+        &s.post("/api/sessions", "{\"game\": "),
+        400,
+        "request body: not the JSON expected",
+    );
+    assert_refused(&s.post(&at("/move"), "b2"), 400, "request body: not the JSON expected");
+    assert_refused(&s.post(&at("/move"), "{\"mvoe\": \"b2\"}"), 400, "unknown field `mvoe`");
+    assert_refused(
+        &s.post(&at("/train"), "{\"opponent\": \"random\"}"),
+        400,
+        "missing field `games`",
+    );
+    assert_refused(
+        &s.post("/api/sessions", "{\"colour\": \"red\"}"),
+        400,
+        "unknown field `colour`",
+    );
+    // Unknown games and settings.
+    assert_refused(
+        &s.post("/api/sessions", "{\"game\": \"chess\"}"),
+        400,
+        "game spec 'chess': unknown game 'chess'",
+    );
+    assert_refused(&s.post("/api/sessions", "{\"game\": \"hexapawn:4\"}"), 400, "not WxH");
+    assert_refused(&s.post("/api/sessions", "{\"side\": \"purple\"}"), 400, "side 'purple'");
+    assert_refused(&s.post("/api/sessions", "{\"preset\": \"lazy\"}"), 400, "preset 'lazy'");
+    assert_refused(&s.post("/api/sessions", "{\"beads\": \"0\"}"), 400, "bead schedule '0'");
+    assert_refused(
+        &s.post("/api/sessions", "{\"reinforcement\": \"lots\"}"),
+        400,
+        "reinforcement 'lots'",
+    );
+    assert_refused(
+        &s.post("/api/sessions", "{\"empty_box\": \"explode\"}"),
+        400,
+        "empty-box rule 'explode'",
+    );
+    // Illegal and unreadable moves name the legal ones.
+    assert_refused(
+        &s.post(&at("/move"), "{\"move\": \"b3\"}"),
+        400,
+        "legal moves: a2 b2 c2",
+    );
+    assert_refused(&s.post(&at("/move"), "{\"move\": \"castle\"}"), 400, "move 'castle'");
+    // Bad training requests.
+    assert_refused(
+        &s.post(&at("/train"), "{\"opponent\": \"wizard\", \"games\": 5}"),
+        400,
+        "opponent 'wizard'",
+    );
+    assert_refused(
+        &s.post(&at("/train"), "{\"opponent\": \"human\", \"games\": 5}"),
+        400,
+        "you are the human opponent",
+    );
+    assert_refused(
+        &s.post(&at("/train"), "{\"opponent\": \"mcts:50000\", \"games\": 5}"),
+        400,
+        "at most 10000 playouts",
+    );
+    assert_refused(
+        &s.post(&at("/train"), "{\"opponent\": \"random\", \"games\": 0}"),
+        400,
+        "expected 1 to 1000000 games",
+    );
+    assert_refused(
+        &s.post(&at("/train"), "{\"opponent\": \"random\", \"games\": 2000000}"),
+        400,
+        "expected 1 to 1000000 games",
+    );
+    assert_refused(
+        &s.post(&at("/train"), "{\"opponent\": \"random\", \"games\": -1}"),
+        400,
+        "request body",
+    );
+    let (chess, _) = s.session(r#"{"game": "chessapawn"}"#);
+    assert_refused(
+        &s.post(
+            &format!("/api/sessions/{chess}/train"),
+            "{\"opponent\": \"perfect\", \"games\": 5}",
+        ),
+        400,
+        "needs the game solved",
+    );
+    // Uploads: not a state file, one for an unknown game, one too large.
+    assert_refused(
+        &s.put(&at("/state"), "hello"),
+        400,
+        "state file: not a valid state file",
+    );
+    assert_refused(
+        &s.put(&at("/state"), "{\"format\": \"menace-state/1\", \"game\": \"go\"}"),
+        400,
+        "unknown game 'go'",
+    );
+    assert_refused(
+        &s.put(
+            &at("/state"),
+            "{\"format\": \"menace-state/1\", \"game\": \"hexapawn\"}",
+        ),
+        400,
+        "state file",
+    );
+    // Oversized bodies (a small limit here, so the body is sent whole before the answer).
+    let small = Server::with(Config {
+        max_body: 4096,
+        ..Config::default()
+    });
+    let (tab, _) = small.session("{}");
+    let huge = format!("{{\"pad\": \"{}\"}}", "x".repeat(10_000));
+    assert_refused(
+        &small.put(&format!("/api/sessions/{tab}/state"), &huge),
+        413,
+        "request body too large: at most 4096 bytes",
+    );
+    assert_refused(&small.post("/api/sessions", &huge), 413, "request body too large");
+    // Unknown sessions, wrong methods.
+    assert_refused(&s.get("/api/sessions/0000/curves"), 404, "no session '0000'");
+    assert_refused(
+        &s.post("/api/sessions/0000/move", "{\"move\": \"b2\"}"),
+        404,
+        "no session",
+    );
+    assert_refused(&s.get(&at("/move")), 405, "GET is not allowed");
+    // Moves out of turn: after the game ends, before a new one.
+    s.play(&id, "b2");
+    s.play(&id, "bxc3");
+    assert_refused(&s.post(&at("/move"), "{\"move\": \"b2\"}"), 409, "no game in progress");
+    assert_refused(&s.post(&at("/resign"), ""), 409, "no game in progress");
+    // After all that, the session still plays.
+    assert_eq!(s.post(&at("/game"), "").status, 200);
+    assert_eq!(s.play(&id, "b2")["games_played"], 1);
+    // A closed session is gone.
+    let r = call("DELETE", &format!("{}{}", s.base, at("")), None);
+    assert_eq!(r.status, 204);
+    assert_refused(&s.get(&at("")), 404, "no session");
+}
+
+#[test]
+fn sessions_are_capped_and_idle_ones_expire() {
+    let capped = Server::with(Config {
+        max_sessions: 2,
+        ..Config::default()
+    });
+    capped.session("{}");
+    capped.session("{}");
+    assert_refused(
+        &capped.post("/api/sessions", "{}"),
+        429,
+        "too many sessions open (at most 2)",
+    );
+
+    // With no idle time allowed, making a session drops every unused one.
+    let forgetful = Server::with(Config {
+        idle: Duration::ZERO,
+        ..Config::default()
+    });
+    let (first, _) = forgetful.session("{}");
+    let (second, _) = forgetful.session("{}");
+    assert_refused(&forgetful.get(&format!("/api/sessions/{first}")), 404, "expired");
+    // A session being trained is kept.
+    let r = forgetful.post(
+        &format!("/api/sessions/{second}/train"),
+        r#"{"opponent": "mcts:10000", "games": 100000}"#,
+    );
+    assert_eq!(r.status, 202, "{}", r.body);
+    forgetful.session("{}");
+    let r = forgetful.get(&format!("/api/sessions/{second}"));
+    assert_eq!(r.status, 200, "{}", r.body);
+    forgetful.post(&format!("/api/sessions/{second}/stop"), "");
+    forgetful.wait_for_training(&second);
+}
+
+#[test]
+fn the_state_file_is_loaded_and_saved() {
+    let dir = scratch("state");
+    let path = dir.join("her.json");
+    let s = Server::with(Config {
+        state: Some(path.clone()),
+        ..Config::default()
+    });
+    // No file yet: a fresh HER; one game later the file holds her.
+    let (id, _) = s.session(r#"{"seed": 3}"#);
+    assert!(!path.exists());
+    s.play(&id, "b2");
+    let v = s.play(&id, "bxc3");
+    assert!(v["state_file"].as_str().unwrap().ends_with("her.json"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("\"games_played\": 1"));
+    // A new tab starts from the file.
+    let (_, v) = s.session("{}");
+    assert_eq!(v["games_played"], 1);
+    assert_eq!(v["beads"], 44);
+    // Training saves too.
+    let r = s.post(
+        &format!("/api/sessions/{id}/train"),
+        r#"{"opponent": "random", "games": 10}"#,
+    );
+    assert_eq!(r.status, 202);
+    s.wait_for_training(&id);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("\"games_played\": 11"), "{text}");
+    // Nothing else was written beside it.
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, [std::ffi::OsString::from("her.json")]);
+}
+
+#[test]
+fn the_command_prints_the_address_and_serves() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_menace"))
+        .args(["serve", "--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no address in: {line}"))
+        .to_string();
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    let page = call("GET", &url, None);
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("Matchbox machines"));
+}
+
+#[test]
+fn the_command_refuses_a_bad_state_file() {
+    let dir = scratch("bad-state");
+    let path = dir.join("bad.json");
+    std::fs::write(&path, "{\"format\": \"menace-state/1\", \"game\": \"hexapawn\"}").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_menace"))
+        .args(["serve", "--port", "0", "--state"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("state file '") && err.contains("bad.json"), "{err}");
+}
+
+#[test]
+fn boxes_svg_writes_a_label_per_box() {
+    let dir = scratch("labels");
+    let path = dir.join("her.svg");
+    let out = Command::new(env!("CARGO_BIN_EXE_menace"))
+        .args(["boxes", "hexapawn", "--side", "black", "--svg"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(svg.starts_with("<svg"));
+    assert_eq!(svg.matches("class=\"label\"").count(), 19);
+    assert!(svg.contains("HER: 19 matchboxes for Black in hexapawn"));
+    assert!(svg.contains("red — axb2: 1 bead"));
+    // Michie's MENACE: 304 boxes.
+    let path = dir.join("menace.svg");
+    let out = Command::new(env!("CARGO_BIN_EXE_menace"))
+        .args(["boxes", "tictactoe", "--side", "x", "--svg"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        std::fs::read_to_string(&path)
+            .unwrap()
+            .matches("class=\"label\"")
+            .count(),
+        304
+    );
+    // A game too large to list its boxes is refused, and nothing is written.
+    let path = dir.join("chess.svg");
+    let out = Command::new(env!("CARGO_BIN_EXE_menace"))
+        .args(["boxes", "chessapawn", "--side", "white", "--svg"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--state"));
+    assert!(!path.exists());
+}
