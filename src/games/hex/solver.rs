@@ -293,9 +293,7 @@ pub fn winners(game: &Hex, positions: &[HexPosition], limit: usize) -> Option<Re
         return None;
     }
     // Positions are solved in parallel and collected in order; the answers do
-    // not depend on the order. The threads share the one limit, so memory is
-    // bounded by it whatever the number of cores.
-    let limit = (limit / rayon::current_num_threads().max(1)).max(1);
+    // not depend on the order. The limit is per position's table.
     let answers: Result<Vec<Outcome>, TooLarge> = positions
         .par_iter()
         .map(|pos| {
