@@ -79,7 +79,7 @@ pub fn seed(text: &str) -> Result<u64, String> {
     })
 }
 
-/// A number of games for one run: 1 to 100 000 000 (each game's record is kept).
+/// A number of games for one run: 1 to 100 000 000 (memory stays flat: running totals only).
 pub fn game_count(text: &str) -> Result<u64, String> {
     let n = positive(text)?;
     if n > 100_000_000 {
