@@ -10,7 +10,7 @@ use super::error::OutputError;
 use crate::error::FieldError;
 use crate::machine::GameResult;
 use crate::training::exact::Expected;
-use crate::training::trainer::{GameRecord, Snapshot};
+use crate::training::trainer::{ExactPair, GameRecord, Snapshot};
 
 /// One seed's run of an arm: the machine before its first game, and every game.
 #[derive(Clone, Debug, PartialEq)]
@@ -111,32 +111,52 @@ pub fn quantile(sorted: &[f64], q: f64) -> f64 {
     sorted[lo] + (sorted[hi] - sorted[lo]) * (at - lo as f64)
 }
 
-/// The curves of one run, one row of [`METRICS`] per game from game 0 (the
-/// untrained machine: no rates yet) to the last (NaN: not recorded).
-pub fn run_curves(run: &SeedRun, window: u64) -> Vec<[f64; METRICS.len()]> {
-    let records = &run.games;
-    let mut out = Vec::with_capacity(records.len() + 1);
-    let pick = |side: Option<Expected>| -> [f64; 3] { side.map_or([f64::NAN; 3], |e| [e.win, e.draw, e.loss]) };
-    let (perfect, random) = (
-        pick(run.start.exact.and_then(|e| e.perfect)),
-        pick(run.start.exact.and_then(|e| e.random)),
-    );
-    out.push([
-        f64::NAN,
-        f64::NAN,
-        f64::NAN,
-        0.0,
-        0.0,
-        run.start.total_beads as f64,
-        run.start.first_box_beads as f64,
-        run.start.boxes as f64,
+/// One row of [`METRICS`], in their order (NaN: not recorded).
+fn row(
+    rates: [f64; 3],
+    wins_minus_losses: i64,
+    michie_score: i64,
+    beads: u64,
+    first_box_beads: u64,
+    boxes: usize,
+    exact: Option<ExactPair>,
+) -> [f64; METRICS.len()] {
+    let pick = |side: Option<Expected>| side.map_or([f64::NAN; 3], |e| [e.win, e.draw, e.loss]);
+    let perfect = pick(exact.and_then(|e| e.perfect));
+    let random = pick(exact.and_then(|e| e.random));
+    [
+        rates[0],
+        rates[1],
+        rates[2],
+        wins_minus_losses as f64,
+        michie_score as f64,
+        beads as f64,
+        first_box_beads as f64,
+        boxes as f64,
         perfect[0],
         perfect[1],
         perfect[2],
         random[0],
         random[1],
         random[2],
-    ]);
+    ]
+}
+
+/// The curves of one run, one row of [`METRICS`] per game from game 0 (the
+/// untrained machine: no rates yet) to the last (NaN: not recorded).
+pub fn run_curves(run: &SeedRun, window: u64) -> Vec<[f64; METRICS.len()]> {
+    let records = &run.games;
+    let mut out = Vec::with_capacity(records.len() + 1);
+    let st = &run.start;
+    out.push(row(
+        [f64::NAN; 3],
+        0,
+        0,
+        st.total_beads,
+        st.first_box_beads,
+        st.boxes,
+        st.exact,
+    ));
     let mut curves = RunningCurves::new(window);
     out.extend(records.iter().map(|r| curves.push(r)));
     out
@@ -188,25 +208,9 @@ impl RunningCurves {
         }
         let recent = &self.recent;
         let share = |res: GameResult| recent.iter().filter(|&&g| g == res).count() as f64 / recent.len() as f64;
-        let pick = |side: Option<Expected>| -> [f64; 3] { side.map_or([f64::NAN; 3], |e| [e.win, e.draw, e.loss]) };
-        let perfect = pick(r.exact.and_then(|e| e.perfect));
-        let random = pick(r.exact.and_then(|e| e.random));
-        [
-            share(GameResult::Win),
-            share(GameResult::Draw),
-            share(GameResult::Loss),
-            self.wins_minus_losses as f64,
-            self.michie_score as f64,
-            r.total_beads as f64,
-            r.first_box_beads as f64,
-            r.boxes as f64,
-            perfect[0],
-            perfect[1],
-            perfect[2],
-            random[0],
-            random[1],
-            random[2],
-        ]
+        let rates = [share(GameResult::Win), share(GameResult::Draw), share(GameResult::Loss)];
+        let (wml, score) = (self.wins_minus_losses, self.michie_score);
+        row(rates, wml, score, r.total_beads, r.first_box_beads, r.boxes, r.exact)
     }
 }
 
