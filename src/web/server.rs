@@ -551,6 +551,11 @@ fn run_training(shared: &Shared, entry: &Entry, total: u64, limits: Limits) {
         if played == 0 || session.box_count() >= limits.max_boxes {
             break;
         }
+        // Let go for a moment: a request waiting for the session (the page
+        // reading the curves) gets it, instead of this loop taking it back at
+        // once and starving it (a std mutex is not fair).
+        drop(session);
+        std::thread::sleep(Duration::from_millis(1));
     }
     let mut session = lock(&entry.session);
     session.end_training();
@@ -640,7 +645,9 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let (router, shared) = build(config);
     let sweeper = tokio::spawn(async move {
-        let mut every = tokio::time::interval(Duration::from_secs(60));
+        // The first sweep a minute from now, not at once (an interval's first tick is immediate).
+        let minute = Duration::from_secs(60);
+        let mut every = tokio::time::interval_at(tokio::time::Instant::now() + minute, minute);
         loop {
             every.tick().await;
             shared.expire();
