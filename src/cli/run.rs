@@ -52,15 +52,20 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     with_game!(exp.game.clone(), g => run_game(&g, &exp, &out, threads, &args))
 }
 
-fn list(exp: &Experiment) -> anyhow::Result<()> {
-    println!(
+/// "NAME: A arms × S seeds × G games of GAME".
+fn headline(exp: &Experiment) -> String {
+    format!(
         "{}: {} arms × {} seeds × {} games of {}",
         exp.name,
         exp.arms.len(),
         exp.seeds.len(),
         exp.games,
         exp.game_spec
-    );
+    )
+}
+
+fn list(exp: &Experiment) -> anyhow::Result<()> {
+    println!("{}", headline(exp));
     for (i, a) in exp.arms.iter().enumerate() {
         println!(
             "  {:>3}. {} — {} vs {}; {}",
@@ -93,15 +98,7 @@ fn run_game<G: Game>(game: &G, exp: &Experiment, out: &Path, threads: usize, arg
     let todo: Vec<_> = mine.iter().copied().filter(|u| !done.contains_key(u)).collect();
     units::save_source(out, exp)?;
     let shard_text = args.shard.map_or(String::new(), |s| format!(", shard {s}"));
-    println!(
-        "{}: {} arms × {} seeds × {} games of {} on {} threads{shard_text}",
-        exp.name,
-        exp.arms.len(),
-        exp.seeds.len(),
-        exp.games,
-        exp.game_spec,
-        threads
-    );
+    println!("{} on {threads} threads{shard_text}", headline(exp));
     if !done.is_empty() {
         println!(
             "resuming in {}: {} of {} units already done",
