@@ -347,14 +347,25 @@ impl<G: Game> Machine<G> {
             self.moves = moves;
             return Choice::Play(mv);
         };
-        let settings_empty = self.settings.empty_box;
-        let initial = self.settings.beads.beads(self.boxes[i as usize].own_move);
+        let Some(colour) = self.draw(i, rng) else {
+            return Choice::Resign;
+        };
+        let stored = self.boxes[i as usize].moves[colour as usize];
+        Choice::Play(self.game.map_move(stored, self.game.inverse_symmetry(sym)))
+    }
+
+    /// Draw a bead from box `i` and note it for reinforcement: its colour,
+    /// or `None` where the box is empty and the machine resigns. An empty
+    /// box is restocked first under [`EmptyBox::Restock`].
+    #[inline]
+    pub(crate) fn draw<R: Rng>(&mut self, i: u32, rng: &mut R) -> Option<u32> {
         let b = &mut self.boxes[i as usize];
         let mut total = b.total();
         if total == 0 {
-            match settings_empty {
-                EmptyBox::Resign | EmptyBox::Floor(_) => return Choice::Resign,
+            match self.settings.empty_box {
+                EmptyBox::Resign | EmptyBox::Floor(_) => return None,
                 EmptyBox::Restock => {
+                    let initial = self.settings.beads.beads(b.own_move);
                     b.beads.iter_mut().for_each(|n| *n = initial);
                     total = b.total();
                     let own = b.own_move;
@@ -367,24 +378,21 @@ impl<G: Game> Machine<G> {
         }
         let b = &self.boxes[i as usize];
         // Draw in u32 while the total fits, so the random stream is the same as ever.
-        let mut r = match u32::try_from(total) {
+        let r = match u32::try_from(total) {
             Ok(t) => u64::from(rng.random_range(0..t)),
             Err(_) => rng.random_range(0..total),
         };
+        // The bead's colour is the number of colours whose running total is
+        // still at most `r`: counted without a branch, as a random `r`
+        // would make a loop's exit unpredictable.
+        let mut below = 0;
         let mut colour = 0;
-        for (c, &n) in b.beads.iter().enumerate() {
-            if r < u64::from(n) {
-                colour = c;
-                break;
-            }
-            r -= u64::from(n);
+        for &n in &b.beads {
+            below += u64::from(n);
+            colour += u32::from(below <= r);
         }
-        self.history.push(Draw {
-            box_index: i,
-            colour: colour as u32,
-        });
-        let stored = b.moves[colour];
-        Choice::Play(self.game.map_move(stored, self.game.inverse_symmetry(sym)))
+        self.history.push(Draw { box_index: i, colour });
+        Some(colour)
     }
 
     /// Open a box on first visit if the settings allow; `None` if the
@@ -407,6 +415,17 @@ impl<G: Game> Machine<G> {
     /// Reinforce the moves of the game just played, and start afresh.
     /// Returns every bead count that changed.
     pub fn reinforce(&mut self, result: GameResult) -> Vec<BeadChange> {
+        let mut changes = Vec::new();
+        self.reinforce_each(result, |c| changes.push(c));
+        changes
+    }
+
+    /// [`Machine::reinforce`] without the list of changes: nothing allocated.
+    pub fn reinforce_quietly(&mut self, result: GameResult) {
+        self.reinforce_each(result, |_| {});
+    }
+
+    fn reinforce_each(&mut self, result: GameResult, mut changed: impl FnMut(BeadChange)) {
         let r = self.settings.reinforcement;
         let delta = match result {
             GameResult::Win => r.win,
@@ -417,19 +436,23 @@ impl<G: Game> Machine<G> {
             EmptyBox::Floor(n) => n,
             _ => 0,
         };
-        let touched: &[Draw] = match r.scope {
-            Scope::All => &self.history,
-            Scope::Last => self.history.last().map(std::slice::from_ref).unwrap_or(&[]),
+        let touched = match r.scope {
+            Scope::All => 0..self.history.len(),
+            Scope::Last => self.history.len().saturating_sub(1)..self.history.len(),
         };
-        let mut changes = Vec::new();
-        for d in touched {
+        for d in &self.history[touched] {
             let b = &mut self.boxes[d.box_index as usize];
             let n = &mut b.beads[d.colour as usize];
             let before = *n;
             let after = (i64::from(before) + i64::from(delta)).clamp(i64::from(floor.min(before)), i64::from(u32::MAX));
             *n = after as u32;
             if *n != before {
-                changes.push(BeadChange {
+                let delta = i64::from(*n) - i64::from(before);
+                self.beads = self.beads.wrapping_add_signed(delta);
+                if b.own_move == 1 {
+                    self.first_move_beads = self.first_move_beads.wrapping_add_signed(delta);
+                }
+                changed(BeadChange {
                     box_index: d.box_index,
                     colour: d.colour,
                     before,
@@ -437,15 +460,7 @@ impl<G: Game> Machine<G> {
                 });
             }
         }
-        for c in &changes {
-            let delta = i64::from(c.after) - i64::from(c.before);
-            self.beads = self.beads.wrapping_add_signed(delta);
-            if self.boxes[c.box_index as usize].own_move == 1 {
-                self.first_move_beads = self.first_move_beads.wrapping_add_signed(delta);
-            }
-        }
         self.history.clear();
-        changes
     }
 
     /// The probability of each real move the machine would play in `pos`,

@@ -214,6 +214,9 @@ impl<G: Game> Trainer<G> {
     /// (`exact`: also compute the exact results after it). A person as
     /// opponent is played through [`Match`] instead (`menace play`).
     pub fn play_game(&mut self, exact: bool) -> GameRecord {
+        if let Some(record) = self.play_compiled(exact) {
+            return record;
+        }
         let mut m = Match::start(self);
         loop {
             match m.step(self) {

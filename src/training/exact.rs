@@ -18,7 +18,7 @@ pub struct Expected {
 }
 
 impl Expected {
-    fn certain(result: GameResult) -> Expected {
+    pub(crate) fn certain(result: GameResult) -> Expected {
         let mut e = Expected::default();
         match result {
             GameResult::Win => e.win = 1.0,
@@ -28,7 +28,7 @@ impl Expected {
         e
     }
 
-    fn add_scaled(&mut self, other: Expected, p: f64) {
+    pub(crate) fn add_scaled(&mut self, other: Expected, p: f64) {
         self.win += p * other.win;
         self.draw += p * other.draw;
         self.loss += p * other.loss;

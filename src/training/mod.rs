@@ -1,6 +1,7 @@
 //! Training: opponents, the match driver that plays one game between two
-//! agents, the seeded trainer, exact evaluation, and state files.
+//! agents, the compiled fast path for small games, the seeded trainer, exact evaluation, and state files.
 
+pub mod compiled;
 pub mod driver;
 pub mod exact;
 pub mod opponent;

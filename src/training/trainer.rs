@@ -8,6 +8,7 @@ use crate::game::{Game, Player};
 use crate::machine::settings::MachineSettings;
 use crate::machine::{GameResult, Machine};
 use crate::search::solver::TooLarge;
+use crate::training::compiled::Table;
 use crate::training::exact::{expected, Expected, Reference, EXACT_LIMIT};
 use crate::training::opponent::{Opponent, OpponentSpec, PerfectPlayer};
 
@@ -72,6 +73,12 @@ pub struct Trainer<G: Game> {
     pub(crate) buf: Vec<G::Move>,
     /// Whether each game's start depends on a seed (Hex: who places first).
     seeded_start: bool,
+    /// The compiled fast path, where the game is small enough (see [`Table`]).
+    compiled: Option<Box<Table<G>>>,
+    /// What the table was last tried for (the opponent's kind and the
+    /// machine's box count): another try only when that changes.
+    compiled_for: Option<(std::mem::Discriminant<Opponent<G>>, usize)>,
+    use_compiled: bool,
 }
 
 /// Why a trainer could not be built.
@@ -151,6 +158,9 @@ impl<G: Game> Trainer<G> {
             exact_too_large: [false; 2],
             buf: Vec::new(),
             seeded_start,
+            compiled: None,
+            compiled_for: None,
+            use_compiled: true,
         }
     }
 
@@ -183,6 +193,14 @@ impl<G: Game> Trainer<G> {
             self.perfect_tried = true;
             self.perfect = PerfectPlayer::new(self.machine.game().clone()).ok().map(Box::new);
         }
+        if let Some(mut table) = self.compiled_table() {
+            let (random, perfect) = table.exact(&self.machine, self.perfect.as_deref_mut());
+            self.compiled = Some(table);
+            return ExactPair {
+                perfect,
+                random: Some(random),
+            };
+        }
         // Once an evaluation has been too large it is not tried again: the
         // positions a machine can reach rarely shrink enough to matter.
         let machine = &self.machine;
@@ -199,6 +217,64 @@ impl<G: Game> Trainer<G> {
             self.exact_too_large[1] = random.is_none();
         }
         ExactPair { perfect, random }
+    }
+
+    /// Whether small games may take the compiled fast path (the default).
+    /// Both paths give the same games for the same seed; turning it off is
+    /// for checking that.
+    pub fn set_compiled(&mut self, on: bool) {
+        self.use_compiled = on;
+        if !on {
+            self.compiled = None;
+            self.compiled_for = None;
+        }
+    }
+
+    /// Whether the compiled fast path plays this trainer's games.
+    pub fn is_compiled(&mut self) -> bool {
+        let table = self.compiled_table();
+        let on = table.is_some();
+        self.compiled = table;
+        on
+    }
+
+    /// The compiled table, taken out of the trainer (put it back after
+    /// use): built on first need, and again when the opponent or machine
+    /// changed since.
+    fn compiled_table(&mut self) -> Option<Box<Table<G>>> {
+        if !self.use_compiled {
+            return None;
+        }
+        let key = (std::mem::discriminant(&self.opponent), self.machine.boxes().len());
+        if let Some(table) = self.compiled.take() {
+            if self.compiled_for == Some(key) && table.fits(&self.machine, &self.opponent) {
+                return Some(table);
+            }
+        }
+        if self.compiled_for == Some(key) {
+            return None;
+        }
+        self.compiled_for = Some(key);
+        Table::build(&self.machine, &mut self.opponent).map(Box::new)
+    }
+
+    /// Play one game on the compiled table, if there is one.
+    pub(crate) fn play_compiled(&mut self, exact: bool) -> Option<GameRecord> {
+        let table = self.compiled_table()?;
+        let played = table.play(&mut self.machine, &self.opponent, &mut self.rng);
+        self.compiled = Some(table);
+        self.machine.reinforce_quietly(played.result);
+        self.games_played = self.games_played.saturating_add(1);
+        Some(GameRecord {
+            game: self.games_played,
+            result: played.result,
+            plies: played.plies,
+            total_beads: self.machine.total_beads(),
+            first_box_beads: self.machine.first_move_beads(),
+            boxes: self.machine.boxes().len(),
+            exact: exact.then(|| self.exact()),
+            start_seed: played.start_seed,
+        })
     }
 }
 
