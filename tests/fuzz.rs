@@ -384,7 +384,7 @@ fn check_move_text(game: usize, pos: usize, mv: usize, edits: &[Edit], free: &st
     with_game!(any.clone(), g => {
         let p = g.parse_position(pos_text).expect("a sampled position");
         let moves = g.moves(&p);
-        let text = if moves.is_empty() || mv % 4 == 0 {
+        let text = if moves.is_empty() || mv.is_multiple_of(4) {
             free.to_string()
         } else {
             apply(&g.move_name(&p, moves[mv % moves.len()]), edits)
