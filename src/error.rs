@@ -16,10 +16,26 @@ pub const SHOWN_CHARS: usize = 80;
 /// assert!(shown(&"x".repeat(10_000)).ends_with("… (9920 more characters)"));
 /// ```
 pub fn shown(text: &str) -> String {
+    shown_to(text, SHOWN_CHARS)
+}
+
+/// The most characters of a reason an error gives (a file's field, a
+/// parser's complaint, which may quote untrusted text of any length).
+pub const REASON_CHARS: usize = 1_000;
+
+/// [`shown`] with another length: control and direction characters
+/// escaped, and cut after `most` characters.
+///
+/// ```
+/// use menace::error::shown_to;
+/// assert_eq!(shown_to("a\nb", 10), "a\\nb");
+/// assert_eq!(shown_to("abcdef", 2), "ab… (4 more characters)");
+/// ```
+pub fn shown_to(text: &str, most: usize) -> String {
     let mut out = String::new();
     for (count, c) in text.chars().enumerate() {
-        if count == SHOWN_CHARS {
-            let rest = text.chars().count() - SHOWN_CHARS;
+        if count == most {
+            let rest = text.chars().count() - most;
             out.push_str(&format!("… ({rest} more characters)"));
             break;
         }
@@ -98,10 +114,12 @@ impl FieldError {
 
 impl fmt::Display for FieldError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The reason may quote a file's text: shown escaped and cut.
+        let reason = shown_to(&self.reason, REASON_CHARS);
         if self.field.is_empty() {
-            f.write_str(&self.reason)
+            f.write_str(&reason)
         } else {
-            write!(f, "{}: {}", self.field, self.reason)
+            write!(f, "{}: {reason}", shown(&self.field))
         }
     }
 }

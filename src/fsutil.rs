@@ -62,26 +62,25 @@ impl FileError {
     }
 }
 
-/// Write `bytes` to `path` atomically: into a temporary file beside it, then
-/// renamed over it, so a reader (or a crash) never sees half a file. The
-/// error names the path and what went wrong.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
-    // Write through a symbolic link to its target; never replace a device or folder.
-    let resolved;
-    let path = match fs::symlink_metadata(path) {
-        Ok(m) if m.file_type().is_symlink() => {
-            resolved = fs::canonicalize(path).map_err(|e| FileError::io("write", path, e))?;
-            resolved.as_path()
-        }
-        _ => path,
+/// The file a write to `path` replaces: a symbolic link's target (never a
+/// dangling link), and never a device or folder.
+fn write_target(path: &Path) -> Result<PathBuf, FileError> {
+    let target = match fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => fs::canonicalize(path).map_err(|e| FileError::io("write", path, e))?,
+        _ => path.to_path_buf(),
     };
-    if let Ok(m) = fs::metadata(path) {
+    if let Ok(m) = fs::metadata(&target) {
         if !m.is_file() {
-            return Err(FileError::NotAFile {
-                path: path.to_path_buf(),
-            });
+            return Err(FileError::NotAFile { path: target });
         }
     }
+    Ok(target)
+}
+
+/// A fresh, unpredictable temporary file beside `path`, made exclusively (a
+/// planted link cannot redirect the write); one a kill leaves behind is
+/// plainly a leftover.
+fn temp_beside(path: &Path) -> Result<tempfile::NamedTempFile, FileError> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -89,19 +88,33 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
     let name = path.file_name().ok_or_else(|| FileError::NotAFile {
         path: path.to_path_buf(),
     })?;
-    // A fresh, unpredictable name made exclusively (a planted link cannot
-    // redirect the write); one a kill leaves behind is plainly a leftover.
+    tempfile::Builder::new()
+        .prefix(&format!(".{}.", name.to_string_lossy()))
+        .suffix(".menace-tmp")
+        .tempfile_in(&dir)
+        .map_err(|e| FileError::io("write", path, e))
+}
+
+/// Check before any work that [`write_atomic`] can write `path`: its folder
+/// takes a new file, and it is not a folder, a device or a dangling link.
+pub fn check_writable(path: &Path) -> Result<(), FileError> {
+    temp_beside(&write_target(path)?).map(drop)
+}
+
+/// Write `bytes` to `path` atomically: into a temporary file beside it, then
+/// renamed over it, so a reader (or a crash) never sees half a file. The
+/// error names the path and what went wrong.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
+    // Write through a symbolic link to its target; never replace a device or folder.
+    let path = write_target(path)?;
+    let mut tmp = temp_beside(&path)?;
     let result = (|| -> io::Result<()> {
-        let mut tmp = tempfile::Builder::new()
-            .prefix(&format!(".{}.", name.to_string_lossy()))
-            .suffix(".menace-tmp")
-            .tempfile_in(&dir)?;
         tmp.write_all(bytes)?;
         tmp.as_file().sync_all()?;
-        tmp.persist(path).map_err(|e| e.error)?;
+        tmp.persist(&path).map_err(|e| e.error)?;
         Ok(())
     })();
-    result.map_err(|e| FileError::io("write", path, e))
+    result.map_err(|e| FileError::io("write", &path, e))
 }
 
 /// An advisory lock on a file, held until dropped: a second process that

@@ -54,7 +54,9 @@ pub struct MoveError {
 
 impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "move '{}': {}", crate::error::shown(&self.text), self.reason)
+        // The reason may quote the text: escaped too (the legal moves it lists are kept whole).
+        let reason = crate::error::shown_to(&self.reason, usize::MAX);
+        write!(f, "move '{}': {reason}", crate::error::shown(&self.text))
     }
 }
 
@@ -69,7 +71,8 @@ pub struct PositionError {
 
 impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "position '{}': {}", crate::error::shown(&self.text), self.reason)
+        let reason = crate::error::shown_to(&self.reason, crate::error::REASON_CHARS);
+        write!(f, "position '{}': {reason}", crate::error::shown(&self.text))
     }
 }
 

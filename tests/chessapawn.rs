@@ -1,122 +1,325 @@
-//! Chessapawn: the shared rule suite, perft against a deliberately simple
-//! move generator, each piece's moves, en passant and the win conditions.
+//! Chessapawn: the shared rule suite, perft from an independent generator,
+//! each piece's moves, en passant and the win conditions.
 
 mod common;
 
-use menace::games::chessapawn::{ChessapawnMove, ChessapawnPosition, Kind};
 use menace::{Chessapawn, Game, Outcome, Player};
 
 const GAME: Chessapawn = Chessapawn;
 
-/// The rules read literally, square pair by square pair: is `from` → `to` a
-/// move, and is it an en passant capture?
-fn simple_move(pos: &ChessapawnPosition, from: usize, to: usize) -> Option<bool> {
-    let piece = pos.squares[from]?;
-    if piece.owner != pos.turn || from == to {
-        return None;
+/// The rules of SPEC.md §1.4 written out again, sharing no code with
+/// src/games/chessapawn.rs: its own board, move generation, make-move and
+/// end of game, so that perft and random games check one against the other.
+mod independent {
+    /// A square's content: `.` or a piece letter as in chess (upper case White).
+    pub type Board = [u8; 64];
+
+    #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+    pub struct Pos {
+        /// Index rank * 8 + file; rank 0 is White's first rank.
+        pub board: Board,
+        pub white: bool,
+        /// The square a pawn passed over in a two-square step just played.
+        pub passed: Option<usize>,
     }
-    if pos.squares[to].is_some_and(|p| p.owner == piece.owner) {
-        return None;
+
+    /// A move: from, to, and whether it takes the pawn that passed `to`.
+    #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+    pub struct Mv {
+        pub from: usize,
+        pub to: usize,
+        pub en_passant: bool,
     }
-    let dir = if piece.owner == Player::One { 1 } else { -1 };
-    let (ff, fr, tf, tr) = ((from % 8) as i32, (from / 8) as i32, (to % 8) as i32, (to / 8) as i32);
-    let df = tf - ff;
-    let dr = (tr - fr) * dir;
-    let enemy = pos.squares[to].is_some();
-    let ep = pos.en_passant == Some(to as u8) && !enemy;
-    let empty = !enemy && !ep;
-    let clear = || {
-        let steps = df.abs().max((tr - fr).abs());
-        let (sf, sr) = (df.signum(), (tr - fr).signum());
-        (1..steps).all(|k| pos.squares[((fr + sr * k) * 8 + ff + sf * k) as usize].is_none())
-    };
-    // Move-only patterns land on the passed square without capturing.
-    let step_forward = df == 0 && dr == 1 && (empty || ep);
-    let pawn_capture = df.abs() == 1 && dr == 1 && (enemy || ep);
-    let result = |capturing: bool| Some(capturing && ep);
-    match piece.kind {
-        Kind::Pawn => {
-            let home = if piece.owner == Player::One { 1 } else { 6 };
-            if step_forward {
-                return result(false);
-            }
-            if df == 0 && dr == 2 && fr == home && clear() && pos.squares[to].is_none() {
-                return result(false);
-            }
-            pawn_capture.then_some(ep)
-        }
-        Kind::Knight => {
-            let leap = (df.abs() == 1 && dr == 2) || (df.abs() == 2 && dr == 1);
-            if leap {
-                return result(true);
-            }
-            if step_forward {
-                return result(false);
-            }
-            pawn_capture.then_some(ep)
-        }
-        Kind::Bishop => {
-            if df.abs() == dr && dr >= 1 && clear() {
-                return result(true);
-            }
-            step_forward.then_some(false)
-        }
-        Kind::Rook | Kind::Queen => {
-            if df == 0 && dr >= 1 && clear() {
-                return result(true);
-            }
-            if dr == 0 && df != 0 && clear() && (enemy || ep) {
-                return result(true);
-            }
-            if piece.kind == Kind::Queen {
-                if df.abs() == dr && dr >= 1 && clear() {
-                    return result(true);
+
+    #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+    pub enum End {
+        Ongoing,
+        WhiteWins,
+        BlackWins,
+    }
+
+    /// The standard chess start, from its FEN board.
+    pub const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w -";
+
+    pub fn square_name(s: usize) -> String {
+        format!("{}{}", (b'a' + (s % 8) as u8) as char, s / 8 + 1)
+    }
+
+    /// Read `BOARD SIDE PASSED` (FEN board, `w`/`b`, a square or `-`).
+    pub fn parse(text: &str) -> Pos {
+        let fields: Vec<&str> = text.split(' ').collect();
+        assert_eq!(fields.len(), 3, "{text}");
+        let mut board = [b'.'; 64];
+        for (i, rank) in fields[0].split('/').enumerate() {
+            let r = 7 - i;
+            let mut f = 0;
+            for c in rank.bytes() {
+                if c.is_ascii_digit() {
+                    f += usize::from(c - b'0');
+                } else {
+                    board[r * 8 + f] = c;
+                    f += 1;
                 }
-                return None;
             }
-            pawn_capture.then_some(ep)
+            assert_eq!(f, 8, "{text}");
         }
-        Kind::King => {
-            if dr == 1 && df.abs() <= 1 {
-                return result(true);
+        let passed = match fields[2] {
+            "-" => None,
+            sq => {
+                let b = sq.as_bytes();
+                Some(usize::from(b[1] - b'1') * 8 + usize::from(b[0] - b'a'))
             }
-            (dr == 0 && df.abs() == 1 && (enemy || ep)).then_some(ep)
+        };
+        Pos {
+            board,
+            white: fields[1] == "w",
+            passed,
         }
+    }
+
+    fn is_white(c: u8) -> bool {
+        c.is_ascii_uppercase()
+    }
+
+    fn mine(pos: &Pos, c: u8) -> bool {
+        c != b'.' && is_white(c) == pos.white
+    }
+
+    fn theirs(pos: &Pos, c: u8) -> bool {
+        c != b'.' && is_white(c) != pos.white
+    }
+
+    /// The square `df` files and `dr` ranks forward (for the side to move) of `s`.
+    fn step(pos: &Pos, s: usize, df: i32, dr: i32) -> Option<usize> {
+        let dir = if pos.white { 1 } else { -1 };
+        let (f, r) = ((s % 8) as i32 + df, (s / 8) as i32 + dr * dir);
+        ((0..8).contains(&f) && (0..8).contains(&r)).then(|| (r * 8 + f) as usize)
+    }
+
+    /// Every move of the side to move by the patterns of its pieces, end of game aside.
+    pub fn pseudo_moves(pos: &Pos) -> Vec<Mv> {
+        let mut out = Vec::new();
+        for from in 0..64 {
+            let c = pos.board[from];
+            if !mine(pos, c) {
+                continue;
+            }
+            // A pattern that may move or capture: empty, enemy, or the passed square (a capture).
+            let either = |to: usize, out: &mut Vec<Mv>| {
+                let t = pos.board[to];
+                if t == b'.' || theirs(pos, t) {
+                    out.push(Mv {
+                        from,
+                        to,
+                        en_passant: pos.passed == Some(to),
+                    });
+                }
+            };
+            // Capture only: an enemy piece, or the passed square.
+            let capture = |to: usize, out: &mut Vec<Mv>| {
+                if theirs(pos, pos.board[to]) || pos.passed == Some(to) {
+                    out.push(Mv {
+                        from,
+                        to,
+                        en_passant: pos.passed == Some(to),
+                    });
+                }
+            };
+            // Move only: an empty square, the passed one included, taking nothing.
+            let quiet = |to: usize, out: &mut Vec<Mv>| {
+                if pos.board[to] == b'.' {
+                    out.push(Mv {
+                        from,
+                        to,
+                        en_passant: false,
+                    });
+                }
+            };
+            // Slide along (df, dr) forward: onto empty squares unless capture only,
+            // onto the passed square as a capture, and onto the first enemy piece.
+            let slide = |df: i32, dr: i32, capture_only: bool, out: &mut Vec<Mv>| {
+                let mut k = 1;
+                while let Some(to) = step(pos, from, df * k, dr * k) {
+                    let t = pos.board[to];
+                    if t != b'.' {
+                        if theirs(pos, t) {
+                            out.push(Mv {
+                                from,
+                                to,
+                                en_passant: false,
+                            });
+                        }
+                        break;
+                    }
+                    if pos.passed == Some(to) {
+                        out.push(Mv {
+                            from,
+                            to,
+                            en_passant: true,
+                        });
+                    } else if !capture_only {
+                        out.push(Mv {
+                            from,
+                            to,
+                            en_passant: false,
+                        });
+                    }
+                    k += 1;
+                }
+            };
+            let pawn_like = |out: &mut Vec<Mv>| {
+                if let Some(to) = step(pos, from, 0, 1) {
+                    quiet(to, out);
+                }
+                for df in [-1, 1] {
+                    if let Some(to) = step(pos, from, df, 1) {
+                        capture(to, out);
+                    }
+                }
+            };
+            match c.to_ascii_lowercase() {
+                b'p' => {
+                    pawn_like(&mut out);
+                    let home = if pos.white { 1 } else { 6 };
+                    if from / 8 == home {
+                        let (one, two) = (step(pos, from, 0, 1).unwrap(), step(pos, from, 0, 2).unwrap());
+                        if pos.board[one] == b'.' && pos.board[two] == b'.' {
+                            out.push(Mv {
+                                from,
+                                to: two,
+                                en_passant: false,
+                            });
+                        }
+                    }
+                }
+                b'n' => {
+                    for (df, dr) in [(-1, 2), (1, 2), (-2, 1), (2, 1)] {
+                        if let Some(to) = step(pos, from, df, dr) {
+                            either(to, &mut out);
+                        }
+                    }
+                    pawn_like(&mut out);
+                }
+                b'b' | b'r' | b'q' => {
+                    let lower = c.to_ascii_lowercase();
+                    if lower != b'r' {
+                        slide(-1, 1, false, &mut out);
+                        slide(1, 1, false, &mut out);
+                    }
+                    if lower != b'b' {
+                        slide(0, 1, false, &mut out);
+                        slide(-1, 0, true, &mut out);
+                        slide(1, 0, true, &mut out);
+                    }
+                    match lower {
+                        b'b' => {
+                            if let Some(to) = step(pos, from, 0, 1) {
+                                quiet(to, &mut out);
+                            }
+                        }
+                        b'r' => {
+                            for df in [-1, 1] {
+                                if let Some(to) = step(pos, from, df, 1) {
+                                    capture(to, &mut out);
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                b'k' => {
+                    for df in [-1, 0, 1] {
+                        if let Some(to) = step(pos, from, df, 1) {
+                            either(to, &mut out);
+                        }
+                    }
+                    for df in [-1, 1] {
+                        if let Some(to) = step(pos, from, df, 0) {
+                            capture(to, &mut out);
+                        }
+                    }
+                }
+                other => panic!("piece {}", other as char),
+            }
+        }
+        // A square reached by two patterns (a queen's forward step) is one move;
+        // onto the passed square a capturing pattern wins over a quiet step.
+        out.sort_by_key(|m| (m.from, m.to, !m.en_passant));
+        out.dedup_by_key(|m| (m.from, m.to));
+        out
+    }
+
+    pub fn play(pos: &Pos, m: Mv) -> Pos {
+        let mut next = *pos;
+        let piece = pos.board[m.from];
+        next.board[m.to] = piece;
+        next.board[m.from] = b'.';
+        if m.en_passant {
+            // The pawn stands one square beyond the passed one, as its owner moves.
+            let beyond = if pos.white { m.to - 8 } else { m.to + 8 };
+            next.board[beyond] = b'.';
+        }
+        let two = (m.from as i32 - m.to as i32).abs() == 16;
+        next.passed = (piece.eq_ignore_ascii_case(&b'p') && two).then(|| (m.from + m.to) / 2);
+        next.white = !pos.white;
+        next
+    }
+
+    fn far_rank(white: bool) -> std::ops::Range<usize> {
+        if white {
+            56..64
+        } else {
+            0..8
+        }
+    }
+
+    /// The end of game rules: a piece of the side to move on its far rank
+    /// survived the reply and wins; a piece the opponent just brought to its
+    /// far rank that no move can capture wins; a side with no move loses.
+    pub fn end(pos: &Pos) -> End {
+        let winner = |white: bool| if white { End::WhiteWins } else { End::BlackWins };
+        let own = |white: bool, c: u8| c != b'.' && is_white(c) == white;
+        if far_rank(pos.white).any(|s| own(pos.white, pos.board[s])) {
+            return winner(pos.white);
+        }
+        let moves = pseudo_moves(pos);
+        let arrived = far_rank(!pos.white).filter(|&s| own(!pos.white, pos.board[s]));
+        for s in arrived {
+            if !moves.iter().any(|m| m.to == s) {
+                return winner(!pos.white);
+            }
+        }
+        if moves.is_empty() {
+            return winner(!pos.white);
+        }
+        End::Ongoing
+    }
+
+    pub fn moves(pos: &Pos) -> Vec<Mv> {
+        if end(pos) != End::Ongoing {
+            return Vec::new();
+        }
+        pseudo_moves(pos)
+    }
+
+    pub fn perft(pos: &Pos, depth: u32) -> u64 {
+        let moves = moves(pos);
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        moves.iter().map(|&m| perft(&play(pos, m), depth - 1)).sum()
     }
 }
 
-fn simple_moves(pos: &ChessapawnPosition) -> Vec<ChessapawnMove> {
-    if GAME.outcome(pos).is_over() {
-        return vec![];
-    }
-    let mut out = vec![];
-    for from in 0..64 {
-        for to in 0..64 {
-            if let Some(en_passant) = simple_move(pos, from, to) {
-                out.push(ChessapawnMove {
-                    from: from as u8,
-                    to: to as u8,
-                    en_passant,
-                });
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
-fn perft(pos: &ChessapawnPosition, depth: u32, simple: bool) -> u64 {
+fn perft(pos: &<Chessapawn as Game>::Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let moves = if simple { simple_moves(pos) } else { GAME.moves(pos) };
+    let moves = GAME.moves(pos);
     if depth == 1 {
         return moves.len() as u64;
     }
-    moves
-        .iter()
-        .map(|&m| perft(&GAME.play(pos, m), depth - 1, simple))
-        .sum()
+    moves.iter().map(|&m| perft(&GAME.play(pos, m), depth - 1)).sum()
 }
 
 fn perft_table() -> Vec<(u32, u64)> {
@@ -136,24 +339,24 @@ fn shared_rules() {
 }
 
 #[test]
-fn generated_moves_match_the_simple_generator() {
-    for pos in common::rules::sample_positions(&GAME, 0, 200) {
-        let mut fast = GAME.moves(&pos);
-        fast.sort();
-        assert_eq!(fast, simple_moves(&pos), "{}", GAME.position_string(&pos));
-    }
+fn the_independent_generator_reads_the_start_as_chess_has_it() {
+    let start = independent::parse(independent::START);
+    let row = |r: usize| String::from_utf8(start.board[r * 8..r * 8 + 8].to_vec()).unwrap();
+    assert_eq!(
+        [row(0), row(1), row(6), row(7)],
+        ["RNBQKBNR", "PPPPPPPP", "pppppppp", "rnbqkbnr"]
+    );
+    assert!(start.white && start.passed.is_none());
+    assert_eq!(GAME.position_string(&GAME.start()), independent::START);
 }
 
 #[test]
-fn perft_matches_the_table_and_the_simple_generator() {
-    let start = GAME.start();
-    for (depth, expected) in perft_table() {
-        if depth <= 4 {
-            assert_eq!(perft(&start, depth, false), expected, "depth {depth}");
-        }
-        if depth <= 3 {
-            assert_eq!(perft(&start, depth, true), expected, "simple, depth {depth}");
-        }
+fn perft_of_the_independent_generator_matches_the_table() {
+    let table = perft_table();
+    assert_eq!(table.len(), 5);
+    let start = independent::parse(independent::START);
+    for (depth, expected) in table {
+        assert_eq!(independent::perft(&start, depth), expected, "depth {depth}");
     }
 }
 
@@ -161,11 +364,58 @@ fn perft_matches_the_table_and_the_simple_generator() {
 fn perft_deep() {
     let start = GAME.start();
     for (depth, expected) in perft_table() {
-        assert_eq!(perft(&start, depth, false), expected, "depth {depth}");
-        if depth <= 4 {
-            assert_eq!(perft(&start, depth, true), expected, "simple, depth {depth}");
+        assert_eq!(perft(&start, depth), expected, "depth {depth}");
+    }
+}
+
+/// Random games played by both at once: at every ply the same moves (each of
+/// the independent generator's, written as coordinates, is one of the game's
+/// and there are as many), the same board and the same result.
+#[test]
+fn random_games_agree_with_the_independent_generator() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+    let (mut wins, mut plies) = ([0; 2], 0);
+    for _ in 0..150 {
+        let mut pos = GAME.start();
+        let mut mine = independent::parse(independent::START);
+        loop {
+            let text = GAME.position_string(&pos);
+            assert_eq!(independent::parse(&text), mine, "{text}");
+            let end = match GAME.outcome(&pos) {
+                Outcome::Ongoing => independent::End::Ongoing,
+                Outcome::Win(Player::One) => independent::End::WhiteWins,
+                Outcome::Win(Player::Two) => independent::End::BlackWins,
+                Outcome::Draw => panic!("{text}: Chessapawn has no draws"),
+            };
+            assert_eq!(independent::end(&mine), end, "{text}");
+            let moves = independent::moves(&mine);
+            assert_eq!(moves.len(), GAME.moves(&pos).len(), "{text}");
+            let mut seen = std::collections::HashSet::new();
+            for m in &moves {
+                let coords = format!("{}{}", independent::square_name(m.from), independent::square_name(m.to));
+                let theirs = GAME.parse_move(&pos, &coords).unwrap_or_else(|e| panic!("{text}: {e}"));
+                assert_eq!(theirs.en_passant, m.en_passant, "{text}: {coords}");
+                assert!(seen.insert(theirs), "{text}: {coords}");
+            }
+            if moves.is_empty() {
+                if end == independent::End::WhiteWins {
+                    wins[0] += 1;
+                } else {
+                    wins[1] += 1;
+                }
+                break;
+            }
+            let m = moves[rng.random_range(0..moves.len())];
+            let coords = format!("{}{}", independent::square_name(m.from), independent::square_name(m.to));
+            pos = GAME.try_play(&pos, &coords).unwrap();
+            mine = independent::play(&mine, m);
+            plies += 1;
         }
     }
+    // Both sides win some random games, and they run long enough to meet the far ranks.
+    assert!(wins[0] > 10 && wins[1] > 10, "{wins:?}");
+    assert!(plies > 150 * 20, "{plies}");
 }
 
 fn names(fen: &str) -> Vec<String> {

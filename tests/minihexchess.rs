@@ -1,10 +1,10 @@
 //! Mini Hexchess: the shared rule suite, lone-piece counts by hand, perft
-//! against a deliberately simple generator, check, pins, promotion and the
-//! draws.
+//! and random games against an independent generator, check, pins,
+//! promotion and the draws.
 
 mod common;
 
-use menace::games::minihexchess::{axial, cell_name, HexchessMove, HexchessPosition, Kind, Piece};
+use menace::games::minihexchess::{axial, cell_name, HexchessPosition, Kind, Piece};
 use menace::{parse_spec, AnyGame, Game, MiniHexchess, Outcome, Player};
 
 fn game() -> MiniHexchess {
@@ -93,143 +93,369 @@ fn lone_pieces_reach_the_hand_counted_cells() {
     assert_eq!(g.lone_destinations(Kind::King, a1), 5);
 }
 
-const ROOK: [(i32, i32); 6] = [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)];
-const BISHOP: [(i32, i32); 6] = [(1, -2), (2, -1), (1, 1), (-1, 2), (-2, 1), (-1, -1)];
+/// The rules of SPEC.md §1.5 written out again, sharing no code with
+/// src/games/minihexchess.rs: its own cells and names, board, setup (from the
+/// spec's words), moves, check, make-move and end of game.
+mod independent {
+    pub type Cell = (i32, i32);
 
-fn at(q: i32, r: i32) -> Option<usize> {
-    (0..37).find(|&i| axial(i) == (q, r))
-}
+    /// Edge directions in turn around the cell; White's forward is (0, -1).
+    pub const EDGES: [Cell; 6] = [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)];
 
-/// The rules read literally for one pair of cells: can the piece on `from`
-/// move to (or capture on) `to`, ignoring whether its own king is left in check?
-fn simple_reach(pos: &HexchessPosition, from: usize, to: usize) -> bool {
-    let Some(p) = pos.cells[from] else { return false };
-    if pos.cells[to].is_some_and(|t| t.owner == p.owner) || from == to {
-        return false;
-    }
-    let (q0, r0) = axial(from);
-    let (q1, r1) = axial(to);
-    let (dq, dr) = (q1 - q0, r1 - r0);
-    let capture = pos.cells[to].is_some();
-    let ray = |dirs: &[(i32, i32)]| {
-        dirs.iter().any(|&(a, b)| {
-            (1..=6).any(|k| {
-                (a * k, b * k) == (dq, dr)
-                    && (1..k).all(|j| at(q0 + a * j, r0 + b * j).is_some_and(|c| pos.cells[c].is_none()))
+    /// Corner directions: between two edge directions next to each other.
+    pub fn corners() -> Vec<Cell> {
+        (0..6)
+            .map(|i| {
+                let (a, b) = (EDGES[i], EDGES[(i + 1) % 6]);
+                (a.0 + b.0, a.1 + b.1)
             })
-        })
-    };
-    match p.kind {
-        Kind::Rook => ray(&ROOK),
-        Kind::Bishop => ray(&BISHOP),
-        Kind::King => ROOK.contains(&(dq, dr)) || BISHOP.contains(&(dq, dr)),
-        Kind::Knight => {
-            // One edge step, then one corner step onward: the two corner
-            // directions next to the edge direction.
-            ROOK.iter().any(|&(a, b)| {
-                BISHOP
-                    .iter()
-                    .any(|&(c, d)| (a + c, b + d) == (dq, dr) && (a * c + b * d + (a + b) * (c + d)) == 3)
-            })
-        }
-        Kind::Pawn => {
-            let f = if p.owner == Player::One { -1 } else { 1 };
-            if capture {
-                let diag = if p.owner == Player::One {
-                    [(1, -2), (-1, -1)]
-                } else {
-                    [(-1, 2), (1, 1)]
-                };
-                diag.contains(&(dq, dr))
-            } else {
-                (dq, dr) == (0, f)
-            }
-        }
+            .collect()
     }
-}
 
-fn simple_attacked(pos: &HexchessPosition, target: usize, by: Player) -> bool {
-    (0..37).any(|i| {
-        pos.cells[i].is_some_and(|p| p.owner == by) && {
-            // A capture onto the target: pretend an enemy stands there.
-            let mut probe = *pos;
-            if probe.cells[target].is_none() {
-                probe.cells[target] = Some(Piece {
-                    owner: by.other(),
-                    kind: Kind::Pawn,
-                });
+    /// One edge step, then one corner step onward (the corners beside that edge).
+    pub fn leaps() -> Vec<Cell> {
+        let mut out = Vec::new();
+        for (i, &e) in EDGES.iter().enumerate() {
+            for j in [(i + 1) % 6, (i + 5) % 6] {
+                let f = EDGES[j];
+                out.push((2 * e.0 + f.0, 2 * e.1 + f.1));
             }
-            simple_reach(&probe, i, target)
         }
-    })
-}
-
-fn simple_moves(g: &MiniHexchess, pos: &HexchessPosition) -> Vec<HexchessMove> {
-    if g.outcome(pos).is_over() {
-        return vec![];
+        out
     }
-    let me = pos.turn;
-    let mut out = vec![];
-    for from in 0..37 {
-        if pos.cells[from].is_none_or(|p| p.owner != me) {
-            continue;
-        }
-        for to in 0..37 {
-            if !simple_reach(pos, from, to) {
-                continue;
-            }
-            let pawn = pos.cells[from].is_some_and(|p| p.kind == Kind::Pawn);
-            let (q, r) = axial(to);
-            let last = if me == Player::One {
-                at(q, r - 1).is_none()
-            } else {
-                at(q, r + 1).is_none()
-            };
-            let promotions: Vec<Option<Kind>> = if pawn && last {
-                vec![Some(Kind::Rook), Some(Kind::Bishop), Some(Kind::Knight)]
-            } else {
-                vec![None]
-            };
-            for promotion in promotions {
-                let mv = HexchessMove {
-                    from: from as u8,
-                    to: to as u8,
-                    promotion,
-                };
-                let next = g.play(pos, mv);
-                let king = (0..37).find(|&i| {
-                    next.cells[i]
-                        == Some(Piece {
-                            owner: me,
-                            kind: Kind::King,
-                        })
-                });
-                if king.is_some_and(|k| !simple_attacked(&next, k, me.other())) {
-                    out.push(mv);
+
+    pub fn on_board((q, r): Cell) -> bool {
+        q.abs() <= 3 && r.abs() <= 3 && (q + r).abs() <= 3
+    }
+
+    /// The cells of file `q` run from r = max(-3, -3 - q) (Black's end) to
+    /// r = min(3, 3 - q) (White's end, rank 1).
+    fn white_end(q: i32) -> i32 {
+        3.min(3 - q)
+    }
+
+    fn black_end(q: i32) -> i32 {
+        (-3).max(-3 - q)
+    }
+
+    pub fn cell(name: &str) -> Cell {
+        let b = name.as_bytes();
+        let q = i32::from(b[0]) - i32::from(b'd');
+        let rank: i32 = name[1..].parse().unwrap();
+        (q, white_end(q) - (rank - 1))
+    }
+
+    pub fn name((q, r): Cell) -> String {
+        format!("{}{}", (b'd' as i32 + q) as u8 as char, white_end(q) - r + 1)
+    }
+
+    fn index((q, r): Cell) -> usize {
+        ((q + 3) * 7 + (r + 3)) as usize
+    }
+
+    pub fn cells() -> Vec<Cell> {
+        let mut v = Vec::new();
+        for q in -3..=3 {
+            for r in -3..=3 {
+                if on_board((q, r)) {
+                    v.push((q, r));
                 }
             }
         }
+        v
     }
-    out.sort();
-    out
+
+    /// `.` or a piece letter, upper case White.
+    pub type Board = [u8; 49];
+
+    #[derive(Clone, Debug)]
+    pub struct Pos {
+        pub board: Board,
+        pub white: bool,
+        /// Plies since the last capture or pawn move.
+        pub clock: u32,
+        /// Every (board, side to move) since then, this one included.
+        pub history: Vec<(Board, bool)>,
+    }
+
+    #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+    pub struct Mv {
+        pub from: Cell,
+        pub to: Cell,
+        pub promotion: Option<u8>,
+    }
+
+    impl Mv {
+        /// In coordinates, as `d3d4` or `c5c6=N`.
+        pub fn coordinates(self) -> String {
+            let promotion = self.promotion.map_or(String::new(), |p| format!("={}", p as char));
+            format!("{}{}{promotion}", name(self.from), name(self.to))
+        }
+    }
+
+    #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+    pub enum End {
+        Ongoing,
+        WhiteWins,
+        BlackWins,
+        Draw,
+    }
+
+    /// McCooey's setup as SPEC.md words it.
+    pub fn start() -> Pos {
+        let mut board = [b'.'; 49];
+        let white = [("c1", b'N'), ("d1", b'B'), ("e1", b'R'), ("d2", b'K')];
+        let black = [("e6", b'n'), ("d7", b'b'), ("c6", b'r'), ("d6", b'k')];
+        for (c, p) in white.into_iter().chain(black) {
+            board[index(cell(c))] = p;
+        }
+        for c in ["b1", "c2", "d3", "e2", "f1"] {
+            board[index(cell(c))] = b'P';
+        }
+        for c in ["b5", "c5", "d5", "e5", "f5"] {
+            board[index(cell(c))] = b'p';
+        }
+        Pos {
+            board,
+            white: true,
+            clock: 0,
+            history: vec![(board, true)],
+        }
+    }
+
+    pub fn at(board: &Board, c: Cell) -> u8 {
+        board[index(c)]
+    }
+
+    fn owner_white(p: u8) -> bool {
+        p.is_ascii_uppercase()
+    }
+
+    /// The two forward corner directions of a pawn.
+    fn pawn_captures(white: bool) -> [Cell; 2] {
+        if white {
+            [(1, -2), (-1, -1)]
+        } else {
+            [(-1, 2), (1, 1)]
+        }
+    }
+
+    /// Whether a piece `p` on `from` attacks `to` (could capture a piece there).
+    fn attacks(board: &Board, from: Cell, p: u8, to: Cell) -> bool {
+        let d = (to.0 - from.0, to.1 - from.1);
+        let ray = |dirs: &[Cell]| {
+            dirs.iter().any(|&(a, b)| {
+                let mut c = (from.0 + a, from.1 + b);
+                while on_board(c) {
+                    if c == to {
+                        return true;
+                    }
+                    if at(board, c) != b'.' {
+                        return false;
+                    }
+                    c = (c.0 + a, c.1 + b);
+                }
+                false
+            })
+        };
+        match p.to_ascii_lowercase() {
+            b'r' => ray(&EDGES),
+            b'b' => ray(&corners()),
+            b'k' => EDGES.contains(&d) || corners().contains(&d),
+            b'n' => leaps().contains(&d),
+            b'p' => pawn_captures(owner_white(p)).contains(&d),
+            other => panic!("piece {}", other as char),
+        }
+    }
+
+    pub fn attacked(board: &Board, target: Cell, by_white: bool) -> bool {
+        cells().into_iter().any(|c| {
+            let p = at(board, c);
+            p != b'.' && owner_white(p) == by_white && attacks(board, c, p, target)
+        })
+    }
+
+    fn king(board: &Board, white: bool) -> Cell {
+        let k = if white { b'K' } else { b'k' };
+        cells().into_iter().find(|&c| at(board, c) == k).expect("a king")
+    }
+
+    pub fn in_check(board: &Board, white: bool) -> bool {
+        attacked(board, king(board, white), !white)
+    }
+
+    fn pseudo_moves(pos: &Pos) -> Vec<Mv> {
+        let mut out = Vec::new();
+        for from in cells() {
+            let p = at(&pos.board, from);
+            if p == b'.' || owner_white(p) != pos.white {
+                continue;
+            }
+            let free_or_enemy = |c: Cell| {
+                let t = at(&pos.board, c);
+                t == b'.' || owner_white(t) != pos.white
+            };
+            let mut targets = Vec::new();
+            if p.eq_ignore_ascii_case(&b'p') {
+                let forward = if pos.white { (0, -1) } else { (0, 1) };
+                let ahead = (from.0 + forward.0, from.1 + forward.1);
+                if on_board(ahead) && at(&pos.board, ahead) == b'.' {
+                    targets.push(ahead);
+                }
+                for (a, b) in pawn_captures(pos.white) {
+                    let c = (from.0 + a, from.1 + b);
+                    if on_board(c) && at(&pos.board, c) != b'.' && free_or_enemy(c) {
+                        targets.push(c);
+                    }
+                }
+            } else {
+                for to in cells() {
+                    if to != from && free_or_enemy(to) && attacks(&pos.board, from, p, to) {
+                        targets.push(to);
+                    }
+                }
+            }
+            for to in targets {
+                let far = if pos.white { black_end(to.0) } else { white_end(to.0) };
+                if p.eq_ignore_ascii_case(&b'p') && to.1 == far {
+                    for k in [b'R', b'B', b'N'] {
+                        out.push(Mv {
+                            from,
+                            to,
+                            promotion: Some(k),
+                        });
+                    }
+                } else {
+                    out.push(Mv {
+                        from,
+                        to,
+                        promotion: None,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    pub fn play(pos: &Pos, m: Mv) -> Pos {
+        let mut board = pos.board;
+        let p = at(&board, m.from);
+        let captured = at(&board, m.to) != b'.';
+        board[index(m.to)] = match m.promotion {
+            Some(k) if pos.white => k,
+            Some(k) => k.to_ascii_lowercase(),
+            None => p,
+        };
+        board[index(m.from)] = b'.';
+        let reset = captured || p.eq_ignore_ascii_case(&b'p');
+        let mut history = if reset { Vec::new() } else { pos.history.clone() };
+        history.push((board, !pos.white));
+        Pos {
+            board,
+            white: !pos.white,
+            clock: if reset { 0 } else { pos.clock + 1 },
+            history,
+        }
+    }
+
+    /// Legal moves: those that leave the mover's own king out of check.
+    fn legal(pos: &Pos) -> Vec<Mv> {
+        pseudo_moves(pos)
+            .into_iter()
+            .filter(|&m| !in_check(&play(pos, m).board, pos.white))
+            .collect()
+    }
+
+    pub fn end(pos: &Pos) -> End {
+        if legal(pos).is_empty() {
+            return match (in_check(&pos.board, pos.white), pos.white) {
+                (false, _) => End::Draw,
+                (true, true) => End::BlackWins,
+                (true, false) => End::WhiteWins,
+            };
+        }
+        let bare = pos.board.iter().all(|&c| c == b'.' || c.eq_ignore_ascii_case(&b'k'));
+        let now = (pos.board, pos.white);
+        let repeated = pos.history.iter().filter(|&&h| h == now).count() >= 3;
+        if bare || pos.clock >= 100 || repeated {
+            return End::Draw;
+        }
+        End::Ongoing
+    }
+
+    pub fn moves(pos: &Pos) -> Vec<Mv> {
+        if end(pos) != End::Ongoing {
+            return Vec::new();
+        }
+        legal(pos)
+    }
+
+    pub fn perft(pos: &Pos, depth: u32) -> u64 {
+        let moves = moves(pos);
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        moves.iter().map(|&m| perft(&play(pos, m), depth - 1)).sum()
+    }
 }
 
-fn perft(g: &MiniHexchess, pos: &HexchessPosition, depth: u32, simple: bool) -> u64 {
+fn perft(g: &MiniHexchess, pos: &HexchessPosition, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let moves = if simple { simple_moves(g, pos) } else { g.moves(pos) };
+    let moves = g.moves(pos);
     if depth == 1 {
         return moves.len() as u64;
     }
-    moves
-        .iter()
-        .map(|&m| perft(g, &g.play(pos, m), depth - 1, simple))
-        .sum()
+    moves.iter().map(|&m| perft(g, &g.play(pos, m), depth - 1)).sum()
 }
 
 #[test]
-fn perft_matches_the_table_and_the_simple_generator() {
+fn the_independent_cells_and_setup() {
+    use independent::*;
+    assert_eq!(cells().len(), 37);
+    let mut names: Vec<String> = cells().into_iter().map(name).collect();
+    names.sort();
+    names.dedup();
+    assert_eq!(names.len(), 37);
+    for n in ["d4", "a1", "d7", "g4", "a4", "g1"] {
+        assert_eq!(name(cell(n)), n);
+    }
+    assert_eq!(cell("d4"), (0, 0));
+    // Lone pieces on d4, as counted by hand: 18 rook, 6 bishop, 12 knight cells.
+    assert_eq!(leaps().len(), 12);
+    let count = |dirs: &[Cell], slide: bool| {
+        dirs.iter()
+            .map(|&(a, b)| {
+                let mut n = 0;
+                let mut c = (a, b);
+                while on_board(c) {
+                    n += 1;
+                    if !slide {
+                        break;
+                    }
+                    c = (c.0 + a, c.1 + b);
+                }
+                n
+            })
+            .sum::<usize>()
+    };
+    assert_eq!(count(&EDGES, true), 18);
+    assert_eq!(count(&corners(), true), 6);
+    assert_eq!(count(&leaps(), false), 12);
+    let start = start();
+    assert_eq!(start.board.iter().filter(|&&c| c != b'.').count(), 18);
+    // The same setup as the game's, cell by cell.
+    let g = game();
+    for c in cells() {
+        let theirs = g.start().cells[self::cell(&name(c))].map(|p| p.symbol());
+        let mine = Some(at(&start.board, c) as char).filter(|&p| p != '.');
+        assert_eq!(mine, theirs, "{}", name(c));
+    }
+}
+
+#[test]
+fn perft_matches_the_table_and_the_independent_generator() {
     let g = game();
     let table: Vec<(u32, u64)> = include_str!("data/minihexchess_perft.txt")
         .lines()
@@ -241,19 +467,61 @@ fn perft_matches_the_table_and_the_simple_generator() {
         .collect();
     assert_eq!(table.len(), 4);
     for (depth, expected) in table {
-        assert_eq!(perft(&g, &g.start(), depth, false), expected, "depth {depth}");
-        assert_eq!(perft(&g, &g.start(), depth, true), expected, "simple, depth {depth}");
+        assert_eq!(perft(&g, &g.start(), depth), expected, "depth {depth}");
+        assert_eq!(
+            independent::perft(&independent::start(), depth),
+            expected,
+            "independent, depth {depth}"
+        );
     }
 }
 
+/// Random games played by both at once: at every ply the same moves (each of
+/// the independent generator's, in coordinates, is one of the game's, and
+/// there are as many), the same check and the same result.
 #[test]
-fn generated_moves_match_the_simple_generator_in_random_games() {
+fn random_games_agree_with_the_independent_generator() {
+    use rand::{Rng, SeedableRng};
     let g = game();
-    for pos in common::rules::sample_positions(&g, 0, 60) {
-        let mut fast = g.moves(&pos);
-        fast.sort();
-        assert_eq!(fast, simple_moves(&g, &pos), "{}", g.position_string(&pos));
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+    let mut ends = std::collections::HashMap::new();
+    for _ in 0..40 {
+        let mut pos = g.start();
+        let mut mine = independent::start();
+        loop {
+            let text = g.position_string(&pos);
+            let end = match g.outcome(&pos) {
+                Outcome::Ongoing => independent::End::Ongoing,
+                Outcome::Win(Player::One) => independent::End::WhiteWins,
+                Outcome::Win(Player::Two) => independent::End::BlackWins,
+                Outcome::Draw => independent::End::Draw,
+            };
+            assert_eq!(independent::end(&mine), end, "{text}");
+            assert_eq!(
+                independent::in_check(&mine.board, mine.white),
+                g.in_check(&pos, g.turn(&pos)),
+                "{text}"
+            );
+            let moves = independent::moves(&mine);
+            assert_eq!(moves.len(), g.moves(&pos).len(), "{text}");
+            let mut seen = std::collections::HashSet::new();
+            for m in &moves {
+                let theirs = g
+                    .parse_move(&pos, &m.coordinates())
+                    .unwrap_or_else(|e| panic!("{text}: {e}"));
+                assert!(seen.insert(theirs), "{text}: {}", m.coordinates());
+            }
+            if moves.is_empty() {
+                *ends.entry(format!("{end:?}")).or_insert(0) += 1;
+                break;
+            }
+            let m = moves[rng.random_range(0..moves.len())];
+            pos = g.try_play(&pos, &m.coordinates()).unwrap();
+            mine = independent::play(&mine, m);
+        }
     }
+    // Random games end both ways: some by a draw rule, some by checkmate.
+    assert!(ends.contains_key("Draw") && ends.len() >= 2, "{ends:?}");
 }
 
 #[test]

@@ -3,7 +3,6 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
-use std::time::Duration;
 
 fn play(args: &[&str], input: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_menace"))
@@ -118,14 +117,26 @@ fn a_deadline_that_expires_loses_the_game() {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
+    // Input stays open and silent, so the clock runs out however fast or
+    // slow the machine is. Read (no sleep) until game 2 asks for a move,
+    // then end the input.
     let stdin = child.stdin.take().unwrap();
-    std::thread::sleep(Duration::from_millis(900));
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut seen = String::new();
+    while !(seen.contains("=== Game 2 ===") && seen.ends_with("this game)\n")) {
+        let mut line = String::new();
+        assert!(std::io::BufRead::read_line(&mut out, &mut line).unwrap() > 0, "{seen}");
+        seen.push_str(&line);
+    }
     drop(stdin);
-    let o = child.wait_with_output().unwrap();
-    let out = text(&o);
-    assert!(out.contains("(0.3 s left for your moves this game)"), "{out}");
-    assert!(out.contains("Time is up: you lose this game."), "{out}");
-    assert!(out.contains("Score: you 0, HER 1, draws 0."), "{out}");
+    std::io::Read::read_to_string(&mut out, &mut seen).unwrap();
+    assert!(child.wait().unwrap().success());
+    assert!(seen.contains("(0.3 s left for your moves this game)"), "{seen}");
+    let game1 = seen.split("=== Game 2 ===").next().unwrap();
+    assert!(game1.contains("Time is up: you lose this game."), "{seen}");
+    assert!(game1.contains("Score: you 0, HER 1, draws 0."), "{seen}");
+    // Game 2 was left unfinished when input ended: not counted.
+    assert!(seen.contains("Bye. Score: you 0, HER 1, draws 0."), "{seen}");
 }
 
 #[test]

@@ -295,3 +295,137 @@ fn plot_with_nothing_to_draw_fails() {
     expect(&["plot", csv.to_str().unwrap()], b"", 1, "nothing drawn");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Every regular, visible file in a folder with its bytes.
+fn files_in(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().is_file())
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_failed_run_leaves_the_old_outputs_untouched() {
+    let dir = scratch("outputs");
+    let out = dir.join("out");
+    let o = out.to_str().unwrap();
+    let exp = |seeds: &str| {
+        let text = format!(
+            r#"{{"name":"x","game":"hexapawn","games":30,"seeds":{seeds},"window":5,"charts":["loss_rate","beads"],"arms":[{{"name":"a","opponent":"random"}}]}}"#
+        );
+        let f = dir.join("e.json");
+        std::fs::write(&f, text).unwrap();
+        f
+    };
+    let first = exp("2");
+    expect(&["run", first.to_str().unwrap(), "--out", o], b"", 0, "");
+    std::fs::remove_file(out.join("summary.json")).unwrap();
+    let before = files_in(&out);
+    let names: Vec<&str> = before.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        ["beads.png", "beads.svg", "curves.csv", "loss_rate.png", "loss_rate.svg"]
+    );
+    // Other seeds give other curves; the summary's place is taken by a
+    // folder, so the new set cannot be written whole.
+    std::fs::create_dir(out.join("summary.json")).unwrap();
+    let second = exp("[7, 8, 9]");
+    expect(&["run", second.to_str().unwrap(), "--out", o], b"", 1, "summary.json");
+    // (The run leaves its experiment file and finished units to resume from.)
+    let now: Vec<_> = files_in(&out)
+        .into_iter()
+        .filter(|(n, _)| n != "experiment.json")
+        .collect();
+    let names_now: Vec<&str> = now.iter().map(|(n, _)| n.as_str()).collect();
+    assert!(
+        now == before,
+        "the old curves and charts are kept as they were: {names_now:?}"
+    );
+    let hidden: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".menace-outputs"))
+        .collect();
+    assert!(hidden.is_empty(), "{hidden:?}");
+    // Once the way is clear the new set replaces the old whole.
+    std::fs::remove_dir(out.join("summary.json")).unwrap();
+    expect(&["run", second.to_str().unwrap(), "--out", o], b"", 0, "");
+    let after = files_in(&out);
+    assert_eq!(after.len(), before.len() + 1);
+    for (name, bytes) in &before {
+        let now = &after.iter().find(|(n, _)| n == name).unwrap().1;
+        assert!(name.ends_with(".png") || now != bytes, "{name} is rewritten");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_unwritable_destination_is_refused_before_any_game() {
+    let dir = scratch("dest");
+    let dangling = dir.join("dangling.json");
+    std::os::unix::fs::symlink(dir.join("no/such/target.json"), &dangling).unwrap();
+    let folder = dir.join("folder.json");
+    std::fs::create_dir(&folder).unwrap();
+    for path in [PathBuf::from("/no/such/dir/s.json"), dangling.clone(), folder.clone()] {
+        let p = path.to_str().unwrap();
+        // With --json every game played would print a line: none is played.
+        let o = expect(
+            &["train", "hexapawn", "--games", "1000", "--json", "--save", p],
+            b"",
+            1,
+            p,
+        );
+        assert!(o.stdout.is_empty(), "{p}: {}", String::from_utf8_lossy(&o.stdout));
+        let o = expect(&["play", "hexapawn", "--seed", "3", "--state", p], b"b2\nbxc3\n", 1, p);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(!out.contains("You play"), "{p}: a game was played: {out}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn games_played_stops_at_the_largest_count_instead_of_wrapping() {
+    let dir = scratch("wrap");
+    let state = dir.join("her.json");
+    let s = state.to_str().unwrap();
+    expect(&["train", "hexapawn", "--games", "3", "--save", s], b"", 0, "");
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    v["games_played"] = serde_json::json!(u64::MAX);
+    std::fs::write(&state, serde_json::to_string(&v).unwrap()).unwrap();
+    let count = || {
+        let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+        v["games_played"].as_u64()
+    };
+    expect(
+        &[
+            "train",
+            "hexapawn",
+            "--resume",
+            s,
+            "--save",
+            s,
+            "--games",
+            "3",
+            "--exact-every",
+            "2",
+        ],
+        b"",
+        0,
+        "",
+    );
+    assert_eq!(count(), Some(u64::MAX));
+    expect(&["play", "hexapawn", "--state", s], b"b2\nbxc3\nb2\nbxc3\n", 0, "");
+    assert_eq!(count(), Some(u64::MAX));
+    loads(&state, "hexapawn");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use anyhow::anyhow;
 use clap::Args;
 
-use menace::fsutil::{lock, read_text, write_atomic};
+use menace::fsutil::{check_writable, lock, read_text, write_atomic};
 use menace::machine::{BeadChange, GameResult};
 use menace::registry::{default_side, machine_name};
 use menace::training::driver::{Ending, Match, Mover, Step};
@@ -159,6 +159,10 @@ fn session<G: Game>(
     }
     // Held for the whole session: a second process on the same state file is refused at once.
     let _lock = args.state.as_deref().map(lock).transpose()?;
+    // Refused now rather than after the first game is played.
+    if let Some(path) = &args.state {
+        check_writable(path)?;
+    }
     let mut trainer = match &args.state {
         Some(path) if path.exists() => {
             let text = read_text(path).map_err(|e| anyhow!(e))?;

@@ -6,7 +6,7 @@ use anyhow::{anyhow, bail};
 use clap::Args;
 use serde_json::json;
 
-use menace::fsutil::{lock, read_text, write_atomic};
+use menace::fsutil::{check_writable, lock, read_text, write_atomic};
 use menace::registry::default_side;
 use menace::training::exact::Expected;
 use menace::training::opponent::OpponentSpec;
@@ -77,6 +77,10 @@ fn train<G: Game>(
         .filter(|&(i, p)| i == 0 || Some(p) != args.resume.as_ref())
         .map(|(_, p)| lock(p))
         .collect::<Result<Vec<_>, _>>()?;
+    // Refused now rather than after a long run is thrown away.
+    if let Some(path) = &args.save {
+        check_writable(path)?;
+    }
     let mut trainer = match &args.resume {
         Some(path) => {
             let text = read_text(path).map_err(|e| anyhow!(e))?;
@@ -125,7 +129,9 @@ fn train<G: Game>(
     let mut lines = std::io::BufWriter::new(stdout.lock());
     for i in 0..args.games {
         // Every K games of the machine's life, as `run` counts them.
-        let exact = args.exact_every.is_some_and(|k| (trainer.games_played + 1) % k == 0);
+        let exact = args
+            .exact_every
+            .is_some_and(|k| trainer.games_played.saturating_add(1) % k == 0);
         let record = trainer.play_game(exact);
         tally.add(&record);
         if args.json {

@@ -1,6 +1,6 @@
 //! What an experiment writes: per-game curves (CSV), a summary (JSON) and charts.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value as Json};
 
@@ -8,25 +8,60 @@ use super::charts::draw_charts;
 use super::curves::{metric_bounds, quantile, run_curves, Band, CurveTable, SeedRun, METRICS};
 use super::error::OutputError;
 use super::file::Experiment;
-use crate::fsutil::{create_dir, write_atomic};
+use crate::fsutil::{create_dir, write_atomic, FileError};
 use crate::machine::settings::EmptyBox;
 use crate::machine::GameResult;
 use crate::training::exact::Expected;
 use crate::training::trainer::{games_until_learned, last_loss, ExactPair, LEARNED_MIN_GAMES};
 
 /// Write `curves.csv`, `summary.json` and the charts into `dir`. Returns the files written.
+///
+/// The whole set is made in a temporary folder inside `dir` first and moved
+/// into place only once every file of it is made: a run that fails leaves
+/// the old set untouched, never new curves beside old charts.
 pub fn write_outputs(exp: &Experiment, results: &[Vec<SeedRun>], dir: &Path) -> Result<Vec<String>, OutputError> {
     create_dir(dir)?;
-    let mut written = Vec::new();
-    let csv_path = dir.join("curves.csv");
+    let tmp = tempfile::Builder::new()
+        .prefix(".menace-outputs.")
+        .tempdir_in(dir)
+        .map_err(|io| FileError::Io {
+            action: "create folder",
+            path: dir.to_path_buf(),
+            io,
+        })?;
+    let mut made = Vec::new();
+    let csv_path = tmp.path().join("curves.csv");
     write_atomic(&csv_path, &curves_csv(exp, results)?)?;
-    written.push(csv_path.display().to_string());
-    let summary_path = dir.join("summary.json");
+    made.push(csv_path.clone());
+    let summary_path = tmp.path().join("summary.json");
     let summary = serde_json::to_string_pretty(&summary(exp, results))? + "\n";
     write_atomic(&summary_path, summary.as_bytes())?;
-    written.push(summary_path.display().to_string());
+    made.push(summary_path);
     let table = CurveTable::read(&csv_path)?;
-    written.extend(draw_charts(&table, &exp.charts, dir)?);
+    made.extend(
+        draw_charts(&table, &exp.charts, tmp.path())?
+            .into_iter()
+            .map(PathBuf::from),
+    );
+    // Every destination must take its file before any is moved.
+    let moves: Vec<(PathBuf, PathBuf)> = made
+        .into_iter()
+        .filter_map(|from| Some((dir.join(from.file_name()?), from)))
+        .collect();
+    for (to, _) in &moves {
+        if to.metadata().is_ok_and(|m| !m.is_file()) {
+            return Err(FileError::NotAFile { path: to.clone() }.into());
+        }
+    }
+    let mut written = Vec::new();
+    for (to, from) in moves {
+        std::fs::rename(&from, &to).map_err(|io| FileError::Io {
+            action: "write",
+            path: to.clone(),
+            io,
+        })?;
+        written.push(to.display().to_string());
+    }
     Ok(written)
 }
 

@@ -15,7 +15,7 @@ use crate::training::trainer::{make_opponent, Trainer};
 #[derive(Debug, thiserror::Error)]
 pub enum StateError {
     /// Not JSON, or not shaped like a state file.
-    #[error("not a valid state file: {0}")]
+    #[error("not a valid state file: {}", crate::error::shown_to(&.0.to_string(), crate::error::REASON_CHARS))]
     Json(#[from] serde_json::Error),
     /// A field holds something impossible for this game.
     #[error(transparent)]

@@ -709,7 +709,7 @@ impl<G: Picture> Session for GameSession<G> {
                 break;
             }
             played += 1;
-            let next = self.trainer.games_played + 1;
+            let next = self.trainer.games_played.saturating_add(1);
             let exact = self.small() && next.is_multiple_of(exact_every);
             let record = self.trainer.play_game(exact);
             self.record(&record);

@@ -43,6 +43,34 @@ pub fn sample_positions<G: Game>(game: &G, exhaustive: usize, playouts: usize) -
     out
 }
 
+/// One random game from the start of game `seed`, its moves drawn by a
+/// generator seeded with `seed`: at every ply the position string reads back
+/// as the position, and every legal move's name reads back as that move.
+/// Returns the number of plies played.
+pub fn check_playout_notation<G: Game>(game: &G, seed: u64) -> usize {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut pos = game.seeded_start(seed);
+    for ply in 0.. {
+        assert!(ply < 10_000, "{}: game {seed} did not end", game.spec());
+        let text = game.position_string(&pos);
+        match game.parse_position(&text) {
+            Ok(back) => assert_eq!(back, pos, "{}: '{text}' reads back as another position", game.spec()),
+            Err(e) => panic!("{}: game {seed}, ply {ply}: {e}", game.spec()),
+        }
+        let moves = game.moves(&pos);
+        for &mv in &moves {
+            let name = game.move_name(&pos, mv);
+            match game.parse_move(&pos, &name) {
+                Ok(back) => assert_eq!(back, mv, "{}: {text}: '{name}' reads back as another move", game.spec()),
+                Err(e) => panic!("{}: game {seed}, {text}: {e}", game.spec()),
+            }
+        }
+        let Some(&mv) = moves.choose(&mut rng) else { return ply };
+        pos = game.play(&pos, mv);
+    }
+    unreachable!()
+}
+
 /// The shared rules every game must keep, checked on sampled positions.
 pub fn check_game<G: Game>(game: &G, exhaustive: usize, playouts: usize) {
     let positions = sample_positions(game, exhaustive, playouts);
@@ -52,6 +80,9 @@ pub fn check_game<G: Game>(game: &G, exhaustive: usize, playouts: usize) {
     }
     check_games_end(game);
     check_garbage_is_refused(game);
+    for seed in 0..8 {
+        check_playout_notation(game, seed);
+    }
 }
 
 fn check_position<G: Game>(game: &G, pos: &G::Position) {
