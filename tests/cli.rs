@@ -226,3 +226,30 @@ fn train_save_resume_and_bad_inputs() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `bench --quick` runs every row; its counts (not its speeds, which are
+/// never asserted) match the known perft values and Hex 4x4's openings.
+#[test]
+fn bench_quick_runs_every_row() {
+    let out = menace(&["bench", "--quick", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 11);
+    let note = |what: &str| -> String {
+        let row = rows
+            .iter()
+            .find(|r| r["what"].as_str().unwrap().starts_with(what))
+            .unwrap();
+        assert!(row["rate"].as_f64().unwrap() > 0.0, "{what}");
+        row["note"].as_str().unwrap().to_string()
+    };
+    // Counted independently in tests/chessapawn.rs and tests/minihexchess.rs.
+    assert_eq!(note("Chessapawn perft"), "201334 leaves");
+    assert_eq!(note("Mini Hexchess perft"), "681 leaves");
+    // The short diagonal wins on 4x4 (tests/hex.rs).
+    assert!(note("Hex 4x4").starts_with("4 of 16 openings win"));
+    assert!(note("train hexapawn").starts_with("compiled path"));
+    assert!(note("train chessapawn").starts_with("general path"));
+    assert_eq!(note("train hex:5"), "refused at once");
+}

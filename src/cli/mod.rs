@@ -1,5 +1,6 @@
 //! Command line: parse arguments, then hand each subcommand to its module.
 
+mod bench;
 mod boxes;
 mod machine_args;
 mod merge;
@@ -40,6 +41,8 @@ enum Command {
     Play(play::PlayArgs),
     /// Serve the classroom web page: play a machine by clicking, watch its boxes, train it, print them.
     Serve(serve::ServeArgs),
+    /// Measure the hot paths: training, exact evaluation, perft, the Hex solver.
+    Bench(bench::BenchArgs),
 }
 
 /// Parse the command line and run it.
@@ -54,6 +57,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Plot(args) => plot::run(args),
         Command::Play(args) => play::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Bench(args) => bench::run(args),
     }
 }
 

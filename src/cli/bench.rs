@@ -1,0 +1,282 @@
+//! `menace bench`: the speed figures of the hot paths in one run, as a user
+//! meets them (whole games through the trainer, perft through the `Game`
+//! trait), one thread unless a row says otherwise.
+
+use std::time::Instant;
+
+use anyhow::Context;
+use clap::Args;
+use serde_json::json;
+
+use menace::machine::settings::{BoxMode, EmptyBox, MachineSettings};
+use menace::search::perft::perft;
+use menace::training::opponent::OpponentSpec;
+use menace::training::trainer::Trainer;
+use menace::{parse_spec, Chessapawn, Game, Hexapawn, MiniHexchess, Player, TicTacToe};
+
+use super::output::print_json;
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// A tenth of the work (or less) for each row: a quick check that every row runs.
+    #[arg(long)]
+    quick: bool,
+    /// Print the rows as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One measured figure.
+struct Row {
+    what: String,
+    work: String,
+    rate: f64,
+    unit: &'static str,
+    seconds: f64,
+    note: String,
+}
+
+pub fn run(args: BenchArgs) -> anyhow::Result<()> {
+    let scale = |full: u64| if args.quick { (full / 100).max(1) } else { full };
+    let mut rows = Vec::new();
+    let mut add = |row: Row| {
+        if !args.json {
+            print_row(&row);
+        }
+        rows.push(row);
+    };
+    if !args.json {
+        println!(
+            "menace bench{}: one thread unless a row says otherwise",
+            if args.quick { " --quick" } else { "" }
+        );
+        println!("{:<58} {:>14} {:>14} {:>9}  note", "what", "work", "rate", "seconds");
+    }
+
+    let hexapawn = Hexapawn::new(3, 3).context("hexapawn")?;
+    let before = resident_mb();
+    add(games(
+        "train hexapawn, HER (gardner) vs random",
+        hexapawn.clone(),
+        Player::Two,
+        MachineSettings::gardner(),
+        "random",
+        scale(10_000_000),
+        None,
+    )?);
+    let after = resident_mb();
+    if let (Some(b), Some(a)) = (before, after) {
+        add(Row {
+            what: "  resident memory before and after those games".into(),
+            work: String::new(),
+            rate: a,
+            unit: "MB",
+            seconds: 0.0,
+            note: format!("{b:.1} MB before"),
+        });
+    }
+    let restock = MachineSettings {
+        empty_box: EmptyBox::Restock,
+        ..MachineSettings::michie()
+    };
+    add(games(
+        "train tictactoe, MENACE (michie, restock) vs random",
+        TicTacToe,
+        Player::One,
+        restock.clone(),
+        "random",
+        scale(1_000_000),
+        None,
+    )?);
+    add(games(
+        "hexapawn HER vs perfect, exact results after every game",
+        hexapawn,
+        Player::Two,
+        MachineSettings::gardner(),
+        "perfect",
+        scale(1_000_000),
+        Some(1),
+    )?);
+    add(games(
+        "tictactoe MENACE vs random, exact results after every game",
+        TicTacToe,
+        Player::One,
+        restock,
+        "random",
+        scale(50_000),
+        Some(1),
+    )?);
+
+    let first_visit = MachineSettings {
+        box_mode: BoxMode::FirstVisit,
+        empty_box: EmptyBox::Restock,
+        ..MachineSettings::michie()
+    };
+    add(perft_row(
+        "Chessapawn perft from the start",
+        Chessapawn,
+        if args.quick { 4 } else { 5 },
+    ));
+    add(games(
+        "train chessapawn, MENACE (first visit, restock) vs random",
+        Chessapawn,
+        Player::One,
+        first_visit.clone(),
+        "random",
+        scale(50_000),
+        None,
+    )?);
+    let mini = MiniHexchess::new();
+    add(perft_row(
+        "Mini Hexchess perft from the start",
+        mini.clone(),
+        if args.quick { 3 } else { 5 },
+    ));
+    add(games(
+        "train minihexchess, MENACE (first visit, restock) vs random",
+        mini,
+        Player::One,
+        first_visit,
+        "random",
+        scale(5_000),
+        None,
+    )?);
+
+    let size = if args.quick { 4 } else { 5 };
+    let spec = format!("hex:{size},swap=off");
+    let hex = match parse_spec(&spec)? {
+        menace::AnyGame::Hex(h) => h,
+        _ => unreachable!("a hex spec makes Hex"),
+    };
+    let start = hex.start();
+    let children: Vec<_> = hex.moves(&start).iter().map(|&m| hex.play(&start, m)).collect();
+    let t = Instant::now();
+    let solved = hex.winner_oracle(&children, 50_000_000);
+    let seconds = t.elapsed().as_secs_f64();
+    let note = match solved {
+        Some(Ok(outcomes)) => {
+            let wins = outcomes
+                .iter()
+                .filter(|o| **o == menace::Outcome::Win(Player::One))
+                .count();
+            format!("{wins} of {} openings win", outcomes.len())
+        }
+        Some(Err(e)) => format!("not solved: {e}"),
+        None => "no dedicated solver".into(),
+    };
+    add(Row {
+        what: format!("Hex {size}x{size} without the swap, every opening solved"),
+        work: format!("{} openings", children.len()),
+        rate: children.len() as f64 / seconds,
+        unit: "openings/s",
+        seconds,
+        note: format!("{note}; {} threads", rayon::current_num_threads()),
+    });
+    let t = Instant::now();
+    let refused = {
+        let menace::AnyGame::Hex(game) = parse_spec("hex:5")? else {
+            unreachable!("a hex spec makes Hex")
+        };
+        let mut trainer = Trainer::new(game, Player::One, MachineSettings::gardner(), OpponentSpec::Random, 1)?;
+        trainer.play_game(false);
+        trainer.exact().random.is_none()
+    };
+    let seconds = t.elapsed().as_secs_f64();
+    add(Row {
+        what: "train hex:5 --games 1: one game, then exact evaluation refused".into(),
+        work: "1 game".into(),
+        rate: 1.0 / seconds,
+        unit: "runs/s",
+        seconds,
+        note: if refused {
+            "refused at once".into()
+        } else {
+            "evaluated".into()
+        },
+    });
+
+    if args.json {
+        let rows: Vec<_> = rows
+            .iter()
+            .map(|r| json!({"what": r.what.trim(), "work": r.work, "rate": r.rate, "unit": r.unit, "seconds": r.seconds, "note": r.note}))
+            .collect();
+        print_json(&json!({ "quick": args.quick, "threads": rayon::current_num_threads(), "rows": rows }))?;
+    }
+    Ok(())
+}
+
+fn print_row(r: &Row) {
+    let rate = if r.rate >= 1e6 {
+        format!("{:.2} M", r.rate / 1e6)
+    } else if r.rate >= 1e3 {
+        format!("{:.1} k", r.rate / 1e3)
+    } else {
+        format!("{:.2}", r.rate)
+    };
+    println!(
+        "{:<58} {:>14} {:>14} {:>9.3}  {}",
+        r.what,
+        r.work,
+        format!("{rate} {}", r.unit),
+        r.seconds,
+        r.note
+    );
+}
+
+/// Play `n` games through the trainer (seed 1), `exact_every`: with the
+/// exact results every so many games.
+fn games<G: Game>(
+    what: &str,
+    game: G,
+    side: Player,
+    settings: MachineSettings,
+    opponent: &str,
+    n: u64,
+    exact_every: Option<u64>,
+) -> anyhow::Result<Row> {
+    let spec = OpponentSpec::parse(opponent)?;
+    let mut trainer = Trainer::new(game, side, settings, spec, 1)?;
+    let compiled = trainer.is_compiled();
+    let t = Instant::now();
+    let mut plies = 0u64;
+    for i in 1..=n {
+        let exact = exact_every.is_some_and(|k| i % k == 0);
+        plies += u64::from(trainer.play_game(exact).plies);
+    }
+    let seconds = t.elapsed().as_secs_f64();
+    Ok(Row {
+        what: what.into(),
+        work: format!("{n} games"),
+        rate: n as f64 / seconds,
+        unit: "games/s",
+        seconds,
+        note: format!(
+            "{} path, {:.1} plies a game, {} boxes",
+            if compiled { "compiled" } else { "general" },
+            plies as f64 / n as f64,
+            trainer.machine.boxes().len()
+        ),
+    })
+}
+
+fn perft_row<G: Game>(what: &str, game: G, depth: u32) -> Row {
+    let t = Instant::now();
+    let leaves = perft(&game, &game.start(), depth);
+    let seconds = t.elapsed().as_secs_f64();
+    Row {
+        what: what.into(),
+        work: format!("depth {depth}"),
+        rate: leaves as f64 / seconds,
+        unit: "leaves/s",
+        seconds,
+        note: format!("{leaves} leaves"),
+    }
+}
+
+/// The process's resident memory in MB, where the system says (Linux).
+fn resident_mb() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
