@@ -279,7 +279,11 @@ impl<G: Game> Table<G> {
         };
         // The chance of a perfect move, where the opponent is the perfect player.
         let perfect = match (opponent, &self.best) {
-            (Opponent::Perfect { p, .. }, Some(best)) => Some((*p, best)),
+            // Opaque, so that the chance is read only from a perfect
+            // opponent: hoisted, the multiplication by it ran on whatever
+            // bytes a random opponent holds there, and a denormal float
+            // there cost a slow microcode assist every game.
+            (Opponent::Perfect { p, .. }, Some(best)) => Some((std::hint::black_box(*p), best)),
             _ => None,
         };
         let mut plies = 0;
