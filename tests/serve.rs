@@ -607,10 +607,19 @@ fn the_state_file_is_loaded_and_saved() {
     assert!(v["state_file"].as_str().unwrap().ends_with("her.json"));
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.contains("\"games_played\": 1"));
-    // A new tab starts from the file.
-    let (_, v) = s.session("{}");
+    // A new tab starts from the file, but plays unsaved: the first tab
+    // holds the file, and two tabs never overwrite each other's machine.
+    let (other, v) = s.session("{}");
     assert_eq!(v["games_played"], 1);
     assert_eq!(v["beads"], 44);
+    assert_eq!(v["state_held_elsewhere"], true);
+    let r = s.post(
+        &format!("/api/sessions/{other}/train"),
+        r#"{"opponent": "random", "games": 5}"#,
+    );
+    assert_eq!(r.status, 202);
+    s.wait_for_training(&other);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
     // Training saves too.
     let r = s.post(
         &format!("/api/sessions/{id}/train"),
@@ -651,6 +660,36 @@ fn the_command_prints_the_address_and_serves() {
     let _ = child.wait();
     assert_eq!(page.status, 200);
     assert!(page.body.contains("Matchbox machines"));
+}
+
+#[test]
+fn the_command_holds_its_state_file_against_other_processes() {
+    let dir = scratch("held-state");
+    let path = dir.join("her.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_menace"))
+        .args(["serve", "--port", "0", "--state"])
+        .arg(&path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Once the address is printed, the lock is held.
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_menace"))
+        .args(["train", "hexapawn", "--games", "5", "--save"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(line.contains("http://"), "{line}");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("in use by another menace process"), "{err}");
+    assert!(!path.exists(), "the refused run wrote nothing");
 }
 
 #[test]

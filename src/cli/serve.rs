@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::{anyhow, Context};
 use clap::Args;
 
-use menace::fsutil::read_text;
+use menace::fsutil::{lock, read_text};
 use menace::web::server::{serve, Config};
 use menace::web::session::load_session;
 
@@ -25,6 +25,9 @@ pub struct ServeArgs {
 
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let mut config = Config::default();
+    // Held while the server runs: a `train` or `play` (or another server)
+    // on the same state file is refused at once instead of losing games.
+    let _lock = args.state.as_deref().map(lock).transpose()?;
     if let Some(path) = &args.state {
         if path.exists() {
             // Refuse a bad file now rather than in the page.

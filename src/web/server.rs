@@ -76,6 +76,10 @@ struct Entry {
     last_used: Mutex<Instant>,
     progress: Mutex<Progress>,
     stop: AtomicBool,
+    /// Whether this tab's machine is the one saved to `--state`: the first
+    /// tab opened while no other holds it. Other tabs play unsaved, so that
+    /// two tabs never overwrite each other's machine in one file.
+    owns_state: bool,
 }
 
 /// Lock a mutex even if a thread panicked holding it: the data is still the
@@ -226,6 +230,7 @@ impl Shared {
             ));
         }
         let id = format!("{:016x}{:016x}", rand::random::<u64>(), rand::random::<u64>());
+        let owns_state = self.config.state.is_some() && !sessions.values().any(|e| e.owns_state);
         sessions.insert(
             id.clone(),
             Arc::new(Entry {
@@ -233,15 +238,16 @@ impl Shared {
                 last_used: Mutex::new(Instant::now()),
                 progress: Mutex::new(Progress::default()),
                 stop: AtomicBool::new(false),
+                owns_state,
             }),
         );
         Ok(id)
     }
 
-    /// Save a session's machine to the `--state` file, if there is one; what
-    /// to tell the page if that failed.
-    fn save(&self, session: &mut dyn Session) -> Option<String> {
-        let path = self.config.state.as_ref()?;
+    /// Save a session's machine to the `--state` file, if there is one and
+    /// the tab holds it; what to tell the page if that failed.
+    fn save(&self, entry: &Entry, session: &mut dyn Session) -> Option<String> {
+        let path = self.config.state.as_ref().filter(|_| entry.owns_state)?;
         let text = session.state_json();
         write_atomic(path, text.as_bytes())
             .err()
@@ -253,6 +259,7 @@ impl Shared {
         let p = lock(&entry.progress).clone();
         view["training"] = json!({"running": p.running, "opponent": p.opponent, "done": p.done, "total": p.total});
         view["state_file"] = json!(self.config.state.as_ref().map(|p| p.display().to_string()));
+        view["state_held_elsewhere"] = json!(self.config.state.is_some() && !entry.owns_state);
         if let Some(n) = note {
             view["message"] = json!(n);
         }
@@ -461,7 +468,7 @@ async fn act(
             let before = session.games_played();
             f(session.as_mut())?;
             if session.games_played() != before {
-                shared.save(session.as_mut())
+                shared.save(&entry, session.as_mut())
             } else {
                 None
             }
@@ -559,7 +566,7 @@ fn run_training(shared: &Shared, entry: &Entry, total: u64, limits: Limits) {
     }
     let mut session = lock(&entry.session);
     session.end_training();
-    let _ = shared.save(session.as_mut());
+    let _ = shared.save(&entry, session.as_mut());
     lock(&entry.progress).running = false;
 }
 

@@ -112,7 +112,11 @@ function render(v) {
     (v.trained_against ? `; last trained against ${v.trained_against}` : "");
   $("download").href = at("/state");
   $("download").setAttribute("download", `menace-${v.game.replace(/[^a-z0-9]/gi, "-")}.json`);
-  $("state-file").textContent = v.state_file ? `Saved after every game to ${v.state_file}.` : "";
+  $("state-file").textContent = !v.state_file
+    ? ""
+    : v.state_held_elsewhere
+      ? `Not saved: another tab is saving its machine to ${v.state_file}.`
+      : `Saved after every game to ${v.state_file}.`;
   if (v.message) say(v.message, true);
   renderBoard(v);
   renderDraw(v.last_draw);
