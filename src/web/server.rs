@@ -566,7 +566,7 @@ fn run_training(shared: &Shared, entry: &Entry, total: u64, limits: Limits) {
     }
     let mut session = lock(&entry.session);
     session.end_training();
-    let _ = shared.save(&entry, session.as_mut());
+    let _ = shared.save(entry, session.as_mut());
     lock(&entry.progress).running = false;
 }
 
