@@ -187,9 +187,7 @@ fn bench_mcts() {
 }
 
 fn bench_hex() {
-    println!(
-        "## Hex solver: every opening without the swap (one thread, one table an opening, symmetric openings once)"
-    );
+    println!("## Hex solver: every opening without the swap (one thread, one shared table, symmetric openings once)");
     println!(
         "{:<16} {:>10} {:>14} {:>12} {:>14}",
         "game", "openings", "positions", "seconds", "positions/s"

@@ -158,7 +158,6 @@ fn winning_openings_without_the_swap() {
 }
 
 #[test]
-#[ignore = "about a minute in release mode on two cores; CI runs it"]
 fn winning_openings_on_5x5() {
     assert_eq!(
         winning_openings(&hex("hex:5,swap=off")),
@@ -268,4 +267,25 @@ fn a_machine_learns_hex_3_against_random() {
         })
         .collect();
     assert_eq!(firsts.len(), 2);
+}
+
+#[test]
+fn with_the_swap_the_second_player_wins_on_5x5() {
+    let game = hex("hex:5,first=red");
+    assert_eq!(
+        winner(&game, &game.start(), 20_000_000).unwrap().0,
+        Outcome::Win(Player::Two)
+    );
+}
+
+/// Boards the Hex solver cannot finish are refused before any search, with
+/// the game and the limit named.
+#[test]
+fn large_boards_are_refused_at_once() {
+    for spec in ["hex:6,swap=off", "hex:8,swap=off", "hex:19"] {
+        let game = hex(spec);
+        let start = game.start();
+        let err = winner(&game, &start, 20_000_000).unwrap_err();
+        assert_eq!((err.game.as_str(), err.limit), (spec, 20_000_000));
+    }
 }

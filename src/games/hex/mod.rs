@@ -1,7 +1,10 @@
 //! Hex on an N×N rhombus, with the swap: the rules as the `Game` trait sees them.
 
+mod bitboard;
 mod board;
 pub mod solver;
+mod table;
+mod vc;
 
 use crate::error::InvalidValue;
 use crate::game::{unknown_option, Game, GameSpec, MoveError, Outcome, Player, PositionError, TooLarge};
