@@ -281,6 +281,10 @@ fn exhaustive_work_on_large_games_is_refused_at_once() {
         "needs the game solved",
     );
     expect(&["solve", "chessapawn"], b"", 1, "too many positions");
+    for game in ["chessapawn", "minihexchess", "hex:8"] {
+        expect(&["solve", "--random", game], b"", 1, "too many positions");
+    }
+    expect(&["solve", "hex:19"], b"", 1, "too many positions");
 }
 
 #[test]

@@ -179,5 +179,12 @@ pub fn random_play<G: Game>(game: &G, pos: &G::Position, limit: usize) -> Result
         }
         Ok(r)
     }
+    // A game known to be too large is refused at once, not after filling memory.
+    if game.exceeds(limit) {
+        return Err(TooLarge {
+            game: game.spec(),
+            limit,
+        });
+    }
     go(game, pos, &mut FxHashMap::default(), limit)
 }
