@@ -637,10 +637,11 @@ fn the_state_file_is_loaded_and_saved() {
     assert_eq!(names, [std::ffi::OsString::from("her.json")]);
 }
 
-#[test]
-fn the_command_prints_the_address_and_serves() {
+/// Start `menace serve --port 0 ARGS`; the process and the first line it printed.
+fn start_serve(args: &[&std::ffi::OsStr]) -> (std::process::Child, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_menace"))
         .args(["serve", "--port", "0"])
+        .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -649,6 +650,12 @@ fn the_command_prints_the_address_and_serves() {
     BufReader::new(child.stdout.take().unwrap())
         .read_line(&mut line)
         .unwrap();
+    (child, line)
+}
+
+#[test]
+fn the_command_prints_the_address_and_serves() {
+    let (mut child, line) = start_serve(&[]);
     let url = line
         .split_whitespace()
         .find(|w| w.starts_with("http://"))
@@ -666,18 +673,8 @@ fn the_command_prints_the_address_and_serves() {
 fn the_command_holds_its_state_file_against_other_processes() {
     let dir = scratch("held-state");
     let path = dir.join("her.json");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_menace"))
-        .args(["serve", "--port", "0", "--state"])
-        .arg(&path)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     // Once the address is printed, the lock is held.
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    let (mut child, line) = start_serve(&["--state".as_ref(), path.as_os_str()]);
     let out = Command::new(env!("CARGO_BIN_EXE_menace"))
         .args(["train", "hexapawn", "--games", "5", "--save"])
         .arg(&path)

@@ -175,17 +175,7 @@ impl<G: Game> Match<G> {
         if let Some(other) = t.opponent.machine_mut() {
             other.reinforce(result.reversed());
         }
-        t.games_played = t.games_played.saturating_add(1);
-        let record = GameRecord {
-            game: t.games_played,
-            result,
-            plies: self.plies,
-            total_beads: t.machine.total_beads(),
-            first_box_beads: t.machine.first_move_beads(),
-            boxes: t.machine.boxes().len(),
-            exact: exact.then(|| t.exact()),
-            start_seed: self.start_seed,
-        };
+        let record = t.count_game(result, self.plies, self.start_seed, exact);
         (record, changes)
     }
 

@@ -264,17 +264,29 @@ impl<G: Game> Trainer<G> {
         let played = table.play(&mut self.machine, &self.opponent, &mut self.rng);
         self.compiled = Some(table);
         self.machine.reinforce_quietly(played.result);
+        Some(self.count_game(played.result, played.plies, played.start_seed, exact))
+    }
+
+    /// Count a game just reinforced and report it (`exact`: with the exact
+    /// results after it).
+    pub(crate) fn count_game(
+        &mut self,
+        result: GameResult,
+        plies: u32,
+        start_seed: Option<u64>,
+        exact: bool,
+    ) -> GameRecord {
         self.games_played = self.games_played.saturating_add(1);
-        Some(GameRecord {
+        GameRecord {
             game: self.games_played,
-            result: played.result,
-            plies: played.plies,
+            result,
+            plies,
             total_beads: self.machine.total_beads(),
             first_box_beads: self.machine.first_move_beads(),
             boxes: self.machine.boxes().len(),
             exact: exact.then(|| self.exact()),
-            start_seed: played.start_seed,
-        })
+            start_seed,
+        }
     }
 }
 
