@@ -2,6 +2,7 @@
 //! bishop, knight and five pawns a side.
 
 use std::hash::{Hash, Hasher};
+use std::ops::ControlFlow;
 
 use rustc_hash::FxHasher;
 
@@ -125,6 +126,264 @@ const KNIGHT: [(i32, i32); 12] = [
     (-2, 3),
 ];
 
+// ---- Precomputed geometry ----
+//
+// Cells are indices 0..37 (files a to g, each from rank 1 up, as in
+// `CELLS`). Every question the move generator asks of the board's shape is
+// answered by a table lookup here, built once at compile time: the neighbour
+// in a direction, a piece's leaps, which line through the king a cell is on.
+
+/// No cell: a step off the board in the tables below.
+const NONE: u8 = u8::MAX;
+
+/// The twelve directions: 0..6 through cell edges (the rook's, in `ROOK`
+/// order), 6..12 through cell corners (the bishop's, in `BISHOP` order).
+/// The king steps once in any of them.
+const DIRECTIONS: [(i32, i32); 12] = {
+    let mut out = [(0, 0); 12];
+    let mut d = 0;
+    while d < 6 {
+        out[d] = ROOK[d];
+        out[d + 6] = BISHOP[d];
+        d += 1;
+    }
+    out
+};
+
+/// White's pawn steps in direction 0, (0, −1); Black's in 3, (0, 1).
+const PAWN_STEP: [usize; 2] = [0, 3];
+
+/// The corner directions a pawn captures in, in the generator's order:
+/// White (1, −2) then (−1, −1); Black (−1, 2) then (1, 1).
+const PAWN_CAPTURES: [[usize; 2]; 2] = [[6, 11], [9, 8]];
+
+/// The direction opposite `d` (a rook direction stays one, so does a bishop's).
+const fn opposite(d: usize) -> usize {
+    if d < 6 {
+        (d + 3) % 6
+    } else {
+        6 + (d - 6 + 3) % 6
+    }
+}
+
+/// The cell index at axial (q, r), or `NONE` off the board.
+const fn index_at(q: i32, r: i32) -> u8 {
+    let mut i = 0;
+    while i < 37 {
+        if CELLS[i].0 as i32 == q && CELLS[i].1 as i32 == r {
+            return i as u8;
+        }
+        i += 1;
+    }
+    NONE
+}
+
+/// `STEP[c][d]`: the cell one step from `c` in direction `d`, or `NONE` off
+/// the board. A slide walks it until `NONE` or an occupied cell.
+const STEP: [[u8; 12]; 37] = {
+    let mut out = [[NONE; 12]; 37];
+    let mut c = 0;
+    while c < 37 {
+        let mut d = 0;
+        while d < 12 {
+            out[c][d] = index_at(CELLS[c].0 as i32 + DIRECTIONS[d].0, CELLS[c].1 as i32 + DIRECTIONS[d].1);
+            d += 1;
+        }
+        c += 1;
+    }
+    out
+};
+
+/// Up to twelve cells a piece leaps to from one cell, those on the board
+/// only, in a fixed order.
+#[derive(Clone, Copy)]
+struct Leaps {
+    len: u8,
+    cells: [u8; 12],
+}
+
+impl Leaps {
+    fn cells(&self) -> &[u8] {
+        &self.cells[..usize::from(self.len)]
+    }
+}
+
+/// `KNIGHT_LEAPS[c]`: the knight's destinations from `c` (one edge step, then
+/// one corner step onward), in `KNIGHT` order. The pattern is its own
+/// reverse, so these are also the cells a knight attacks `c` from.
+const KNIGHT_LEAPS: [Leaps; 37] = {
+    let mut out = [Leaps {
+        len: 0,
+        cells: [NONE; 12],
+    }; 37];
+    let mut c = 0;
+    while c < 37 {
+        let mut k = 0;
+        while k < 12 {
+            let to = index_at(CELLS[c].0 as i32 + KNIGHT[k].0, CELLS[c].1 as i32 + KNIGHT[k].1);
+            if to != NONE {
+                out[c].cells[out[c].len as usize] = to;
+                out[c].len += 1;
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+    out
+};
+
+/// `LINE[k][c]`: the direction from `k` in which a slide from `k` over empty
+/// cells would reach `c`, or `NONE` if `c` is on none of the twelve lines
+/// through `k`. A piece off every line through its king can never expose it.
+const LINE: [[u8; 37]; 37] = {
+    let mut out = [[NONE; 37]; 37];
+    let mut k = 0;
+    while k < 37 {
+        let mut d = 0;
+        while d < 12 {
+            let mut c = STEP[k][d];
+            while c != NONE {
+                out[k][c as usize] = d as u8;
+                c = STEP[c as usize][d];
+            }
+            d += 1;
+        }
+        k += 1;
+    }
+    out
+};
+
+/// The slider that attacks along direction `d`: the rook through edges, the
+/// bishop through corners (Mini Hexchess has no queen).
+fn slider(d: usize) -> Kind {
+    if d < 6 {
+        Kind::Rook
+    } else {
+        Kind::Bishop
+    }
+}
+
+/// Whether a piece of `by` could capture on `target` (is attacking it),
+/// looking outward from `target`: knight leaps, pawn diagonals, king steps,
+/// then the first piece along each of the twelve lines.
+fn attacked(cells: &[Option<Piece>; 37], target: usize, by: Player) -> bool {
+    let has = |c: u8, kind: Kind| c != NONE && cells[usize::from(c)] == Some(Piece { owner: by, kind });
+    if KNIGHT_LEAPS[target].cells().iter().any(|&c| has(c, Kind::Knight)) {
+        return true;
+    }
+    // A pawn of `by` attacks `target` from one step against its capture direction.
+    if PAWN_CAPTURES[by.index()]
+        .iter()
+        .any(|&d| has(STEP[target][opposite(d)], Kind::Pawn))
+    {
+        return true;
+    }
+    for (d, &first) in STEP[target].iter().enumerate() {
+        if first == NONE {
+            continue;
+        }
+        if has(first, Kind::King) {
+            return true;
+        }
+        let mut c = first;
+        loop {
+            if let Some(p) = cells[usize::from(c)] {
+                if p.owner == by && p.kind == slider(d) {
+                    return true;
+                }
+                break;
+            }
+            c = STEP[usize::from(c)][d];
+            if c == NONE {
+                break;
+            }
+        }
+    }
+    false
+}
+
+/// Whether `player` has a pawn-promotion cell at `c`: the far cell of its file,
+/// where a pawn has no step forward left.
+fn promotes(p: Player, c: usize) -> bool {
+    STEP[c][PAWN_STEP[p.index()]] == NONE
+}
+
+/// The first cell (in index order) holding `player`'s king.
+fn first_king(cells: &[Option<Piece>; 37], player: Player) -> Option<usize> {
+    let king = Some(Piece {
+        owner: player,
+        kind: Kind::King,
+    });
+    cells.iter().position(|&c| c == king)
+}
+
+/// What decides whether a move leaves the mover's own king attacked.
+enum KingSafety {
+    /// No king: every move is allowed.
+    NoKing,
+    /// One king on `king`, not attacked: only a move of the king itself,
+    /// or of a piece off a line through it, needs a closer look.
+    Safe { king: usize, enemy: Player },
+    /// In check, or more than one king (a hand-made position): try each
+    /// move on a copy of the board and look at the first king afterwards.
+    Trial { me: Player },
+}
+
+impl KingSafety {
+    fn new(cells: &[Option<Piece>; 37], me: Player) -> KingSafety {
+        let Some(king) = first_king(cells, me) else {
+            return KingSafety::NoKing;
+        };
+        let enemy = me.other();
+        let only = !cells[king + 1..].contains(&Some(Piece {
+            owner: me,
+            kind: Kind::King,
+        }));
+        if only && !attacked(cells, king, enemy) {
+            KingSafety::Safe { king, enemy }
+        } else {
+            KingSafety::Trial { me }
+        }
+    }
+
+    /// Whether moving the piece on `from` to `to` leaves the mover's king
+    /// unattacked.
+    fn allows(&self, cells: &[Option<Piece>; 37], from: usize, to: usize) -> bool {
+        match *self {
+            KingSafety::NoKing => true,
+            KingSafety::Safe { king, enemy } => {
+                if from == king {
+                    let mut after = *cells;
+                    after[to] = after[from].take();
+                    return !attacked(&after, to, enemy);
+                }
+                // Only the line through the king that `from` leaves can open;
+                // moving along that same line keeps it closed.
+                let d = LINE[king][from];
+                if d == NONE || LINE[king][to] == d {
+                    return true;
+                }
+                let d = usize::from(d);
+                let mut c = STEP[king][d];
+                while c != NONE {
+                    if usize::from(c) != from {
+                        if let Some(p) = cells[usize::from(c)] {
+                            return !(p.owner == enemy && p.kind == slider(d));
+                        }
+                    }
+                    c = STEP[usize::from(c)][d];
+                }
+                true
+            }
+            KingSafety::Trial { me } => {
+                let mut after = *cells;
+                after[to] = after[from].take();
+                first_king(&after, me).is_none_or(|k| !attacked(&after, k, me.other()))
+            }
+        }
+    }
+}
+
 /// The cell index at axial (q, r), if it is on the board.
 pub fn cell_at(q: i32, r: i32) -> Option<usize> {
     if q.abs() > 3 || r.abs() > 3 || (q + r).abs() > 3 {
@@ -166,22 +425,6 @@ fn parse_cell(text: &str) -> Option<usize> {
         return None;
     }
     cell_at(q, r)
-}
-
-fn forward(p: Player) -> i32 {
-    if p == Player::One {
-        -1
-    } else {
-        1
-    }
-}
-
-fn promotes(p: Player, i: usize) -> bool {
-    let (q, r) = axial(i);
-    match p {
-        Player::One => r == r_min(q),
-        Player::Two => r == r_max(q),
-    }
 }
 
 fn board_hash(cells: &[Option<Piece>; 37], turn: Player) -> u64 {
@@ -299,113 +542,127 @@ impl MiniHexchess {
         }
     }
 
-    /// Moves of the piece on `from` that may leave its own king attacked.
-    fn pseudo(&self, pos: &HexchessPosition, from: usize, captures_only: bool, out: &mut Vec<HexchessMove>) {
-        let Some(piece) = pos.cells[from] else { return };
+    /// The destinations of the piece on `from` (owned by `piece.owner`),
+    /// ignoring whether its own king is left attacked, in the generator's
+    /// order: a pawn's step then its two captures; leaps in table order;
+    /// slides direction by direction, nearest cell first.
+    fn each_destination(
+        cells: &[Option<Piece>; 37],
+        from: usize,
+        piece: Piece,
+        mut visit: impl FnMut(usize) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         let me = piece.owner;
-        let (q, r) = axial(from);
-        let add = |to: usize, out: &mut Vec<HexchessMove>| {
-            if piece.kind == Kind::Pawn && promotes(me, to) {
-                for k in [Kind::Rook, Kind::Bishop, Kind::Knight] {
-                    out.push(HexchessMove {
-                        from: from as u8,
-                        to: to as u8,
-                        promotion: Some(k),
-                    });
-                }
-            } else {
-                out.push(HexchessMove {
-                    from: from as u8,
-                    to: to as u8,
-                    promotion: None,
-                });
-            }
-        };
-        let target = |to: usize| pos.cells[to].map(|p| p.owner);
+        let open = |c: u8| cells[usize::from(c)].is_none_or(|p| p.owner != me);
         match piece.kind {
             Kind::Pawn => {
-                let d = forward(me);
-                if !captures_only {
-                    if let Some(to) = cell_at(q, r + d) {
-                        if target(to).is_none() {
-                            add(to, out);
-                        }
-                    }
+                let step = STEP[from][PAWN_STEP[me.index()]];
+                if step != NONE && cells[usize::from(step)].is_none() {
+                    visit(usize::from(step))?;
                 }
-                let diagonals = if me == Player::One {
-                    [(1, -2), (-1, -1)]
-                } else {
-                    [(-1, 2), (1, 1)]
-                };
-                for (dq, dr) in diagonals {
-                    if let Some(to) = cell_at(q + dq, r + dr) {
-                        if target(to) == Some(me.other()) {
-                            add(to, out);
-                        }
+                for d in PAWN_CAPTURES[me.index()] {
+                    let to = STEP[from][d];
+                    if to != NONE && cells[usize::from(to)].is_some_and(|p| p.owner != me) {
+                        visit(usize::from(to))?;
                     }
                 }
             }
-            Kind::Knight | Kind::King => {
-                let steps: Vec<(i32, i32)> = if piece.kind == Kind::Knight {
-                    KNIGHT.to_vec()
-                } else {
-                    ROOK.iter().chain(BISHOP.iter()).copied().collect()
-                };
-                for (dq, dr) in steps {
-                    if let Some(to) = cell_at(q + dq, r + dr) {
-                        match target(to) {
-                            Some(o) if o == me => {}
-                            Some(_) => add(to, out),
-                            None if !captures_only => add(to, out),
-                            None => {}
-                        }
+            Kind::Knight => {
+                for &to in KNIGHT_LEAPS[from].cells() {
+                    if open(to) {
+                        visit(usize::from(to))?;
+                    }
+                }
+            }
+            Kind::King => {
+                for &to in &STEP[from] {
+                    if to != NONE && open(to) {
+                        visit(usize::from(to))?;
                     }
                 }
             }
             Kind::Rook | Kind::Bishop => {
-                let dirs = if piece.kind == Kind::Rook { ROOK } else { BISHOP };
-                for (dq, dr) in dirs {
-                    let (mut a, mut b) = (q + dq, r + dr);
-                    while let Some(to) = cell_at(a, b) {
-                        match target(to) {
-                            Some(o) => {
-                                if o != me {
-                                    add(to, out);
+                let dirs = if piece.kind == Kind::Rook { 0..6 } else { 6..12 };
+                for d in dirs {
+                    let mut to = STEP[from][d];
+                    while to != NONE {
+                        match cells[usize::from(to)] {
+                            None => visit(usize::from(to))?,
+                            Some(p) => {
+                                if p.owner != me {
+                                    visit(usize::from(to))?;
                                 }
                                 break;
                             }
-                            None => {
-                                if !captures_only {
-                                    add(to, out);
-                                }
-                            }
                         }
-                        a += dq;
-                        b += dr;
+                        to = STEP[usize::from(to)][d];
                     }
                 }
             }
         }
+        ControlFlow::Continue(())
+    }
+
+    /// Each legal move in `pos` (ignoring whether the game is already over),
+    /// in the order of the board: cells from a1 up, each piece's
+    /// destinations as [`Self::each_destination`] gives them, promotions to
+    /// rook, bishop, knight. Stops when `emit` breaks.
+    fn each_legal_move(
+        pos: &HexchessPosition,
+        mut emit: impl FnMut(HexchessMove) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let cells = &pos.cells;
+        let me = pos.turn;
+        let safety = KingSafety::new(cells, me);
+        for from in 0..37 {
+            let Some(piece) = cells[from] else { continue };
+            if piece.owner != me {
+                continue;
+            }
+            Self::each_destination(cells, from, piece, |to| {
+                if !safety.allows(cells, from, to) {
+                    return ControlFlow::Continue(());
+                }
+                let (from, to) = (from as u8, to as u8);
+                if piece.kind == Kind::Pawn && promotes(me, usize::from(to)) {
+                    for k in [Kind::Rook, Kind::Bishop, Kind::Knight] {
+                        emit(HexchessMove {
+                            from,
+                            to,
+                            promotion: Some(k),
+                        })?;
+                    }
+                    ControlFlow::Continue(())
+                } else {
+                    emit(HexchessMove {
+                        from,
+                        to,
+                        promotion: None,
+                    })
+                }
+            })?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Whether the side to move has a legal move (stops at the first).
+    fn has_legal_move(pos: &HexchessPosition) -> bool {
+        Self::each_legal_move(pos, |_| ControlFlow::Break(())).is_break()
+    }
+
+    /// A draw by rule (bare kings, fifty moves, threefold repetition), which
+    /// holds unless the side to move is checkmated.
+    fn drawn_by_rule(pos: &HexchessPosition) -> bool {
+        let bare = pos.cells.iter().flatten().all(|p| p.kind == Kind::King);
+        let len = usize::from(pos.history_len);
+        let current = pos.history[len - 1];
+        let repeats = pos.history[..len].iter().filter(|&&h| h == current).count();
+        bare || pos.halfmoves >= 100 || repeats >= 3
     }
 
     /// Whether `player`'s king is attacked in `pos`.
     pub fn in_check(&self, pos: &HexchessPosition, player: Player) -> bool {
-        let Some(king) = (0..37).find(|&i| {
-            pos.cells[i]
-                == Some(Piece {
-                    owner: player,
-                    kind: Kind::King,
-                })
-        }) else {
-            return false;
-        };
-        let mut moves = Vec::new();
-        for i in 0..37 {
-            if pos.cells[i].is_some_and(|p| p.owner != player) {
-                self.pseudo(pos, i, true, &mut moves);
-            }
-        }
-        moves.iter().any(|m| usize::from(m.to) == king)
+        first_king(&pos.cells, player).is_some_and(|k| attacked(&pos.cells, k, player.other()))
     }
 
     fn apply(&self, pos: &HexchessPosition, mv: HexchessMove) -> HexchessPosition {
@@ -438,34 +695,21 @@ impl MiniHexchess {
         next
     }
 
-    fn legal(&self, pos: &HexchessPosition, out: &mut Vec<HexchessMove>) {
-        out.clear();
-        let mut pseudo = Vec::new();
-        for i in 0..37 {
-            if pos.cells[i].is_some_and(|p| p.owner == pos.turn) {
-                self.pseudo(pos, i, false, &mut pseudo);
-            }
-        }
-        for mv in pseudo {
-            if !self.in_check(&self.apply(pos, mv), pos.turn) {
-                out.push(mv);
-            }
-        }
-    }
-
     /// The destinations of the piece on `from` as if alone, by the move
-    /// generator's own attack patterns (kings ignored): for tests.
+    /// generator's own patterns (kings ignored): for tests.
     pub fn lone_destinations(&self, kind: Kind, from: usize) -> usize {
         let mut cells = [None; 37];
-        cells[from] = Some(Piece {
+        let piece = Piece {
             owner: Player::One,
             kind,
+        };
+        cells[from] = Some(piece);
+        let mut count = 0;
+        let _ = Self::each_destination(&cells, from, piece, |_| {
+            count += 1;
+            ControlFlow::Continue(())
         });
-        let pos = Self::with_history(cells, Player::One, 0);
-        let mut out = Vec::new();
-        self.pseudo(&pos, from, false, &mut out);
-        out.dedup_by_key(|m| m.to);
-        out.len()
+        count
     }
 
     fn san(&self, pos: &HexchessPosition, mv: HexchessMove) -> String {
@@ -482,7 +726,10 @@ impl MiniHexchess {
             };
         }
         let mut legal = Vec::new();
-        self.legal(pos, &mut legal);
+        let _ = Self::each_legal_move(pos, |m| {
+            legal.push(m);
+            ControlFlow::Continue(())
+        });
         let others: Vec<u8> = legal
             .iter()
             .filter(|m| {
@@ -547,11 +794,15 @@ impl Game for MiniHexchess {
     }
 
     fn legal_moves(&self, pos: &HexchessPosition, out: &mut Vec<HexchessMove>) {
-        if self.outcome(pos).is_over() {
-            out.clear();
+        out.clear();
+        // Drawn by rule, the game is over whether or not there is a mate.
+        if Self::drawn_by_rule(pos) {
             return;
         }
-        self.legal(pos, out);
+        let _ = Self::each_legal_move(pos, |m| {
+            out.push(m);
+            ControlFlow::Continue(())
+        });
     }
 
     fn play(&self, pos: &HexchessPosition, mv: HexchessMove) -> HexchessPosition {
@@ -559,20 +810,14 @@ impl Game for MiniHexchess {
     }
 
     fn outcome(&self, pos: &HexchessPosition) -> Outcome {
-        let mut moves = Vec::new();
-        self.legal(pos, &mut moves);
-        if moves.is_empty() {
+        if !Self::has_legal_move(pos) {
             return if self.in_check(pos, pos.turn) {
                 Outcome::Win(pos.turn.other())
             } else {
                 Outcome::Draw
             };
         }
-        let bare = pos.cells.iter().flatten().all(|p| p.kind == Kind::King);
-        let len = usize::from(pos.history_len);
-        let current = pos.history[len - 1];
-        let repeats = pos.history[..len].iter().filter(|&&h| h == current).count();
-        if bare || pos.halfmoves >= 100 || repeats >= 3 {
+        if Self::drawn_by_rule(pos) {
             return Outcome::Draw;
         }
         Outcome::Ongoing
