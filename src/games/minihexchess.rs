@@ -65,13 +65,37 @@ const HISTORY: usize = 101;
 /// A position: the 37 cells, the side to move, the plies since the last
 /// capture or pawn move, and the hashes of the positions since then (for
 /// threefold repetition).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct HexchessPosition {
     pub cells: [Option<Piece>; 37],
     pub turn: Player,
     pub halfmoves: u8,
     history_len: u8,
     history: [u64; HISTORY],
+}
+
+/// Hashed by hand: a machine's index hashes every box key, and the derived
+/// hash went through all nine hundred bytes, piece by piece. This one packs
+/// the cells into three words and takes only the history in use; equal
+/// positions have equal fields, so equal hashes.
+impl Hash for HexchessPosition {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let mut packed = [0u64; 3];
+        for (c, p) in self.cells.iter().enumerate() {
+            // Four bits a cell: 0 empty, else 1 + owner * 5 + kind.
+            let code = p.map_or(0, |p| 1 + 5 * p.owner.index() as u64 + p.kind as u64);
+            packed[c / 16] |= code << (4 * (c % 16));
+        }
+        for word in packed {
+            state.write_u64(word);
+        }
+        state.write_u8(self.turn as u8);
+        state.write_u8(self.halfmoves);
+        state.write_u8(self.history_len);
+        for &h in &self.history[..usize::from(self.history_len)] {
+            state.write_u64(h);
+        }
+    }
 }
 
 /// A move from one cell to another, with the piece a pawn promotes to.
@@ -263,43 +287,194 @@ fn slider(d: usize) -> Kind {
     }
 }
 
-/// Whether a piece of `by` could capture on `target` (is attacking it),
-/// looking outward from `target`: knight leaps, pawn diagonals, king steps,
-/// then the first piece along each of the twelve lines.
-fn attacked(cells: &[Option<Piece>; 37], target: usize, by: Player) -> bool {
-    let has = |c: u8, kind: Kind| c != NONE && cells[usize::from(c)] == Some(Piece { owner: by, kind });
-    if KNIGHT_LEAPS[target].cells().iter().any(|&c| has(c, Kind::Knight)) {
-        return true;
-    }
-    // A pawn of `by` attacks `target` from one step against its capture direction.
-    if PAWN_CAPTURES[by.index()]
-        .iter()
-        .any(|&d| has(STEP[target][opposite(d)], Kind::Pawn))
-    {
-        return true;
-    }
-    for (d, &first) in STEP[target].iter().enumerate() {
-        if first == NONE {
-            continue;
+/// The set of one cell: bit `c` of a `u64` (37 cells fit in one word).
+const fn bit(c: usize) -> u64 {
+    1 << c
+}
+
+/// For each cell, the cells one step away in directions `first..last`.
+const fn neighbour_sets(first: usize, last: usize) -> [u64; 37] {
+    let mut out = [0; 37];
+    let mut c = 0;
+    while c < 37 {
+        let mut d = first;
+        while d < last {
+            if STEP[c][d] != NONE {
+                out[c] |= bit(STEP[c][d] as usize);
+            }
+            d += 1;
         }
-        if has(first, Kind::King) {
+        c += 1;
+    }
+    out
+}
+
+/// `KING_SET[c]`: the twelve cells (fewer at the edge) a king on `c` steps
+/// to, which are also the cells a king attacks `c` from.
+const KING_SET: [u64; 37] = neighbour_sets(0, 12);
+
+/// `KNIGHT_SET[c]`: the cells a knight leaps to from `c`, and attacks `c` from.
+const KNIGHT_SET: [u64; 37] = {
+    let mut out = [0; 37];
+    let mut c = 0;
+    while c < 37 {
+        let mut k = 0;
+        while k < KNIGHT_LEAPS[c].len as usize {
+            out[c] |= bit(KNIGHT_LEAPS[c].cells[k] as usize);
+            k += 1;
+        }
+        c += 1;
+    }
+    out
+};
+
+/// `PAWN_ATTACKERS[p][c]`: the cells from which a pawn of player `p`
+/// captures onto `c`: one step from `c` against each of its capture directions.
+const PAWN_ATTACKERS: [[u64; 37]; 2] = {
+    let mut out = [[0; 37]; 2];
+    let mut p = 0;
+    while p < 2 {
+        let mut c = 0;
+        while c < 37 {
+            let mut k = 0;
+            while k < 2 {
+                let from = STEP[c][opposite(PAWN_CAPTURES[p][k])];
+                if from != NONE {
+                    out[p][c] |= bit(from as usize);
+                }
+                k += 1;
+            }
+            c += 1;
+        }
+        p += 1;
+    }
+    out
+};
+
+/// `RAY[c][d]`: every cell from `c` (not included) to the edge in direction `d`.
+const RAY: [[u64; 12]; 37] = {
+    let mut out = [[0; 12]; 37];
+    let mut c = 0;
+    while c < 37 {
+        let mut d = 0;
+        while d < 12 {
+            let mut x = STEP[c][d];
+            while x != NONE {
+                out[c][d] |= bit(x as usize);
+                x = STEP[x as usize][d];
+            }
+            d += 1;
+        }
+        c += 1;
+    }
+    out
+};
+
+/// `SLIDER_LINES[c]`: the cells a rook could attack `c` from along the six
+/// edge lines (`[0]`), and a bishop along the six corner lines (`[1]`),
+/// on an empty board.
+const SLIDER_LINES: [[u64; 37]; 2] = {
+    let mut out = [[0; 37]; 2];
+    let mut c = 0;
+    while c < 37 {
+        let mut d = 0;
+        while d < 12 {
+            out[d / 6][c] |= RAY[c][d];
+            d += 1;
+        }
+        c += 1;
+    }
+    out
+};
+
+/// `BETWEEN[a][b]`: the cells strictly between `a` and `b` when they share
+/// a line (empty when they are neighbours), else empty: a slider on `b`
+/// attacks `a` when these are all empty.
+const BETWEEN: [[u64; 37]; 37] = {
+    let mut out = [[0; 37]; 37];
+    let mut a = 0;
+    while a < 37 {
+        let mut d = 0;
+        while d < 12 {
+            let mut passed = 0;
+            let mut x = STEP[a][d];
+            while x != NONE {
+                out[a][x as usize] = passed;
+                passed |= bit(x as usize);
+                x = STEP[x as usize][d];
+            }
+            d += 1;
+        }
+        a += 1;
+    }
+    out
+};
+
+/// The board as sets of cells, built once a generation from the cell array:
+/// which cells are occupied, by whom, by what kind.
+#[derive(Clone, Copy)]
+struct Sets {
+    occupied: u64,
+    owner: [u64; 2],
+    kind: [u64; 5],
+}
+
+impl Sets {
+    fn of(cells: &[Option<Piece>; 37]) -> Sets {
+        let mut sets = Sets {
+            occupied: 0,
+            owner: [0; 2],
+            kind: [0; 5],
+        };
+        for (c, p) in cells.iter().enumerate() {
+            if let Some(p) = p {
+                sets.occupied |= bit(c);
+                sets.owner[p.owner.index()] |= bit(c);
+                sets.kind[p.kind as usize] |= bit(c);
+            }
+        }
+        sets
+    }
+
+    /// The cells of `owner`'s pieces of `kind`.
+    fn pieces(&self, owner: Player, kind: Kind) -> u64 {
+        self.owner[owner.index()] & self.kind[kind as usize]
+    }
+
+    /// The sets after `piece` moves from `from` to `to`, taking whatever stood there.
+    fn after(&self, piece: Piece, from: usize, to: usize) -> Sets {
+        let keep = !(bit(from) | bit(to));
+        let mut next = Sets {
+            occupied: (self.occupied & keep) | bit(to),
+            owner: self.owner.map(|s| s & keep),
+            kind: self.kind.map(|s| s & keep),
+        };
+        next.owner[piece.owner.index()] |= bit(to);
+        next.kind[piece.kind as usize] |= bit(to);
+        next
+    }
+
+    /// Whether a piece of `by` could capture on `target` (is attacking it),
+    /// looking outward from `target`: the knight, pawn and king cells that
+    /// reach it, and each enemy slider on a line through it with nothing between.
+    fn attacked(&self, target: usize, by: Player) -> bool {
+        if KNIGHT_SET[target] & self.pieces(by, Kind::Knight) != 0
+            || PAWN_ATTACKERS[by.index()][target] & self.pieces(by, Kind::Pawn) != 0
+            || KING_SET[target] & self.pieces(by, Kind::King) != 0
+        {
             return true;
         }
-        let mut c = first;
-        loop {
-            if let Some(p) = cells[usize::from(c)] {
-                if p.owner == by && p.kind == slider(d) {
-                    return true;
-                }
-                break;
+        let mut sliders = (SLIDER_LINES[0][target] & self.pieces(by, Kind::Rook))
+            | (SLIDER_LINES[1][target] & self.pieces(by, Kind::Bishop));
+        while sliders != 0 {
+            let s = sliders.trailing_zeros() as usize;
+            if BETWEEN[target][s] & self.occupied == 0 {
+                return true;
             }
-            c = STEP[usize::from(c)][d];
-            if c == NONE {
-                break;
-            }
+            sliders &= sliders - 1;
         }
+        false
     }
-    false
 }
 
 /// Whether `player` has a pawn-promotion cell at `c`: the far cell of its file,
@@ -308,54 +483,40 @@ fn promotes(p: Player, c: usize) -> bool {
     STEP[c][PAWN_STEP[p.index()]] == NONE
 }
 
-/// The first cell (in index order) holding `player`'s king.
-fn first_king(cells: &[Option<Piece>; 37], player: Player) -> Option<usize> {
-    let king = Some(Piece {
-        owner: player,
-        kind: Kind::King,
-    });
-    cells.iter().position(|&c| c == king)
-}
-
 /// What decides whether a move leaves the mover's own king attacked.
 enum KingSafety {
     /// No king: every move is allowed.
     NoKing,
     /// One king on `king`, not attacked: only a move of the king itself,
     /// or of a piece off a line through it, needs a closer look.
-    Safe { king: usize, enemy: Player },
+    Safe { king: usize, me: Player },
     /// In check, or more than one king (a hand-made position): try each
-    /// move on a copy of the board and look at the first king afterwards.
+    /// move and look at the first king (lowest cell) afterwards.
     Trial { me: Player },
 }
 
 impl KingSafety {
-    fn new(cells: &[Option<Piece>; 37], me: Player) -> KingSafety {
-        let Some(king) = first_king(cells, me) else {
+    fn new(sets: &Sets, me: Player) -> KingSafety {
+        let kings = sets.pieces(me, Kind::King);
+        if kings == 0 {
             return KingSafety::NoKing;
-        };
-        let enemy = me.other();
-        let only = !cells[king + 1..].contains(&Some(Piece {
-            owner: me,
-            kind: Kind::King,
-        }));
-        if only && !attacked(cells, king, enemy) {
-            KingSafety::Safe { king, enemy }
+        }
+        let king = kings.trailing_zeros() as usize;
+        if kings.count_ones() == 1 && !sets.attacked(king, me.other()) {
+            KingSafety::Safe { king, me }
         } else {
             KingSafety::Trial { me }
         }
     }
 
-    /// Whether moving the piece on `from` to `to` leaves the mover's king
+    /// Whether moving `piece` from `from` to `to` leaves the mover's king
     /// unattacked.
-    fn allows(&self, cells: &[Option<Piece>; 37], from: usize, to: usize) -> bool {
+    fn allows(&self, sets: &Sets, piece: Piece, from: usize, to: usize) -> bool {
         match *self {
             KingSafety::NoKing => true,
-            KingSafety::Safe { king, enemy } => {
+            KingSafety::Safe { king, me } => {
                 if from == king {
-                    let mut after = *cells;
-                    after[to] = after[from].take();
-                    return !attacked(&after, to, enemy);
+                    return !sets.after(piece, from, to).attacked(to, me.other());
                 }
                 // Only the line through the king that `from` leaves can open;
                 // moving along that same line keeps it closed.
@@ -364,21 +525,21 @@ impl KingSafety {
                     return true;
                 }
                 let d = usize::from(d);
-                let mut c = STEP[king][d];
-                while c != NONE {
-                    if usize::from(c) != from {
-                        if let Some(p) = cells[usize::from(c)] {
-                            return !(p.owner == enemy && p.kind == slider(d));
-                        }
+                let open = sets.occupied & !bit(from);
+                let mut pinners = RAY[king][d] & sets.pieces(me.other(), slider(d));
+                while pinners != 0 {
+                    let s = pinners.trailing_zeros() as usize;
+                    if BETWEEN[king][s] & open == 0 {
+                        return false;
                     }
-                    c = STEP[usize::from(c)][d];
+                    pinners &= pinners - 1;
                 }
                 true
             }
             KingSafety::Trial { me } => {
-                let mut after = *cells;
-                after[to] = after[from].take();
-                first_king(&after, me).is_none_or(|k| !attacked(&after, k, me.other()))
+                let after = sets.after(piece, from, to);
+                let kings = after.pieces(me, Kind::King);
+                kings == 0 || !after.attacked(kings.trailing_zeros() as usize, me.other())
             }
         }
     }
@@ -613,14 +774,15 @@ impl MiniHexchess {
     ) -> ControlFlow<()> {
         let cells = &pos.cells;
         let me = pos.turn;
-        let safety = KingSafety::new(cells, me);
-        for from in 0..37 {
+        let sets = Sets::of(cells);
+        let safety = KingSafety::new(&sets, me);
+        let mut own = sets.owner[me.index()];
+        while own != 0 {
+            let from = own.trailing_zeros() as usize;
+            own &= own - 1;
             let Some(piece) = cells[from] else { continue };
-            if piece.owner != me {
-                continue;
-            }
             Self::each_destination(cells, from, piece, |to| {
-                if !safety.allows(cells, from, to) {
+                if !safety.allows(&sets, piece, from, to) {
                     return ControlFlow::Continue(());
                 }
                 let (from, to) = (from as u8, to as u8);
@@ -662,7 +824,9 @@ impl MiniHexchess {
 
     /// Whether `player`'s king is attacked in `pos`.
     pub fn in_check(&self, pos: &HexchessPosition, player: Player) -> bool {
-        first_king(&pos.cells, player).is_some_and(|k| attacked(&pos.cells, k, player.other()))
+        let sets = Sets::of(&pos.cells);
+        let kings = sets.pieces(player, Kind::King);
+        kings != 0 && sets.attacked(kings.trailing_zeros() as usize, player.other())
     }
 
     fn apply(&self, pos: &HexchessPosition, mv: HexchessMove) -> HexchessPosition {
