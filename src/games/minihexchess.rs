@@ -421,19 +421,19 @@ struct Sets {
 
 impl Sets {
     fn of(cells: &[Option<Piece>; 37]) -> Sets {
-        let mut sets = Sets {
-            occupied: 0,
-            owner: [0; 2],
-            kind: [0; 5],
-        };
+        // Without a branch a cell: an empty cell goes to the spare last slots.
+        let mut owner = [0; 3];
+        let mut kind = [0; 6];
         for (c, p) in cells.iter().enumerate() {
-            if let Some(p) = p {
-                sets.occupied |= bit(c);
-                sets.owner[p.owner.index()] |= bit(c);
-                sets.kind[p.kind as usize] |= bit(c);
-            }
+            let (o, k) = p.map_or((2, 5), |p| (p.owner.index(), p.kind as usize));
+            owner[o] |= bit(c);
+            kind[k] |= bit(c);
         }
-        sets
+        Sets {
+            occupied: owner[0] | owner[1],
+            owner: [owner[0], owner[1]],
+            kind: [kind[0], kind[1], kind[2], kind[3], kind[4]],
+        }
     }
 
     /// The cells of `owner`'s pieces of `kind`.
