@@ -292,13 +292,14 @@ const fn bit(c: usize) -> u64 {
     1 << c
 }
 
-/// For each cell, the cells one step away in directions `first..last`.
-const fn neighbour_sets(first: usize, last: usize) -> [u64; 37] {
+/// `KING_SET[c]`: the twelve cells (fewer at the edge) a king on `c` steps
+/// to, which are also the cells a king attacks `c` from.
+const KING_SET: [u64; 37] = {
     let mut out = [0; 37];
     let mut c = 0;
     while c < 37 {
-        let mut d = first;
-        while d < last {
+        let mut d = 0;
+        while d < 12 {
             if STEP[c][d] != NONE {
                 out[c] |= bit(STEP[c][d] as usize);
             }
@@ -307,11 +308,7 @@ const fn neighbour_sets(first: usize, last: usize) -> [u64; 37] {
         c += 1;
     }
     out
-}
-
-/// `KING_SET[c]`: the twelve cells (fewer at the edge) a king on `c` steps
-/// to, which are also the cells a king attacks `c` from.
-const KING_SET: [u64; 37] = neighbour_sets(0, 12);
+};
 
 /// `KNIGHT_SET[c]`: the cells a knight leaps to from `c`, and attacks `c` from.
 const KNIGHT_SET: [u64; 37] = {
@@ -550,7 +547,7 @@ pub fn cell_at(q: i32, r: i32) -> Option<usize> {
     if q.abs() > 3 || r.abs() > 3 || (q + r).abs() > 3 {
         return None;
     }
-    CELLS.iter().position(|&(a, b)| i32::from(a) == q && i32::from(b) == r)
+    Some(usize::from(index_at(q, r)))
 }
 
 /// Axial coordinates of a cell index.
@@ -845,7 +842,8 @@ impl MiniHexchess {
         let h = board_hash(&next.cells, next.turn);
         if capture || pawn {
             next.halfmoves = 0;
-            next.history = [0; HISTORY];
+            // Entries past the length are always zero: clear only those in use.
+            next.history[..usize::from(pos.history_len)].fill(0);
             next.history[0] = h;
             next.history_len = 1;
         } else {
