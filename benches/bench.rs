@@ -292,7 +292,7 @@ fn main() {
         );
     }
     if wanted("minihexchess") {
-        bench_large_game("Mini Hexchess", menace::MiniHexchess::new(), 3..=4, &[("random", 500)]);
+        bench_large_game("Mini Hexchess", menace::MiniHexchess::new(), 5..=7, &[("random", 500)]);
     }
     if wanted("experiment") {
         bench_experiment();

@@ -1,5 +1,7 @@
 //! Chessapawn (Robert Price, 2001): Hexapawn carried to a chess board.
 
+use std::ops::ControlFlow;
+
 use crate::error::InvalidValue;
 use crate::game::{no_size_or_options, Game, GameSpec, MoveError, Outcome, Player, PositionError};
 use crate::games::board::{cell_name, encode_ranks, parse_cell, side_letter, square_board};
@@ -86,7 +88,7 @@ fn forward(p: Player) -> i32 {
     }
 }
 
-fn far_rank(p: Player) -> i32 {
+fn far_rank(p: Player) -> usize {
     if p == Player::One {
         7
     } else {
@@ -94,9 +96,94 @@ fn far_rank(p: Player) -> i32 {
     }
 }
 
-fn square(f: i32, r: i32) -> Option<u8> {
-    ((0..8).contains(&f) && (0..8).contains(&r)).then(|| (r * 8 + f) as u8)
+// ---- Precomputed geometry ----
+//
+// Squares are indices `rank * 8 + file`. The move generator never does
+// coordinate arithmetic or bounds checks at run time: a step is a lookup in
+// `STEP`, a leap a lookup in `KNIGHT_LEAPS`, built once at compile time.
+
+/// No square: a step off the board in the tables below.
+const NONE: u8 = u8::MAX;
+
+/// The eight directions as (file, rank) steps, indexed by the constants below.
+const DIRECTIONS: [(i32, i32); 8] = [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, 1), (1, -1), (-1, -1)];
+const NORTH: usize = 0;
+const SOUTH: usize = 1;
+const EAST: usize = 2;
+const WEST: usize = 3;
+const NORTH_EAST: usize = 4;
+const NORTH_WEST: usize = 5;
+const SOUTH_EAST: usize = 6;
+const SOUTH_WEST: usize = 7;
+
+/// The directions as a player sees them: straight forward, forward to the
+/// lower file (toward a), forward to the higher file, indexed by player.
+const AHEAD: [usize; 2] = [NORTH, SOUTH];
+const AHEAD_LOW: [usize; 2] = [NORTH_WEST, SOUTH_WEST];
+const AHEAD_HIGH: [usize; 2] = [NORTH_EAST, SOUTH_EAST];
+
+/// The direction opposite `d` (in `DIRECTIONS` the pairs are 0-1, 2-3, 4-7, 5-6).
+const fn opposite(d: usize) -> usize {
+    match d {
+        NORTH => SOUTH,
+        SOUTH => NORTH,
+        EAST => WEST,
+        WEST => EAST,
+        NORTH_EAST => SOUTH_WEST,
+        SOUTH_WEST => NORTH_EAST,
+        NORTH_WEST => SOUTH_EAST,
+        _ => NORTH_WEST,
+    }
 }
+
+/// The square at (file, rank), or `NONE` off the board.
+const fn square_at(f: i32, r: i32) -> u8 {
+    if f >= 0 && f < 8 && r >= 0 && r < 8 {
+        (r * 8 + f) as u8
+    } else {
+        NONE
+    }
+}
+
+/// `STEP[s][d]`: the square one step from `s` in direction `d`, or `NONE`
+/// off the board. A slide walks it until `NONE` or an occupied square.
+const STEP: [[u8; 8]; 64] = {
+    let mut out = [[NONE; 8]; 64];
+    let mut s = 0;
+    while s < 64 {
+        let mut d = 0;
+        while d < 8 {
+            out[s][d] = square_at((s % 8) as i32 + DIRECTIONS[d].0, (s / 8) as i32 + DIRECTIONS[d].1);
+            d += 1;
+        }
+        s += 1;
+    }
+    out
+};
+
+/// The forward knight leaps as (file, forward ranks), in the generator's order.
+const LEAPS: [(i32, i32); 4] = [(1, 2), (-1, 2), (2, 1), (-2, 1)];
+
+/// `KNIGHT_LEAPS[p][s]`: the squares a KnightPawn of player `p` leaps to
+/// from `s`, in `LEAPS` order, `NONE` where a leap leaves the board.
+const KNIGHT_LEAPS: [[[u8; 4]; 64]; 2] = {
+    let mut out = [[[NONE; 4]; 64]; 2];
+    let mut p = 0;
+    while p < 2 {
+        let ahead = if p == 0 { 1 } else { -1 };
+        let mut s = 0;
+        while s < 64 {
+            let mut k = 0;
+            while k < 4 {
+                out[p][s][k] = square_at((s % 8) as i32 + LEAPS[k].0, (s / 8) as i32 + LEAPS[k].1 * ahead);
+                k += 1;
+            }
+            s += 1;
+        }
+        p += 1;
+    }
+    out
+};
 
 /// How a step or slide may end: on an empty square, on an enemy, or either.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -106,139 +193,194 @@ enum Mode {
     Both,
 }
 
-impl Chessapawn {
-    /// Generate the moves of the piece on `from` into `out`.
-    fn piece_moves(&self, pos: &ChessapawnPosition, from: u8, out: &mut Vec<ChessapawnMove>) {
-        let Some(piece) = pos.squares[usize::from(from)] else {
-            return;
-        };
-        let me = piece.owner;
-        let d = forward(me);
-        let (f, r) = (i32::from(from % 8), i32::from(from / 8));
-        let step = |df: i32, dr: i32, mode: Mode, out: &mut Vec<ChessapawnMove>| {
-            if let Some(to) = square(f + df, r + dr) {
-                self.land(pos, from, to, mode, me, out);
-            }
-        };
-        let slide = |df: i32, dr: i32, mode: Mode, out: &mut Vec<ChessapawnMove>| {
-            let (mut g, mut s) = (f + df, r + dr);
-            while let Some(to) = square(g, s) {
-                let occupied = pos.squares[usize::from(to)].is_some();
-                self.land(pos, from, to, mode, me, out);
-                if occupied {
-                    break;
-                }
-                g += df;
-                s += dr;
-            }
-        };
-        match piece.kind {
+/// The moves of one piece, handed one by one to `emit`.
+struct PieceMoves<'a, F> {
+    pos: &'a ChessapawnPosition,
+    from: u8,
+    me: Player,
+    emit: F,
+}
+
+impl<F: FnMut(ChessapawnMove) -> ControlFlow<()>> PieceMoves<'_, F> {
+    /// Every pattern of `kind`, in the order the rules list them.
+    fn all(&mut self, kind: Kind) -> ControlFlow<()> {
+        let me = self.me.index();
+        let (ahead, low, high) = (AHEAD[me], AHEAD_LOW[me], AHEAD_HIGH[me]);
+        match kind {
             Kind::Pawn => {
-                step(0, d, Mode::MoveOnly, out);
-                step(-1, d, Mode::CaptureOnly, out);
-                step(1, d, Mode::CaptureOnly, out);
-                let home = if me == Player::One { 1 } else { 6 };
-                if r == home {
-                    let one = square(f, r + d);
-                    let two = square(f, r + 2 * d);
-                    if let (Some(a), Some(b)) = (one, two) {
-                        if pos.squares[usize::from(a)].is_none() && pos.squares[usize::from(b)].is_none() {
-                            out.push(ChessapawnMove {
-                                from,
-                                to: b,
-                                en_passant: false,
-                            });
-                        }
+                self.step(ahead, Mode::MoveOnly)?;
+                self.step(low, Mode::CaptureOnly)?;
+                self.step(high, Mode::CaptureOnly)?;
+                let home = if self.me == Player::One { 1 } else { 6 };
+                if self.from / 8 == home {
+                    let one = STEP[usize::from(self.from)][ahead];
+                    let two = STEP[usize::from(one)][ahead];
+                    if self.pos.squares[usize::from(one)].is_none() && self.pos.squares[usize::from(two)].is_none() {
+                        (self.emit)(ChessapawnMove {
+                            from: self.from,
+                            to: two,
+                            en_passant: false,
+                        })?;
                     }
                 }
             }
             Kind::Knight => {
-                for (df, dr) in [(1, 2), (-1, 2), (2, 1), (-2, 1)] {
-                    step(df, dr * d, Mode::Both, out);
+                for to in KNIGHT_LEAPS[me][usize::from(self.from)] {
+                    if to != NONE {
+                        self.land(to, Mode::Both)?;
+                    }
                 }
-                step(0, d, Mode::MoveOnly, out);
-                step(-1, d, Mode::CaptureOnly, out);
-                step(1, d, Mode::CaptureOnly, out);
+                self.step(ahead, Mode::MoveOnly)?;
+                self.step(low, Mode::CaptureOnly)?;
+                self.step(high, Mode::CaptureOnly)?;
             }
             Kind::Bishop => {
-                slide(-1, d, Mode::Both, out);
-                slide(1, d, Mode::Both, out);
-                step(0, d, Mode::MoveOnly, out);
+                self.slide(low, Mode::Both)?;
+                self.slide(high, Mode::Both)?;
+                self.step(ahead, Mode::MoveOnly)?;
             }
             Kind::Rook => {
-                slide(0, d, Mode::Both, out);
-                step(-1, d, Mode::CaptureOnly, out);
-                step(1, d, Mode::CaptureOnly, out);
-                slide(-1, 0, Mode::CaptureOnly, out);
-                slide(1, 0, Mode::CaptureOnly, out);
+                self.slide(ahead, Mode::Both)?;
+                self.step(low, Mode::CaptureOnly)?;
+                self.step(high, Mode::CaptureOnly)?;
+                self.slide(WEST, Mode::CaptureOnly)?;
+                self.slide(EAST, Mode::CaptureOnly)?;
             }
             Kind::Queen => {
-                slide(-1, d, Mode::Both, out);
-                slide(1, d, Mode::Both, out);
-                slide(0, d, Mode::Both, out);
-                slide(-1, 0, Mode::CaptureOnly, out);
-                slide(1, 0, Mode::CaptureOnly, out);
+                self.slide(low, Mode::Both)?;
+                self.slide(high, Mode::Both)?;
+                self.slide(ahead, Mode::Both)?;
+                self.slide(WEST, Mode::CaptureOnly)?;
+                self.slide(EAST, Mode::CaptureOnly)?;
             }
             Kind::King => {
-                for df in [-1, 0, 1] {
-                    step(df, d, Mode::Both, out);
-                }
-                step(-1, 0, Mode::CaptureOnly, out);
-                step(1, 0, Mode::CaptureOnly, out);
+                self.step(low, Mode::Both)?;
+                self.step(ahead, Mode::Both)?;
+                self.step(high, Mode::Both)?;
+                self.step(WEST, Mode::CaptureOnly)?;
+                self.step(EAST, Mode::CaptureOnly)?;
             }
         }
+        ControlFlow::Continue(())
     }
 
-    /// A step or slide of `mode` reaching `to`: add the move it makes, if any.
-    fn land(&self, pos: &ChessapawnPosition, from: u8, to: u8, mode: Mode, me: Player, out: &mut Vec<ChessapawnMove>) {
-        match pos.squares[usize::from(to)] {
-            Some(p) if p.owner == me => {}
-            Some(_) => {
-                if mode != Mode::MoveOnly {
-                    out.push(ChessapawnMove {
-                        from,
-                        to,
-                        en_passant: false,
-                    });
-                }
+    /// One step in direction `d`.
+    fn step(&mut self, d: usize, mode: Mode) -> ControlFlow<()> {
+        let to = STEP[usize::from(self.from)][d];
+        if to == NONE {
+            return ControlFlow::Continue(());
+        }
+        self.land(to, mode)
+    }
+
+    /// A slide in direction `d`: each square it reaches, until it leaves the
+    /// board or stops on an occupied square.
+    fn slide(&mut self, d: usize, mode: Mode) -> ControlFlow<()> {
+        let mut to = STEP[usize::from(self.from)][d];
+        while to != NONE {
+            self.land(to, mode)?;
+            if self.pos.squares[usize::from(to)].is_some() {
+                break;
             }
-            None if pos.en_passant == Some(to) && mode != Mode::MoveOnly => {
-                // Onto the passed square, a pattern that can capture always captures.
-                out.push(ChessapawnMove {
-                    from,
-                    to,
-                    en_passant: true,
-                });
-            }
-            None => {
-                if mode != Mode::CaptureOnly {
-                    out.push(ChessapawnMove {
-                        from,
-                        to,
-                        en_passant: false,
-                    });
+            to = STEP[usize::from(to)][d];
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// A step or slide of `mode` reaching `to`: emit the move it makes, if any.
+    fn land(&mut self, to: u8, mode: Mode) -> ControlFlow<()> {
+        let en_passant = match self.pos.squares[usize::from(to)] {
+            Some(p) if p.owner == self.me => return ControlFlow::Continue(()),
+            Some(_) if mode == Mode::MoveOnly => return ControlFlow::Continue(()),
+            Some(_) => false,
+            // Onto the passed square, a pattern that can capture always captures.
+            None if self.pos.en_passant == Some(to) && mode != Mode::MoveOnly => true,
+            None if mode == Mode::CaptureOnly => return ControlFlow::Continue(()),
+            None => false,
+        };
+        (self.emit)(ChessapawnMove {
+            from: self.from,
+            to,
+            en_passant,
+        })
+    }
+}
+
+impl Chessapawn {
+    /// Each move of the side to move (ignoring whether the game is already
+    /// over), squares from a1 up. Stops when `emit` breaks.
+    fn each_move(pos: &ChessapawnPosition, mut emit: impl FnMut(ChessapawnMove) -> ControlFlow<()>) -> ControlFlow<()> {
+        for (s, piece) in pos.squares.iter().enumerate() {
+            if let Some(piece) = *piece {
+                if piece.owner == pos.turn {
+                    PieceMoves {
+                        pos,
+                        from: s as u8,
+                        me: piece.owner,
+                        emit: &mut emit,
+                    }
+                    .all(piece.kind)?;
                 }
             }
         }
+        ControlFlow::Continue(())
     }
 
     fn all_moves(&self, pos: &ChessapawnPosition, out: &mut Vec<ChessapawnMove>) {
         out.clear();
-        for s in 0..64u8 {
-            if pos.squares[usize::from(s)].is_some_and(|p| p.owner == pos.turn) {
-                self.piece_moves(pos, s, out);
+        let _ = Self::each_move(pos, |m| {
+            out.push(m);
+            ControlFlow::Continue(())
+        });
+    }
+
+    /// Whether a piece of `by` can capture (not en passant) the piece on
+    /// `target`, looking outward from `target` instead of generating `by`'s
+    /// moves: along each line back toward `by`'s side and sideways for the
+    /// sliders, one step for the KingPawn and the diagonal captures, and the
+    /// knight leaps.
+    fn capturable(pos: &ChessapawnPosition, target: u8, by: Player) -> bool {
+        let t = usize::from(target);
+        let is = |s: u8, kinds: &[Kind]| {
+            s != NONE && pos.squares[usize::from(s)].is_some_and(|p| p.owner == by && kinds.contains(&p.kind))
+        };
+        // The first piece along direction `d` from the target.
+        let first = |d: usize| {
+            let mut s = STEP[t][d];
+            while s != NONE && pos.squares[usize::from(s)].is_none() {
+                s = STEP[usize::from(s)][d];
+            }
+            s
+        };
+        let me = by.index();
+        // `by` captures forward: its pieces stand behind the target, as `by` sees it.
+        let back = opposite(AHEAD[me]);
+        for d in [opposite(AHEAD_LOW[me]), opposite(AHEAD_HIGH[me])] {
+            if is(STEP[t][d], &[Kind::Pawn, Kind::Knight, Kind::Rook, Kind::King])
+                || is(first(d), &[Kind::Bishop, Kind::Queen])
+            {
+                return true;
             }
         }
+        if is(STEP[t][back], &[Kind::King]) || is(first(back), &[Kind::Rook, Kind::Queen]) {
+            return true;
+        }
+        for d in [WEST, EAST] {
+            if is(STEP[t][d], &[Kind::King]) || is(first(d), &[Kind::Rook, Kind::Queen]) {
+                return true;
+            }
+        }
+        // A leap `(f, r)` forward lands on the target from the target minus it,
+        // which is the other player's leap `(-f, r)` from the target.
+        KNIGHT_LEAPS[1 - me][t].iter().any(|&s| is(s, &[Kind::Knight]))
     }
 
     /// Squares of `player`'s pieces standing on its far rank.
     fn arrived(pos: &ChessapawnPosition, player: Player) -> impl Iterator<Item = u8> + '_ {
         let r = far_rank(player);
         (0..8).filter_map(move |f| {
-            let s = (r * 8 + f) as u8;
-            pos.squares[usize::from(s)]
-                .is_some_and(|p| p.owner == player)
-                .then_some(s)
+            let s = r * 8 + f;
+            pos.squares[s].is_some_and(|p| p.owner == player).then_some(s as u8)
         })
     }
 
@@ -342,11 +484,17 @@ impl Game for Chessapawn {
     }
 
     fn legal_moves(&self, pos: &ChessapawnPosition, out: &mut Vec<ChessapawnMove>) {
-        if self.outcome(pos).is_over() {
-            out.clear();
+        out.clear();
+        // A piece that survived a turn on its far rank has won.
+        if Self::arrived(pos, pos.turn).next().is_some() {
             return;
         }
         self.all_moves(pos, out);
+        // A piece that arrived where no move here captures it has won.
+        let won = Self::arrived(pos, pos.turn.other()).any(|s| !out.iter().any(|m| m.to == s && !m.en_passant));
+        if won {
+            out.clear();
+        }
     }
 
     fn play(&self, pos: &ChessapawnPosition, mv: ChessapawnMove) -> ChessapawnPosition {
@@ -372,16 +520,13 @@ impl Game for Chessapawn {
         if Self::arrived(pos, mover).next().is_some() {
             return Outcome::Win(mover);
         }
-        let mut moves = Vec::new();
-        self.all_moves(pos, &mut moves);
         // A piece that arrived where no enemy move can capture it wins at once.
         let last = mover.other();
-        for s in Self::arrived(pos, last) {
-            if !moves.iter().any(|m| m.to == s && !m.en_passant) {
-                return Outcome::Win(last);
-            }
+        if Self::arrived(pos, last).any(|s| !Self::capturable(pos, s, mover)) {
+            return Outcome::Win(last);
         }
-        if moves.is_empty() {
+        // Having no move loses.
+        if Self::each_move(pos, |_| ControlFlow::Break(())).is_continue() {
             return Outcome::Win(last);
         }
         Outcome::Ongoing

@@ -2,6 +2,7 @@
 //! bishop, knight and five pawns a side.
 
 use std::hash::{Hash, Hasher};
+use std::ops::ControlFlow;
 
 use rustc_hash::FxHasher;
 
@@ -64,13 +65,37 @@ const HISTORY: usize = 101;
 /// A position: the 37 cells, the side to move, the plies since the last
 /// capture or pawn move, and the hashes of the positions since then (for
 /// threefold repetition).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct HexchessPosition {
     pub cells: [Option<Piece>; 37],
     pub turn: Player,
     pub halfmoves: u8,
     history_len: u8,
     history: [u64; HISTORY],
+}
+
+/// Hashed by hand: a machine's index hashes every box key, and the derived
+/// hash went through all nine hundred bytes, piece by piece. This one packs
+/// the cells into three words and takes only the history in use; equal
+/// positions have equal fields, so equal hashes.
+impl Hash for HexchessPosition {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let mut packed = [0u64; 3];
+        for (c, p) in self.cells.iter().enumerate() {
+            // Four bits a cell: 0 empty, else 1 + owner * 5 + kind.
+            let code = p.map_or(0, |p| 1 + 5 * p.owner.index() as u64 + p.kind as u64);
+            packed[c / 16] |= code << (4 * (c % 16));
+        }
+        for word in packed {
+            state.write_u64(word);
+        }
+        state.write_u8(self.turn as u8);
+        state.write_u8(self.halfmoves);
+        state.write_u8(self.history_len);
+        for &h in &self.history[..usize::from(self.history_len)] {
+            state.write_u64(h);
+        }
+    }
 }
 
 /// A move from one cell to another, with the piece a pawn promotes to.
@@ -125,12 +150,404 @@ const KNIGHT: [(i32, i32); 12] = [
     (-2, 3),
 ];
 
+// ---- Precomputed geometry ----
+//
+// Cells are indices 0..37 (files a to g, each from rank 1 up, as in
+// `CELLS`). Every question the move generator asks of the board's shape is
+// answered by a table lookup here, built once at compile time: the neighbour
+// in a direction, a piece's leaps, which line through the king a cell is on.
+
+/// No cell: a step off the board in the tables below.
+const NONE: u8 = u8::MAX;
+
+/// The twelve directions: 0..6 through cell edges (the rook's, in `ROOK`
+/// order), 6..12 through cell corners (the bishop's, in `BISHOP` order).
+/// The king steps once in any of them.
+const DIRECTIONS: [(i32, i32); 12] = {
+    let mut out = [(0, 0); 12];
+    let mut d = 0;
+    while d < 6 {
+        out[d] = ROOK[d];
+        out[d + 6] = BISHOP[d];
+        d += 1;
+    }
+    out
+};
+
+/// White's pawn steps in direction 0, (0, −1); Black's in 3, (0, 1).
+const PAWN_STEP: [usize; 2] = [0, 3];
+
+/// The corner directions a pawn captures in, in the generator's order:
+/// White (1, −2) then (−1, −1); Black (−1, 2) then (1, 1).
+const PAWN_CAPTURES: [[usize; 2]; 2] = [[6, 11], [9, 8]];
+
+/// The direction opposite `d` (a rook direction stays one, so does a bishop's).
+const fn opposite(d: usize) -> usize {
+    if d < 6 {
+        (d + 3) % 6
+    } else {
+        6 + (d - 6 + 3) % 6
+    }
+}
+
+/// The cell index at axial (q, r), or `NONE` off the board.
+const fn index_at(q: i32, r: i32) -> u8 {
+    let mut i = 0;
+    while i < 37 {
+        if CELLS[i].0 as i32 == q && CELLS[i].1 as i32 == r {
+            return i as u8;
+        }
+        i += 1;
+    }
+    NONE
+}
+
+/// `STEP[c][d]`: the cell one step from `c` in direction `d`, or `NONE` off
+/// the board. A slide walks it until `NONE` or an occupied cell.
+const STEP: [[u8; 12]; 37] = {
+    let mut out = [[NONE; 12]; 37];
+    let mut c = 0;
+    while c < 37 {
+        let mut d = 0;
+        while d < 12 {
+            out[c][d] = index_at(CELLS[c].0 as i32 + DIRECTIONS[d].0, CELLS[c].1 as i32 + DIRECTIONS[d].1);
+            d += 1;
+        }
+        c += 1;
+    }
+    out
+};
+
+/// Up to twelve cells a piece leaps to from one cell, those on the board
+/// only, in a fixed order.
+#[derive(Clone, Copy)]
+struct Leaps {
+    len: u8,
+    cells: [u8; 12],
+}
+
+impl Leaps {
+    fn cells(&self) -> &[u8] {
+        &self.cells[..usize::from(self.len)]
+    }
+}
+
+/// `KNIGHT_LEAPS[c]`: the knight's destinations from `c` (one edge step, then
+/// one corner step onward), in `KNIGHT` order. The pattern is its own
+/// reverse, so these are also the cells a knight attacks `c` from.
+const KNIGHT_LEAPS: [Leaps; 37] = {
+    let mut out = [Leaps {
+        len: 0,
+        cells: [NONE; 12],
+    }; 37];
+    let mut c = 0;
+    while c < 37 {
+        let mut k = 0;
+        while k < 12 {
+            let to = index_at(CELLS[c].0 as i32 + KNIGHT[k].0, CELLS[c].1 as i32 + KNIGHT[k].1);
+            if to != NONE {
+                out[c].cells[out[c].len as usize] = to;
+                out[c].len += 1;
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+    out
+};
+
+/// `LINE[k][c]`: the direction from `k` in which a slide from `k` over empty
+/// cells would reach `c`, or `NONE` if `c` is on none of the twelve lines
+/// through `k`. A piece off every line through its king can never expose it.
+const LINE: [[u8; 37]; 37] = {
+    let mut out = [[NONE; 37]; 37];
+    let mut k = 0;
+    while k < 37 {
+        let mut d = 0;
+        while d < 12 {
+            let mut c = STEP[k][d];
+            while c != NONE {
+                out[k][c as usize] = d as u8;
+                c = STEP[c as usize][d];
+            }
+            d += 1;
+        }
+        k += 1;
+    }
+    out
+};
+
+/// The slider that attacks along direction `d`: the rook through edges, the
+/// bishop through corners (Mini Hexchess has no queen).
+fn slider(d: usize) -> Kind {
+    if d < 6 {
+        Kind::Rook
+    } else {
+        Kind::Bishop
+    }
+}
+
+/// The set of one cell: bit `c` of a `u64` (37 cells fit in one word).
+const fn bit(c: usize) -> u64 {
+    1 << c
+}
+
+/// `KING_SET[c]`: the twelve cells (fewer at the edge) a king on `c` steps
+/// to, which are also the cells a king attacks `c` from.
+const KING_SET: [u64; 37] = {
+    let mut out = [0; 37];
+    let mut c = 0;
+    while c < 37 {
+        let mut d = 0;
+        while d < 12 {
+            if STEP[c][d] != NONE {
+                out[c] |= bit(STEP[c][d] as usize);
+            }
+            d += 1;
+        }
+        c += 1;
+    }
+    out
+};
+
+/// `KNIGHT_SET[c]`: the cells a knight leaps to from `c`, and attacks `c` from.
+const KNIGHT_SET: [u64; 37] = {
+    let mut out = [0; 37];
+    let mut c = 0;
+    while c < 37 {
+        let mut k = 0;
+        while k < KNIGHT_LEAPS[c].len as usize {
+            out[c] |= bit(KNIGHT_LEAPS[c].cells[k] as usize);
+            k += 1;
+        }
+        c += 1;
+    }
+    out
+};
+
+/// `PAWN_ATTACKERS[p][c]`: the cells from which a pawn of player `p`
+/// captures onto `c`: one step from `c` against each of its capture directions.
+const PAWN_ATTACKERS: [[u64; 37]; 2] = {
+    let mut out = [[0; 37]; 2];
+    let mut p = 0;
+    while p < 2 {
+        let mut c = 0;
+        while c < 37 {
+            let mut k = 0;
+            while k < 2 {
+                let from = STEP[c][opposite(PAWN_CAPTURES[p][k])];
+                if from != NONE {
+                    out[p][c] |= bit(from as usize);
+                }
+                k += 1;
+            }
+            c += 1;
+        }
+        p += 1;
+    }
+    out
+};
+
+/// `RAY[c][d]`: every cell from `c` (not included) to the edge in direction `d`.
+const RAY: [[u64; 12]; 37] = {
+    let mut out = [[0; 12]; 37];
+    let mut c = 0;
+    while c < 37 {
+        let mut d = 0;
+        while d < 12 {
+            let mut x = STEP[c][d];
+            while x != NONE {
+                out[c][d] |= bit(x as usize);
+                x = STEP[x as usize][d];
+            }
+            d += 1;
+        }
+        c += 1;
+    }
+    out
+};
+
+/// `SLIDER_LINES[c]`: the cells a rook could attack `c` from along the six
+/// edge lines (`[0]`), and a bishop along the six corner lines (`[1]`),
+/// on an empty board.
+const SLIDER_LINES: [[u64; 37]; 2] = {
+    let mut out = [[0; 37]; 2];
+    let mut c = 0;
+    while c < 37 {
+        let mut d = 0;
+        while d < 12 {
+            out[d / 6][c] |= RAY[c][d];
+            d += 1;
+        }
+        c += 1;
+    }
+    out
+};
+
+/// `BETWEEN[a][b]`: the cells strictly between `a` and `b` when they share
+/// a line (empty when they are neighbours), else empty: a slider on `b`
+/// attacks `a` when these are all empty.
+const BETWEEN: [[u64; 37]; 37] = {
+    let mut out = [[0; 37]; 37];
+    let mut a = 0;
+    while a < 37 {
+        let mut d = 0;
+        while d < 12 {
+            let mut passed = 0;
+            let mut x = STEP[a][d];
+            while x != NONE {
+                out[a][x as usize] = passed;
+                passed |= bit(x as usize);
+                x = STEP[x as usize][d];
+            }
+            d += 1;
+        }
+        a += 1;
+    }
+    out
+};
+
+/// The board as sets of cells, built once a generation from the cell array:
+/// which cells are occupied, by whom, by what kind.
+#[derive(Clone, Copy)]
+struct Sets {
+    occupied: u64,
+    owner: [u64; 2],
+    kind: [u64; 5],
+}
+
+impl Sets {
+    fn of(cells: &[Option<Piece>; 37]) -> Sets {
+        // Without a branch a cell: an empty cell goes to the spare last slots.
+        let mut owner = [0; 3];
+        let mut kind = [0; 6];
+        for (c, p) in cells.iter().enumerate() {
+            let (o, k) = p.map_or((2, 5), |p| (p.owner.index(), p.kind as usize));
+            owner[o] |= bit(c);
+            kind[k] |= bit(c);
+        }
+        Sets {
+            occupied: owner[0] | owner[1],
+            owner: [owner[0], owner[1]],
+            kind: [kind[0], kind[1], kind[2], kind[3], kind[4]],
+        }
+    }
+
+    /// The cells of `owner`'s pieces of `kind`.
+    fn pieces(&self, owner: Player, kind: Kind) -> u64 {
+        self.owner[owner.index()] & self.kind[kind as usize]
+    }
+
+    /// The sets after `piece` moves from `from` to `to`, taking whatever stood there.
+    fn after(&self, piece: Piece, from: usize, to: usize) -> Sets {
+        let keep = !(bit(from) | bit(to));
+        let mut next = Sets {
+            occupied: (self.occupied & keep) | bit(to),
+            owner: self.owner.map(|s| s & keep),
+            kind: self.kind.map(|s| s & keep),
+        };
+        next.owner[piece.owner.index()] |= bit(to);
+        next.kind[piece.kind as usize] |= bit(to);
+        next
+    }
+
+    /// Whether a piece of `by` could capture on `target` (is attacking it),
+    /// looking outward from `target`: the knight, pawn and king cells that
+    /// reach it, and each enemy slider on a line through it with nothing between.
+    fn attacked(&self, target: usize, by: Player) -> bool {
+        if KNIGHT_SET[target] & self.pieces(by, Kind::Knight) != 0
+            || PAWN_ATTACKERS[by.index()][target] & self.pieces(by, Kind::Pawn) != 0
+            || KING_SET[target] & self.pieces(by, Kind::King) != 0
+        {
+            return true;
+        }
+        let mut sliders = (SLIDER_LINES[0][target] & self.pieces(by, Kind::Rook))
+            | (SLIDER_LINES[1][target] & self.pieces(by, Kind::Bishop));
+        while sliders != 0 {
+            let s = sliders.trailing_zeros() as usize;
+            if BETWEEN[target][s] & self.occupied == 0 {
+                return true;
+            }
+            sliders &= sliders - 1;
+        }
+        false
+    }
+}
+
+/// Whether `player` has a pawn-promotion cell at `c`: the far cell of its file,
+/// where a pawn has no step forward left.
+fn promotes(p: Player, c: usize) -> bool {
+    STEP[c][PAWN_STEP[p.index()]] == NONE
+}
+
+/// What decides whether a move leaves the mover's own king attacked.
+enum KingSafety {
+    /// No king: every move is allowed.
+    NoKing,
+    /// One king on `king`, not attacked: only a move of the king itself,
+    /// or of a piece off a line through it, needs a closer look.
+    Safe { king: usize, me: Player },
+    /// In check, or more than one king (a hand-made position): try each
+    /// move and look at the first king (lowest cell) afterwards.
+    Trial { me: Player },
+}
+
+impl KingSafety {
+    fn new(sets: &Sets, me: Player) -> KingSafety {
+        let kings = sets.pieces(me, Kind::King);
+        if kings == 0 {
+            return KingSafety::NoKing;
+        }
+        let king = kings.trailing_zeros() as usize;
+        if kings.count_ones() == 1 && !sets.attacked(king, me.other()) {
+            KingSafety::Safe { king, me }
+        } else {
+            KingSafety::Trial { me }
+        }
+    }
+
+    /// Whether moving `piece` from `from` to `to` leaves the mover's king
+    /// unattacked.
+    fn allows(&self, sets: &Sets, piece: Piece, from: usize, to: usize) -> bool {
+        match *self {
+            KingSafety::NoKing => true,
+            KingSafety::Safe { king, me } => {
+                if from == king {
+                    return !sets.after(piece, from, to).attacked(to, me.other());
+                }
+                // Only the line through the king that `from` leaves can open;
+                // moving along that same line keeps it closed.
+                let d = LINE[king][from];
+                if d == NONE || LINE[king][to] == d {
+                    return true;
+                }
+                let d = usize::from(d);
+                let open = sets.occupied & !bit(from);
+                let mut pinners = RAY[king][d] & sets.pieces(me.other(), slider(d));
+                while pinners != 0 {
+                    let s = pinners.trailing_zeros() as usize;
+                    if BETWEEN[king][s] & open == 0 {
+                        return false;
+                    }
+                    pinners &= pinners - 1;
+                }
+                true
+            }
+            KingSafety::Trial { me } => {
+                let after = sets.after(piece, from, to);
+                let kings = after.pieces(me, Kind::King);
+                kings == 0 || !after.attacked(kings.trailing_zeros() as usize, me.other())
+            }
+        }
+    }
+}
+
 /// The cell index at axial (q, r), if it is on the board.
 pub fn cell_at(q: i32, r: i32) -> Option<usize> {
     if q.abs() > 3 || r.abs() > 3 || (q + r).abs() > 3 {
         return None;
     }
-    CELLS.iter().position(|&(a, b)| i32::from(a) == q && i32::from(b) == r)
+    Some(usize::from(index_at(q, r)))
 }
 
 /// Axial coordinates of a cell index.
@@ -166,22 +583,6 @@ fn parse_cell(text: &str) -> Option<usize> {
         return None;
     }
     cell_at(q, r)
-}
-
-fn forward(p: Player) -> i32 {
-    if p == Player::One {
-        -1
-    } else {
-        1
-    }
-}
-
-fn promotes(p: Player, i: usize) -> bool {
-    let (q, r) = axial(i);
-    match p {
-        Player::One => r == r_min(q),
-        Player::Two => r == r_max(q),
-    }
 }
 
 fn board_hash(cells: &[Option<Piece>; 37], turn: Player) -> u64 {
@@ -299,113 +700,130 @@ impl MiniHexchess {
         }
     }
 
-    /// Moves of the piece on `from` that may leave its own king attacked.
-    fn pseudo(&self, pos: &HexchessPosition, from: usize, captures_only: bool, out: &mut Vec<HexchessMove>) {
-        let Some(piece) = pos.cells[from] else { return };
+    /// The destinations of the piece on `from` (owned by `piece.owner`),
+    /// ignoring whether its own king is left attacked, in the generator's
+    /// order: a pawn's step then its two captures; leaps in table order;
+    /// slides direction by direction, nearest cell first.
+    fn each_destination(
+        cells: &[Option<Piece>; 37],
+        from: usize,
+        piece: Piece,
+        mut visit: impl FnMut(usize) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         let me = piece.owner;
-        let (q, r) = axial(from);
-        let add = |to: usize, out: &mut Vec<HexchessMove>| {
-            if piece.kind == Kind::Pawn && promotes(me, to) {
-                for k in [Kind::Rook, Kind::Bishop, Kind::Knight] {
-                    out.push(HexchessMove {
-                        from: from as u8,
-                        to: to as u8,
-                        promotion: Some(k),
-                    });
-                }
-            } else {
-                out.push(HexchessMove {
-                    from: from as u8,
-                    to: to as u8,
-                    promotion: None,
-                });
-            }
-        };
-        let target = |to: usize| pos.cells[to].map(|p| p.owner);
+        let open = |c: u8| cells[usize::from(c)].is_none_or(|p| p.owner != me);
         match piece.kind {
             Kind::Pawn => {
-                let d = forward(me);
-                if !captures_only {
-                    if let Some(to) = cell_at(q, r + d) {
-                        if target(to).is_none() {
-                            add(to, out);
-                        }
-                    }
+                let step = STEP[from][PAWN_STEP[me.index()]];
+                if step != NONE && cells[usize::from(step)].is_none() {
+                    visit(usize::from(step))?;
                 }
-                let diagonals = if me == Player::One {
-                    [(1, -2), (-1, -1)]
-                } else {
-                    [(-1, 2), (1, 1)]
-                };
-                for (dq, dr) in diagonals {
-                    if let Some(to) = cell_at(q + dq, r + dr) {
-                        if target(to) == Some(me.other()) {
-                            add(to, out);
-                        }
+                for d in PAWN_CAPTURES[me.index()] {
+                    let to = STEP[from][d];
+                    if to != NONE && cells[usize::from(to)].is_some_and(|p| p.owner != me) {
+                        visit(usize::from(to))?;
                     }
                 }
             }
-            Kind::Knight | Kind::King => {
-                let steps: Vec<(i32, i32)> = if piece.kind == Kind::Knight {
-                    KNIGHT.to_vec()
-                } else {
-                    ROOK.iter().chain(BISHOP.iter()).copied().collect()
-                };
-                for (dq, dr) in steps {
-                    if let Some(to) = cell_at(q + dq, r + dr) {
-                        match target(to) {
-                            Some(o) if o == me => {}
-                            Some(_) => add(to, out),
-                            None if !captures_only => add(to, out),
-                            None => {}
-                        }
+            Kind::Knight => {
+                for &to in KNIGHT_LEAPS[from].cells() {
+                    if open(to) {
+                        visit(usize::from(to))?;
+                    }
+                }
+            }
+            Kind::King => {
+                for &to in &STEP[from] {
+                    if to != NONE && open(to) {
+                        visit(usize::from(to))?;
                     }
                 }
             }
             Kind::Rook | Kind::Bishop => {
-                let dirs = if piece.kind == Kind::Rook { ROOK } else { BISHOP };
-                for (dq, dr) in dirs {
-                    let (mut a, mut b) = (q + dq, r + dr);
-                    while let Some(to) = cell_at(a, b) {
-                        match target(to) {
-                            Some(o) => {
-                                if o != me {
-                                    add(to, out);
+                let dirs = if piece.kind == Kind::Rook { 0..6 } else { 6..12 };
+                for d in dirs {
+                    let mut to = STEP[from][d];
+                    while to != NONE {
+                        match cells[usize::from(to)] {
+                            None => visit(usize::from(to))?,
+                            Some(p) => {
+                                if p.owner != me {
+                                    visit(usize::from(to))?;
                                 }
                                 break;
                             }
-                            None => {
-                                if !captures_only {
-                                    add(to, out);
-                                }
-                            }
                         }
-                        a += dq;
-                        b += dr;
+                        to = STEP[usize::from(to)][d];
                     }
                 }
             }
         }
+        ControlFlow::Continue(())
+    }
+
+    /// Each legal move in `pos` (ignoring whether the game is already over),
+    /// in the order of the board: cells from a1 up, each piece's
+    /// destinations as [`Self::each_destination`] gives them, promotions to
+    /// rook, bishop, knight. Stops when `emit` breaks.
+    fn each_legal_move(
+        pos: &HexchessPosition,
+        mut emit: impl FnMut(HexchessMove) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let cells = &pos.cells;
+        let me = pos.turn;
+        let sets = Sets::of(cells);
+        let safety = KingSafety::new(&sets, me);
+        let mut own = sets.owner[me.index()];
+        while own != 0 {
+            let from = own.trailing_zeros() as usize;
+            own &= own - 1;
+            let Some(piece) = cells[from] else { continue };
+            Self::each_destination(cells, from, piece, |to| {
+                if !safety.allows(&sets, piece, from, to) {
+                    return ControlFlow::Continue(());
+                }
+                let (from, to) = (from as u8, to as u8);
+                if piece.kind == Kind::Pawn && promotes(me, usize::from(to)) {
+                    for k in [Kind::Rook, Kind::Bishop, Kind::Knight] {
+                        emit(HexchessMove {
+                            from,
+                            to,
+                            promotion: Some(k),
+                        })?;
+                    }
+                    ControlFlow::Continue(())
+                } else {
+                    emit(HexchessMove {
+                        from,
+                        to,
+                        promotion: None,
+                    })
+                }
+            })?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Whether the side to move has a legal move (stops at the first).
+    fn has_legal_move(pos: &HexchessPosition) -> bool {
+        Self::each_legal_move(pos, |_| ControlFlow::Break(())).is_break()
+    }
+
+    /// A draw by rule (bare kings, fifty moves, threefold repetition), which
+    /// holds unless the side to move is checkmated.
+    fn drawn_by_rule(pos: &HexchessPosition) -> bool {
+        let bare = pos.cells.iter().flatten().all(|p| p.kind == Kind::King);
+        let len = usize::from(pos.history_len);
+        let current = pos.history[len - 1];
+        let repeats = pos.history[..len].iter().filter(|&&h| h == current).count();
+        bare || pos.halfmoves >= 100 || repeats >= 3
     }
 
     /// Whether `player`'s king is attacked in `pos`.
     pub fn in_check(&self, pos: &HexchessPosition, player: Player) -> bool {
-        let Some(king) = (0..37).find(|&i| {
-            pos.cells[i]
-                == Some(Piece {
-                    owner: player,
-                    kind: Kind::King,
-                })
-        }) else {
-            return false;
-        };
-        let mut moves = Vec::new();
-        for i in 0..37 {
-            if pos.cells[i].is_some_and(|p| p.owner != player) {
-                self.pseudo(pos, i, true, &mut moves);
-            }
-        }
-        moves.iter().any(|m| usize::from(m.to) == king)
+        let sets = Sets::of(&pos.cells);
+        let kings = sets.pieces(player, Kind::King);
+        kings != 0 && sets.attacked(kings.trailing_zeros() as usize, player.other())
     }
 
     fn apply(&self, pos: &HexchessPosition, mv: HexchessMove) -> HexchessPosition {
@@ -424,7 +842,8 @@ impl MiniHexchess {
         let h = board_hash(&next.cells, next.turn);
         if capture || pawn {
             next.halfmoves = 0;
-            next.history = [0; HISTORY];
+            // Entries past the length are always zero: clear only those in use.
+            next.history[..usize::from(pos.history_len)].fill(0);
             next.history[0] = h;
             next.history_len = 1;
         } else {
@@ -438,34 +857,21 @@ impl MiniHexchess {
         next
     }
 
-    fn legal(&self, pos: &HexchessPosition, out: &mut Vec<HexchessMove>) {
-        out.clear();
-        let mut pseudo = Vec::new();
-        for i in 0..37 {
-            if pos.cells[i].is_some_and(|p| p.owner == pos.turn) {
-                self.pseudo(pos, i, false, &mut pseudo);
-            }
-        }
-        for mv in pseudo {
-            if !self.in_check(&self.apply(pos, mv), pos.turn) {
-                out.push(mv);
-            }
-        }
-    }
-
     /// The destinations of the piece on `from` as if alone, by the move
-    /// generator's own attack patterns (kings ignored): for tests.
+    /// generator's own patterns (kings ignored): for tests.
     pub fn lone_destinations(&self, kind: Kind, from: usize) -> usize {
         let mut cells = [None; 37];
-        cells[from] = Some(Piece {
+        let piece = Piece {
             owner: Player::One,
             kind,
+        };
+        cells[from] = Some(piece);
+        let mut count = 0;
+        let _ = Self::each_destination(&cells, from, piece, |_| {
+            count += 1;
+            ControlFlow::Continue(())
         });
-        let pos = Self::with_history(cells, Player::One, 0);
-        let mut out = Vec::new();
-        self.pseudo(&pos, from, false, &mut out);
-        out.dedup_by_key(|m| m.to);
-        out.len()
+        count
     }
 
     fn san(&self, pos: &HexchessPosition, mv: HexchessMove) -> String {
@@ -482,7 +888,10 @@ impl MiniHexchess {
             };
         }
         let mut legal = Vec::new();
-        self.legal(pos, &mut legal);
+        let _ = Self::each_legal_move(pos, |m| {
+            legal.push(m);
+            ControlFlow::Continue(())
+        });
         let others: Vec<u8> = legal
             .iter()
             .filter(|m| {
@@ -547,11 +956,15 @@ impl Game for MiniHexchess {
     }
 
     fn legal_moves(&self, pos: &HexchessPosition, out: &mut Vec<HexchessMove>) {
-        if self.outcome(pos).is_over() {
-            out.clear();
+        out.clear();
+        // Drawn by rule, the game is over whether or not there is a mate.
+        if Self::drawn_by_rule(pos) {
             return;
         }
-        self.legal(pos, out);
+        let _ = Self::each_legal_move(pos, |m| {
+            out.push(m);
+            ControlFlow::Continue(())
+        });
     }
 
     fn play(&self, pos: &HexchessPosition, mv: HexchessMove) -> HexchessPosition {
@@ -559,20 +972,14 @@ impl Game for MiniHexchess {
     }
 
     fn outcome(&self, pos: &HexchessPosition) -> Outcome {
-        let mut moves = Vec::new();
-        self.legal(pos, &mut moves);
-        if moves.is_empty() {
+        if !Self::has_legal_move(pos) {
             return if self.in_check(pos, pos.turn) {
                 Outcome::Win(pos.turn.other())
             } else {
                 Outcome::Draw
             };
         }
-        let bare = pos.cells.iter().flatten().all(|p| p.kind == Kind::King);
-        let len = usize::from(pos.history_len);
-        let current = pos.history[len - 1];
-        let repeats = pos.history[..len].iter().filter(|&&h| h == current).count();
-        if bare || pos.halfmoves >= 100 || repeats >= 3 {
+        if Self::drawn_by_rule(pos) {
             return Outcome::Draw;
         }
         Outcome::Ongoing
