@@ -5,6 +5,7 @@
 use std::time::{Duration, Instant};
 
 use menace::machine::settings::MachineSettings;
+use menace::search::perft::perft;
 use menace::search::solver::{winner, Solver};
 use menace::training::opponent::OpponentSpec;
 use menace::training::trainer::Trainer;
@@ -217,24 +218,6 @@ fn bench_hex() {
     println!();
 }
 
-fn perft<G: Game>(game: &G, pos: &G::Position, depth: u32, buf: &mut Vec<Vec<G::Move>>) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut moves = buf.pop().unwrap_or_default();
-    game.legal_moves(pos, &mut moves);
-    let n = if depth == 1 {
-        moves.len() as u64
-    } else {
-        moves
-            .iter()
-            .map(|&m| perft(game, &game.play(pos, m), depth - 1, buf))
-            .sum()
-    };
-    buf.push(moves);
-    n
-}
-
 /// Perft at `depths` and training throughput for a large game, boxes opened
 /// on first visit and restocked (under the resign rule a machine losing to
 /// MCTS soon resigns every game).
@@ -242,7 +225,7 @@ fn bench_large_game<G: Game>(name: &str, game: G, depths: std::ops::RangeInclusi
     println!("## {name} perft from the start (one thread; legal moves)");
     println!("{:>6} {:>12} {:>10} {:>14}", "depth", "leaves", "seconds", "leaves/s");
     for depth in depths {
-        let (t, n) = best_of(3, || perft(&game, &game.start(), depth, &mut Vec::new()));
+        let (t, n) = best_of(3, || perft(&game, &game.start(), depth));
         println!(
             "{:>6} {:>12} {:>10.3} {:>14.0}",
             depth,

@@ -138,7 +138,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         Player::One,
         first_visit,
         "random",
-        scale(5_000),
+        scale(2_000),
         None,
     )?);
 
