@@ -115,7 +115,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     add(perft_row(
         "Chessapawn perft from the start",
         Chessapawn,
-        if args.quick { 4 } else { 5 },
+        if args.quick { 4 } else { 6 },
     ));
     add(games(
         "train chessapawn, MENACE (first visit, restock) vs random",
@@ -130,7 +130,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     add(perft_row(
         "Mini Hexchess perft from the start",
         mini.clone(),
-        if args.quick { 3 } else { 5 },
+        if args.quick { 3 } else { 7 },
     ));
     add(games(
         "train minihexchess, MENACE (first visit, restock) vs random",
