@@ -646,10 +646,12 @@ fn start_serve(args: &[&std::ffi::OsStr]) -> (std::process::Child, String) {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
     let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    out.read_line(&mut line).unwrap();
+    // Keep reading what follows: with the pipe closed, the server's next
+    // line ("machine state file: ...") would fail and stop it.
+    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
     (child, line)
 }
 
