@@ -121,65 +121,83 @@ impl<G: Game> Table<G> {
         let mut positions: Vec<G::Position> = Vec::new();
         let mut child_lists: Vec<Vec<u32>> = Vec::new();
         let mut order = Vec::new();
-        // Depth-first from each start, numbering positions as they are met;
-        // a position is finished (pushed to `order`) after its children.
-        #[derive(PartialEq)]
+        // Depth-first from each start, numbering positions as they are met.
+        // A position is finished (pushed to `order`) only once every child
+        // is: children come before parents, which incremental evaluation
+        // needs. Meeting a position still on the path is a cycle.
+        #[derive(Clone, Copy, PartialEq)]
         enum Mark {
-            Open,
+            New,
+            OnPath,
             Done,
         }
         let mut marks: Vec<Mark> = Vec::new();
         let mut moves = Vec::new();
+        // Number `pos` if it is new; its id.
+        let mut number = |pos: G::Position, positions: &mut Vec<G::Position>, marks: &mut Vec<Mark>| {
+            if let Some(&id) = ids.get(&pos) {
+                return Some(id);
+            }
+            if positions.len() >= COMPILED_LIMIT {
+                return None;
+            }
+            let id = positions.len() as u32;
+            ids.insert(pos.clone(), id);
+            positions.push(pos);
+            marks.push(Mark::New);
+            Some(id)
+        };
         for (start, _) in &starts {
-            if ids.contains_key(start) {
+            let root = number(start.clone(), &mut positions, &mut marks)?;
+            if marks[root as usize] != Mark::New {
                 continue;
             }
-            ids.insert(start.clone(), positions.len() as u32);
-            positions.push(start.clone());
-            child_lists.push(Vec::new());
-            marks.push(Mark::Open);
-            // (position id, children expanded yet)
-            let mut stack = vec![(positions.len() as u32 - 1, false)];
-            while let Some((id, expanded)) = stack.pop() {
-                if expanded {
-                    marks[id as usize] = Mark::Done;
-                    order.push(id);
-                    continue;
-                }
-                stack.push((id, true));
+            // The path from the root: a position and the next child to visit.
+            let mut path: Vec<(u32, usize)> = Vec::new();
+            // Put `id` on the path; its children, numbered.
+            let mut enter = |id: u32, positions: &mut Vec<G::Position>, marks: &mut Vec<Mark>| {
+                marks[id as usize] = Mark::OnPath;
                 let pos = positions[id as usize].clone();
-                if game.outcome(&pos) != Outcome::Ongoing {
-                    continue;
+                let mut kids = Vec::new();
+                if game.outcome(&pos) == Outcome::Ongoing {
+                    game.legal_moves(&pos, &mut moves);
+                    for &mv in &moves {
+                        kids.push(number(game.play(&pos, mv), positions, marks)?);
+                    }
                 }
-                game.legal_moves(&pos, &mut moves);
-                let mut kids = Vec::with_capacity(moves.len());
-                for &mv in &moves {
-                    let child = game.play(&pos, mv);
-                    let cid = match ids.get(&child) {
-                        Some(&c) => {
-                            if marks[c as usize] == Mark::Open && stack.iter().any(|&(s, e)| s == c && e) {
-                                return None; // a cycle: not a tree of plies
-                            }
-                            c
-                        }
-                        None => {
-                            if positions.len() >= COMPILED_LIMIT {
-                                return None;
-                            }
-                            let c = positions.len() as u32;
-                            ids.insert(child.clone(), c);
-                            positions.push(child);
-                            child_lists.push(Vec::new());
-                            marks.push(Mark::Open);
-                            stack.push((c, false));
-                            c
-                        }
-                    };
-                    kids.push(cid);
-                }
+                Some(kids)
+            };
+            let mut visit = |id: u32,
+                             path: &mut Vec<(u32, usize)>,
+                             positions: &mut Vec<G::Position>,
+                             marks: &mut Vec<Mark>,
+                             child_lists: &mut Vec<Vec<u32>>| {
+                let kids = enter(id, positions, marks)?;
+                child_lists.resize(positions.len(), Vec::new());
                 child_lists[id as usize] = kids;
+                path.push((id, 0));
+                Some(())
+            };
+            visit(root, &mut path, &mut positions, &mut marks, &mut child_lists)?;
+            while let Some(&(id, next)) = path.last() {
+                match child_lists[id as usize].get(next).copied() {
+                    Some(child) => {
+                        path.last_mut().expect("not empty").1 += 1;
+                        match marks[child as usize] {
+                            Mark::New => visit(child, &mut path, &mut positions, &mut marks, &mut child_lists)?,
+                            Mark::OnPath => return None, // a cycle: not a tree of plies
+                            Mark::Done => {}
+                        }
+                    }
+                    None => {
+                        marks[id as usize] = Mark::Done;
+                        order.push(id);
+                        path.pop();
+                    }
+                }
             }
         }
+        child_lists.resize(positions.len(), Vec::new());
         let n = positions.len();
         let mut node = Vec::with_capacity(n);
         let mut box_of = vec![NO_BOX; n];
@@ -480,5 +498,40 @@ impl Flat {
 
     fn get(&self, i: u32) -> &[u32] {
         &self.items[self.at[i as usize] as usize..self.at[i as usize + 1] as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::hexapawn::Hexapawn;
+    use crate::games::tictactoe::TicTacToe;
+    use crate::machine::settings::MachineSettings;
+
+    /// Every position comes once in `order`, after all of its children:
+    /// incremental evaluation relies on it.
+    fn children_come_first<G: Game>(game: G) {
+        let machine = Machine::new(game, Player::One, MachineSettings::gardner()).unwrap();
+        let table = Table::build(&machine, &mut Opponent::Random).expect("small enough to compile");
+        let mut at = vec![usize::MAX; table.node.len()];
+        for (k, &i) in table.order.iter().enumerate() {
+            assert_eq!(at[i as usize], usize::MAX, "position {i} twice");
+            at[i as usize] = k;
+        }
+        for i in 0..table.node.len() as u32 {
+            assert_ne!(at[i as usize], usize::MAX, "position {i} missing");
+            for &c in table.children_of(i) {
+                assert!(at[c as usize] < at[i as usize], "child {c} after its parent {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_order_puts_children_before_parents() {
+        children_come_first(TicTacToe);
+        // Boards where captures let one position be reached in different numbers of plies.
+        for (w, h) in [(3, 3), (4, 4), (3, 5), (4, 3), (3, 6)] {
+            children_come_first(Hexapawn::new(w, h).unwrap());
+        }
     }
 }
