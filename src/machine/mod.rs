@@ -139,9 +139,11 @@ pub struct Machine<G: Game> {
     side: Player,
     settings: MachineSettings,
     boxes: Vec<MatchBox<G>>,
-    /// Box indices by the hash of their key; the key itself is stored once,
-    /// in the box.
-    index: HashTable<u32>,
+    /// Box indices by the hash of their key, with the hash kept beside the
+    /// index: growing the table then rehashes nothing, and a lookup compares
+    /// a whole key (hundreds of bytes in Mini Hexchess) only where the hashes
+    /// agree. The key itself is stored once, in the box.
+    index: HashTable<(u64, u32)>,
     enumerated: bool,
     history: Vec<Draw>,
     moves: Vec<G::Move>,
@@ -220,10 +222,8 @@ impl<G: Game> Machine<G> {
         let i = self.boxes.len() as u32;
         self.add_beads(&b, b.total() as i64);
         self.initial_beads += u64::from(self.settings.beads.beads(b.own_move)) * b.moves.len() as u64;
-        let boxes = &self.boxes;
-        self.index.insert_unique(FxBuildHasher.hash_one(&b.position), i, |&j| {
-            FxBuildHasher.hash_one(&boxes[j as usize].position)
-        });
+        let hash = FxBuildHasher.hash_one(&b.position);
+        self.index.insert_unique(hash, (hash, i), |&(h, _)| h);
         self.boxes.push(b);
         i
     }
@@ -269,10 +269,10 @@ impl<G: Game> Machine<G> {
     }
 
     /// Roughly how many bytes the boxes and their index take in memory: a
-    /// box (its key inside), its moves and beads, and an index slot (a u32
-    /// and a control byte).
+    /// box (its key inside), its moves and beads, and an index slot (its
+    /// key's hash, its index and a control byte).
     pub fn memory_bytes(&self) -> usize {
-        let per_box = std::mem::size_of::<MatchBox<G>>() + std::mem::size_of::<u32>() + 1;
+        let per_box = std::mem::size_of::<MatchBox<G>>() + std::mem::size_of::<(u64, u32)>() + 1;
         self.boxes
             .iter()
             .map(|b| per_box + b.moves.capacity() * std::mem::size_of::<G::Move>() + b.beads.capacity() * 4)
@@ -305,11 +305,10 @@ impl<G: Game> Machine<G> {
 
     /// The index of the box with this key.
     fn find(&self, key: &G::Position) -> Option<u32> {
+        let hash = FxBuildHasher.hash_one(key);
         self.index
-            .find(FxBuildHasher.hash_one(key), |&i| {
-                self.boxes[i as usize].position == *key
-            })
-            .copied()
+            .find(hash, |&(h, i)| h == hash && self.boxes[i as usize].position == *key)
+            .map(|&(_, i)| i)
     }
 
     /// The index of the box for a real position, if the machine has one.
