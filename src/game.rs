@@ -242,6 +242,18 @@ pub trait Game: Clone + Send + Sync + 'static {
         self.too_large_for_exhaustive_search() || self.position_bound().is_some_and(|b| b > limit as f64)
     }
 
+    /// [`Game::exceeds`] as the error an exhaustive computation refuses with
+    /// at once, before storing any position.
+    fn check_exhaustive(&self, limit: usize) -> Result<(), TooLarge> {
+        if self.exceeds(limit) {
+            return Err(TooLarge {
+                game: self.spec(),
+                limit,
+            });
+        }
+        Ok(())
+    }
+
     /// The moves in a fresh vector (for code off the hot path).
     fn moves(&self, pos: &Self::Position) -> Vec<Self::Move> {
         let mut out = Vec::new();

@@ -57,13 +57,11 @@ fn solve_game<G: Game>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
     } else {
         solver::DEFAULT_LIMIT
     });
-    if has_oracle && game.exceeds(limit) {
-        // Bound to fail: skip the exact solver's attempt (seconds and hundreds of MB).
-        let why = menace::game::TooLarge {
-            game: game.spec(),
-            limit,
-        };
-        return solve_winners(game, args, &why.to_string());
+    if has_oracle {
+        if let Err(why) = game.check_exhaustive(limit) {
+            // Bound to fail: skip the exact solver's attempt (seconds and hundreds of MB).
+            return solve_winners(game, args, &why.to_string());
+        }
     }
     let mut solver = Solver::with_limit(game.clone(), limit);
     let start = game.start();

@@ -70,12 +70,7 @@ pub fn expected<G: Game>(
     let game = machine.game().clone();
     let mut memo = FxHashMap::default();
     let limit = crate::search::solver::memory_bounded::<G::Position>(limit);
-    if game.exceeds(limit) {
-        return Err(TooLarge {
-            game: game.spec(),
-            limit,
-        });
-    }
+    game.check_exhaustive(limit)?;
     let mut total = Expected::default();
     for (start, p) in game.starts() {
         total.add_scaled(value(&game, machine, opponent, &start, &mut memo, limit)?, p);
@@ -180,11 +175,6 @@ pub fn random_play<G: Game>(game: &G, pos: &G::Position, limit: usize) -> Result
         Ok(r)
     }
     // A game known to be too large is refused at once, not after filling memory.
-    if game.exceeds(limit) {
-        return Err(TooLarge {
-            game: game.spec(),
-            limit,
-        });
-    }
+    game.check_exhaustive(limit)?;
     go(game, pos, &mut FxHashMap::default(), limit)
 }

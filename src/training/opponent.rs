@@ -104,12 +104,7 @@ impl<G: Game> PerfectPlayer<G> {
     /// [`PERFECT_LIMIT`] positions.
     pub fn new(game: G) -> Result<PerfectPlayer<G>, TooLarge> {
         // Where the game's position bound is already over the limit, say so at once.
-        if game.exceeds(PERFECT_LIMIT) {
-            return Err(TooLarge {
-                game: game.spec(),
-                limit: PERFECT_LIMIT,
-            });
-        }
+        game.check_exhaustive(PERFECT_LIMIT)?;
         let mut solver = Solver::with_limit(game.clone(), PERFECT_LIMIT);
         solver.value(&game.start())?;
         Ok(PerfectPlayer {
