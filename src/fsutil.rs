@@ -3,6 +3,7 @@
 
 use std::fs;
 use std::io::{self, Read, Write};
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 /// The largest file the program reads (a state file of a large machine is
@@ -79,7 +80,10 @@ fn write_target(path: &Path) -> Result<PathBuf, FileError> {
 
 /// A fresh, unpredictable temporary file beside `path`, made exclusively (a
 /// planted link cannot redirect the write); one a kill leaves behind is
-/// plainly a leftover.
+/// plainly a leftover. It is made with mode 0666 less the umask, as any
+/// other program's new file is (0644 under 022), so that the file renamed
+/// into place is readable by whom the user intends: tempfile's own default
+/// is 0600 whatever the umask.
 fn temp_beside(path: &Path) -> Result<tempfile::NamedTempFile, FileError> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
@@ -91,6 +95,7 @@ fn temp_beside(path: &Path) -> Result<tempfile::NamedTempFile, FileError> {
     tempfile::Builder::new()
         .prefix(&format!(".{}.", name.to_string_lossy()))
         .suffix(".menace-tmp")
+        .permissions(fs::Permissions::from_mode(0o666))
         .tempfile_in(&dir)
         .map_err(|e| FileError::io("write", path, e))
 }
