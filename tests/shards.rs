@@ -164,9 +164,30 @@ fn bad_merges_are_refused_with_the_folders_named() {
     // A shard missing.
     let e = err(menace(&["merge", &path("s1"), "--out", &path("x")]));
     assert!(
-        e.contains("units are missing") && e.contains("shards given: 1/2"),
+        e.contains("units are missing") && e.contains("no folder given holds shard 2/2"),
         "{e}"
     );
+    // A shard's folder with two of its units gone: that folder is named, with
+    // its count. Shard 2 of 2 holds units 1, 3, 5, ... of the 35 (5 arms × 7
+    // seeds): 17 of them.
+    let units: Vec<_> = std::fs::read_dir(dir.join("s2/units"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(units.len(), 17);
+    std::fs::create_dir_all(dir.join("aside")).unwrap();
+    for u in &units[..2] {
+        std::fs::rename(u, dir.join("aside").join(u.file_name().unwrap())).unwrap();
+    }
+    let e = err(menace(&["merge", &path("s1"), &path("s2"), "--out", &path("x")]));
+    assert!(
+        e.contains("2 of 35 units are missing") && e.contains("s2' (shard 2/2) holds 15 of its 17 units"),
+        "{e}"
+    );
+    assert!(!e.contains("s1'"), "the complete folder is not blamed: {e}");
+    for u in &units[..2] {
+        std::fs::rename(dir.join("aside").join(u.file_name().unwrap()), u).unwrap();
+    }
     // A shard given twice.
     let e = err(menace(&[
         "merge",
@@ -183,5 +204,99 @@ fn bad_merges_are_refused_with_the_folders_named() {
     // A bad shard.
     assert_eq!(menace(&["run", &file, "--shard", "3/2"]).status.code(), Some(2));
     assert!(!dir.join("x").exists(), "nothing written by a refused merge");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `merge` passes over what is not a shard folder (Slurm's log files beside
+/// the shards, as `results/sweep-shards/*` takes them in), saying so, and
+/// merges the rest exactly as an unsharded run.
+#[test]
+fn merge_skips_what_is_not_a_shard_folder() {
+    let dir = scratch("skip");
+    let file = write(&dir, "sweep.json", SWEEP);
+    let path = |p: &str| dir.join(p).to_str().unwrap().to_string();
+    for k in 1..=2 {
+        ok(&menace(&[
+            "run",
+            &file,
+            "--shard",
+            &format!("{k}/2"),
+            "--out",
+            &path(&format!("shards/{k}")),
+        ]));
+    }
+    std::fs::write(dir.join("shards/slurm-19_1.out"), "a log\n").unwrap();
+    std::fs::create_dir_all(dir.join("shards/empty")).unwrap();
+    let o = menace(&[
+        "merge",
+        &path("shards/1"),
+        &path("shards/2"),
+        &path("shards/slurm-19_1.out"),
+        &path("shards/empty"),
+        "--out",
+        &path("merged"),
+    ]);
+    ok(&o);
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        e.contains("skipping") && e.contains("slurm-19_1.out") && e.contains("empty"),
+        "{e}"
+    );
+    ok(&menace(&["run", &file, "--out", &path("whole")]));
+    same_outputs(&dir.join("merged"), &dir.join("whole"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--shard slurm` reads the array task from Slurm's variables, and refuses,
+/// naming them, when they are missing or do not say the shard count.
+#[test]
+fn shard_from_slurm_environment() {
+    let dir = scratch("slurm-env");
+    let file = write(&dir, "sweep.json", SWEEP);
+    let run = |shard: &str, env: &[(&str, &str)], out: &str| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_menace"));
+        c.args(["run", &file, "--shard", shard, "--out", dir.join(out).to_str().unwrap()]);
+        for v in [
+            "SLURM_ARRAY_TASK_ID",
+            "SLURM_ARRAY_TASK_MIN",
+            "SLURM_ARRAY_TASK_MAX",
+            "SLURM_ARRAY_TASK_COUNT",
+        ] {
+            c.env_remove(v);
+        }
+        c.envs(env.iter().copied());
+        c.output().unwrap()
+    };
+    let whole = [
+        ("SLURM_ARRAY_TASK_MIN", "1"),
+        ("SLURM_ARRAY_TASK_MAX", "2"),
+        ("SLURM_ARRAY_TASK_COUNT", "2"),
+    ];
+    // Task 1 of an array 1-2, and task 2 rerun alone (`sbatch --array=2`),
+    // which only `slurm/2` can place.
+    let o = run("slurm", &[&whole[..], &[("SLURM_ARRAY_TASK_ID", "1")]].concat(), "s1");
+    ok(&o);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("shard 1/2"));
+    let rerun = [
+        ("SLURM_ARRAY_TASK_ID", "2"),
+        ("SLURM_ARRAY_TASK_MIN", "2"),
+        ("SLURM_ARRAY_TASK_MAX", "2"),
+        ("SLURM_ARRAY_TASK_COUNT", "1"),
+    ];
+    let o = run("slurm", &rerun, "bad");
+    assert_eq!(o.status.code(), Some(1));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("tasks 2-2") && e.contains("--shard slurm/N"), "{e}");
+    ok(&run("slurm/2", &rerun, "s2"));
+    let path = |p: &str| dir.join(p).to_str().unwrap().to_string();
+    ok(&menace(&["merge", &path("s1"), &path("s2"), "--out", &path("merged")]));
+    ok(&menace(&["run", &file, "--out", &path("whole")]));
+    same_outputs(&dir.join("merged"), &dir.join("whole"));
+    // Outside Slurm, and a task beyond the count.
+    let o = run("slurm/2", &[], "none");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("SLURM_ARRAY_TASK_ID is not set"));
+    let o = run("slurm/2", &[("SLURM_ARRAY_TASK_ID", "3")], "none");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("outside shards 1 to 2"));
+    assert_eq!(run("slurm/0", &[], "none").status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
 }

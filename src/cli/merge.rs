@@ -11,7 +11,8 @@ use menace::experiment::units;
 
 #[derive(Args)]
 pub struct MergeArgs {
-    /// The folders written by `menace run FILE --shard K/N --out DIR`, one per shard.
+    /// The folders written by `menace run FILE --shard K/N --out DIR`, one per shard
+    /// (anything else given, such as a log file, is passed over with a note).
     #[arg(required = true, value_name = "DIR")]
     shards: Vec<PathBuf>,
     /// Where to write the merged curves, summary and charts.
@@ -20,14 +21,21 @@ pub struct MergeArgs {
 }
 
 pub fn run(args: MergeArgs) -> anyhow::Result<()> {
-    let (exp, results) = units::merge(&args.shards).map_err(|e| anyhow!(e))?;
+    let (shards, others) = units::shard_folders(&args.shards);
+    for other in &others {
+        eprintln!(
+            "skipping '{}': not a shard folder (no experiment.json in it)",
+            other.display()
+        );
+    }
+    let (exp, results) = units::merge(&shards).map_err(|e| anyhow!(e))?;
     println!(
         "{}: {} arms × {} seeds × {} games, from {} shard folders",
         exp.name,
         exp.arms.len(),
         exp.seeds.len(),
         exp.games,
-        args.shards.len()
+        shards.len()
     );
     let written = write_outputs(&exp, &results, &args.out).map_err(|e| anyhow!(e))?;
     super::run::report(&exp, &results, &written);

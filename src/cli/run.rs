@@ -28,12 +28,49 @@ pub struct RunArgs {
     #[arg(long, value_parser = super::positive)]
     threads: Option<u64>,
     /// Run only the K-th of N slices of the (arm, seed) units, e.g. 2/8, into --out;
-    /// put the slices together with `menace merge`.
-    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
-    shard: Option<Shard>,
+    /// put the slices together with `menace merge`. `slurm/N` takes K from a Slurm array
+    /// task's SLURM_ARRAY_TASK_ID; `slurm` also takes N from the array's bounds (1-N).
+    #[arg(long, value_name = "K/N", value_parser = ShardArg::parse)]
+    shard: Option<ShardArg>,
     /// Print the arms (with sweeps expanded) and the total games, and run nothing.
     #[arg(long)]
     list: bool,
+}
+
+/// `--shard`: a slice named outright, or one a Slurm array task works out.
+#[derive(Clone, Copy, Debug)]
+enum ShardArg {
+    Fixed(Shard),
+    Slurm(Option<usize>),
+}
+
+impl ShardArg {
+    fn parse(text: &str) -> Result<ShardArg, menace::error::InvalidValue> {
+        let t = text.trim();
+        if t.eq_ignore_ascii_case("slurm") {
+            return Ok(ShardArg::Slurm(None));
+        }
+        if let Some(n) = t.strip_prefix("slurm/") {
+            return match n.trim().parse::<usize>() {
+                Ok(n) if n > 0 => Ok(ShardArg::Slurm(Some(n))),
+                _ => Err(menace::error::InvalidValue::new(
+                    "shard",
+                    text,
+                    "expected slurm/N with N a shard count of at least 1, like slurm/8",
+                )),
+            };
+        }
+        Shard::parse(t)
+            .map(ShardArg::Fixed)
+            .map_err(|e| menace::error::InvalidValue::new("shard", text, format!("{}, or slurm or slurm/N", e.problem)))
+    }
+
+    fn resolve(self) -> anyhow::Result<Shard> {
+        match self {
+            ShardArg::Fixed(s) => Ok(s),
+            ShardArg::Slurm(n) => Ok(Shard::from_slurm(|name| std::env::var(name).ok(), n)?),
+        }
+    }
 }
 
 pub fn run(args: RunArgs) -> anyhow::Result<()> {
@@ -49,7 +86,8 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         .threads
         .map(|t| t as usize)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    with_game!(exp.game.clone(), g => run_game(&g, &exp, &out, threads, &args))
+    let shard = args.shard.map(ShardArg::resolve).transpose()?;
+    with_game!(exp.game.clone(), g => run_game(&g, &exp, &out, threads, shard, &args))
 }
 
 /// "NAME: A arms × S seeds × G games of GAME".
@@ -84,11 +122,18 @@ fn list(exp: &Experiment) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn run_game<G: Game>(game: &G, exp: &Experiment, out: &Path, threads: usize, args: &RunArgs) -> anyhow::Result<()> {
+fn run_game<G: Game>(
+    game: &G,
+    exp: &Experiment,
+    out: &Path,
+    threads: usize,
+    shard: Option<Shard>,
+    args: &RunArgs,
+) -> anyhow::Result<()> {
     exp.preflight(game)
         .map_err(|e| anyhow!("experiment file '{}': {e}", args.file.display()))?;
     let every = all_units(exp);
-    let mine = match args.shard {
+    let mine = match shard {
         Some(shard) => shard.select(&every),
         None => every.clone(),
     };
@@ -97,7 +142,7 @@ fn run_game<G: Game>(game: &G, exp: &Experiment, out: &Path, threads: usize, arg
     done.retain(|u, _| mine.contains(u));
     let todo: Vec<_> = mine.iter().copied().filter(|u| !done.contains_key(u)).collect();
     units::save_source(out, exp)?;
-    let shard_text = args.shard.map_or(String::new(), |s| format!(", shard {s}"));
+    let shard_text = shard.map_or(String::new(), |s| format!(", shard {s}"));
     println!("{} on {threads} threads{shard_text}", headline(exp));
     if !done.is_empty() {
         println!(
@@ -122,7 +167,7 @@ fn run_game<G: Game>(game: &G, exp: &Experiment, out: &Path, threads: usize, arg
         total as f64 / secs.max(1e-9)
     );
     done.extend(todo.into_iter().zip(runs));
-    if let Some(shard) = args.shard {
+    if let Some(shard) = shard {
         units::save_shard(out, exp, shard, mine.len())?;
         println!(
             "shard {shard}: {} units saved in {}; put the shards together with: menace merge DIR... --out DIR",

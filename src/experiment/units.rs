@@ -55,6 +55,38 @@ impl Shard {
         Ok(Shard { k, n })
     }
 
+    /// The shard a Slurm array task runs, from the variables Slurm sets for it
+    /// (`env` looks one up): K is `SLURM_ARRAY_TASK_ID`. N is `n` where given
+    /// (`--shard slurm/N`, as the committed script does, so that rerunning one
+    /// task with `sbatch --array=5` still runs shard 5 of 8); otherwise the
+    /// array must be the whole 1-N (`SLURM_ARRAY_TASK_MIN` 1, `_MAX` N and
+    /// `_COUNT` N), since a partial array's bounds do not say N.
+    pub fn from_slurm(env: impl Fn(&str) -> Option<String>, n: Option<usize>) -> Result<Shard, SlurmError> {
+        let var = |name: &'static str| -> Result<usize, SlurmError> {
+            let text = env(name).ok_or(SlurmError::Missing(name))?;
+            text.trim().parse().map_err(|_| SlurmError::NotANumber { name, text })
+        };
+        let k = var("SLURM_ARRAY_TASK_ID")?;
+        let n = match n {
+            Some(n) => n,
+            None => {
+                let (min, max, count) = (
+                    var("SLURM_ARRAY_TASK_MIN")?,
+                    var("SLURM_ARRAY_TASK_MAX")?,
+                    var("SLURM_ARRAY_TASK_COUNT")?,
+                );
+                if min != 1 || count != max {
+                    return Err(SlurmError::Partial { min, max, count });
+                }
+                max
+            }
+        };
+        if k == 0 || k > n {
+            return Err(SlurmError::OutOfRange { k, n });
+        }
+        Ok(Shard { k, n })
+    }
+
     /// This shard's units among `units`.
     pub fn select(self, units: &[Unit]) -> Vec<Unit> {
         units
@@ -64,6 +96,23 @@ impl Shard {
             .map(|(_, &u)| u)
             .collect()
     }
+}
+
+/// What `--shard slurm` found wrong in Slurm's environment.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SlurmError {
+    #[error(
+        "--shard slurm: {0} is not set: run it inside a Slurm array task (sbatch --array=1-N), or give --shard K/N"
+    )]
+    Missing(&'static str),
+    #[error("--shard slurm: {name} is '{text}', not a whole number")]
+    NotANumber { name: &'static str, text: String },
+    #[error(
+        "--shard slurm: the array runs tasks {min}-{max} ({count} tasks), so it does not say how many shards there are: give --shard slurm/N (N the shard count of the whole array)"
+    )]
+    Partial { min: usize, max: usize, count: usize },
+    #[error("--shard slurm: SLURM_ARRAY_TASK_ID is {k}, outside shards 1 to {n}")]
+    OutOfRange { k: usize, n: usize },
 }
 
 impl fmt::Display for Shard {
@@ -216,7 +265,7 @@ pub fn assemble(exp: &Experiment, mut runs: BTreeMap<Unit, SeedRun>) -> Result<V
     let missing: Vec<Unit> = all_units(exp).into_iter().filter(|u| !runs.contains_key(u)).collect();
     if let Some(&(a, s)) = missing.first() {
         return Err(UnitError::Missing(format!(
-            "{} of {} units are missing, the first arm '{}' seed {}: give every shard's folder",
+            "{} of {} units are missing, the first arm '{}' seed {}",
             missing.len(),
             all_units(exp).len(),
             exp.arms[a].name,
@@ -228,9 +277,21 @@ pub fn assemble(exp: &Experiment, mut runs: BTreeMap<Unit, SeedRun>) -> Result<V
         .collect())
 }
 
+/// The paths among `paths` that are shard folders (folders holding an
+/// `experiment.json`), and the others, which a merge passes over: Slurm's
+/// logs or anything else a shell pattern like `results/sweep-shards/*` takes in.
+pub fn shard_folders(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    paths
+        .iter()
+        .cloned()
+        .partition(|p| p.is_dir() && p.join("experiment.json").is_file())
+}
+
 /// Read the shards in `dirs` (each written by `menace run --shard`): the
 /// experiment they are of and every unit, refusing shards of different
-/// experiment files, a unit given twice, or units missing.
+/// experiment files, a unit given twice, or units missing; a refusal for
+/// missing units names each folder that holds fewer than its shard's units
+/// and each shard no folder holds.
 pub fn merge(dirs: &[PathBuf]) -> Result<(Experiment, Vec<Vec<SeedRun>>), UnitError> {
     let mut exp: Option<(Experiment, PathBuf)> = None;
     for dir in dirs {
@@ -257,11 +318,14 @@ pub fn merge(dirs: &[PathBuf]) -> Result<(Experiment, Vec<Vec<SeedRun>>), UnitEr
         }
     }
     let Some((exp, _)) = exp else {
-        return Err(UnitError::Missing("no folders to merge".into()));
+        return Err(UnitError::Missing("no shard folders to merge".into()));
     };
     let mut runs: BTreeMap<Unit, (SeedRun, PathBuf)> = BTreeMap::new();
+    let mut held = Vec::with_capacity(dirs.len());
     for dir in dirs {
-        for (unit, run) in load_units(dir, &exp)? {
+        let found = load_units(dir, &exp)?;
+        held.push(found.len());
+        for (unit, run) in found {
             if let Some((_, first)) = runs.get(&unit) {
                 return Err(UnitError::Duplicate {
                     arm: unit.0,
@@ -275,21 +339,56 @@ pub fn merge(dirs: &[PathBuf]) -> Result<(Experiment, Vec<Vec<SeedRun>>), UnitEr
     }
     let runs = runs.into_iter().map(|(u, (r, _))| (u, r)).collect();
     let results = assemble(&exp, runs).map_err(|e| match e {
-        // Say which shards were given, from their shard.json, to show which are not.
-        UnitError::Missing(m) => {
-            let given: Vec<String> = dirs
-                .iter()
-                .filter_map(|d| read_text(&d.join("shard.json")).ok())
-                .filter_map(|t| serde_json::from_str::<ShardFile>(&t).ok())
-                .map(|f| f.shard.to_string())
-                .collect();
-            if given.is_empty() {
-                UnitError::Missing(m)
-            } else {
-                UnitError::Missing(format!("{m} (shards given: {})", given.join(", ")))
-            }
-        }
+        UnitError::Missing(m) => UnitError::Missing(format!("{m}; {}", incomplete(&exp, dirs, &held))),
         other => other,
     })?;
     Ok((exp, results))
+}
+
+/// Which folders and shards lack units: each folder with fewer units than
+/// its shard has (or with no `shard.json`: its run did not finish), and each
+/// shard of N that no folder given holds.
+fn incomplete(exp: &Experiment, dirs: &[PathBuf], held: &[usize]) -> String {
+    let every = all_units(exp);
+    let mut problems = Vec::new();
+    let mut given = Vec::new();
+    for (dir, &held) in dirs.iter().zip(held) {
+        let shard = read_text(&dir.join("shard.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<ShardFile>(&t).ok())
+            .map(|f| f.shard);
+        match shard {
+            Some(shard) => {
+                given.push(shard);
+                let expected = shard.select(&every).len();
+                if held < expected {
+                    problems.push(format!(
+                        "'{}' (shard {shard}) holds {held} of its {expected} units",
+                        dir.display()
+                    ));
+                }
+            }
+            None => problems.push(format!(
+                "'{}' holds {held} units and no shard.json: its run did not finish",
+                dir.display()
+            )),
+        }
+    }
+    if let Some(n) = given.first().map(|s| s.n) {
+        let absent: Vec<String> = (1..=n)
+            .filter(|&k| !given.iter().any(|s| s.n == n && s.k == k))
+            .map(|k| format!("{k}/{n}"))
+            .collect();
+        if !absent.is_empty() {
+            problems.push(format!("no folder given holds shard {}", absent.join(", ")));
+        }
+    }
+    if problems.is_empty() {
+        "give every shard's folder".to_string()
+    } else {
+        format!(
+            "{}: rerun those shards with --shard K/N on the same --out folder",
+            problems.join("; ")
+        )
+    }
 }
