@@ -130,8 +130,8 @@ impl Cluster {
             conf: conf_path,
             started_munge,
         };
-        output(cluster.cmd("/usr/sbin/slurmctld"));
-        output(cluster.cmd("/usr/sbin/slurmd"));
+        output(&mut cluster.cmd("/usr/sbin/slurmctld"));
+        output(&mut cluster.cmd("/usr/sbin/slurmd"));
         wait_for("the node to be idle", Duration::from_secs(60), || {
             let o = cluster.cmd("sinfo").args(["-h", "-o", "%t"]).output().unwrap();
             text(&o) == "idle"
@@ -148,7 +148,9 @@ impl Cluster {
 
     /// Submit `args` from `dir`; the job's id.
     fn sbatch(&self, dir: &Path, args: &[&str]) -> String {
-        text(&output(self.cmd("sbatch").arg("--parsable").args(args).current_dir(dir)))
+        text(&output(
+            self.cmd("sbatch").arg("--parsable").args(args).current_dir(dir),
+        ))
     }
 
     /// Wait until no task of `job` is queued or running.
@@ -161,7 +163,10 @@ impl Cluster {
 
     fn stop_daemon(&self, pid_file: &str) {
         let path = self.dir.join(pid_file);
-        if let Some(pid) = std::fs::read_to_string(&path).ok().and_then(|p| p.trim().parse::<i32>().ok()) {
+        if let Some(pid) = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|p| p.trim().parse::<i32>().ok())
+        {
             unsafe { libc::kill(pid, libc::SIGTERM) };
             // Gone once signal 0 can no longer reach it.
             let start = Instant::now();
@@ -194,7 +199,10 @@ fn files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         if path.is_file() {
-            out.push((path.strip_prefix(dir).unwrap().to_path_buf(), std::fs::read(&path).unwrap()));
+            out.push((
+                path.strip_prefix(dir).unwrap().to_path_buf(),
+                std::fs::read(&path).unwrap(),
+            ));
         }
     }
     out.sort();
@@ -234,7 +242,11 @@ fn the_committed_sbatch_script_runs_on_a_real_slurm() {
     // A clone of the repository as committed, with the built program where
     // the script looks for it (target/release/menace), not on the PATH.
     let clone = scratch.join("clone");
-    output(Command::new("git").args(["clone", "-q", env!("CARGO_MANIFEST_DIR")]).arg(&clone));
+    output(
+        Command::new("git")
+            .args(["clone", "-q", env!("CARGO_MANIFEST_DIR")])
+            .arg(&clone),
+    );
     std::fs::create_dir_all(clone.join("target/release")).unwrap();
     std::fs::copy(env!("CARGO_BIN_EXE_menace"), clone.join("target/release/menace")).unwrap();
     let cluster = Cluster::start(&scratch.join("cluster"));
@@ -248,7 +260,10 @@ fn the_committed_sbatch_script_runs_on_a_real_slurm() {
         let log = clone.join(format!("experiments/slurm/logs/sweep-{job}_{k}.out"));
         let log = std::fs::read_to_string(&log).unwrap_or_else(|e| panic!("{}: {e}", log.display()));
         assert!(log.contains(&format!("shard {k}/8")), "task {k}'s log: {log}");
-        assert!(clone.join(format!("results/sweep-shards/{k}/shard.json")).is_file(), "task {k} finished");
+        assert!(
+            clone.join(format!("results/sweep-shards/{k}/shard.json")).is_file(),
+            "task {k} finished"
+        );
     }
     let merged = readme_merge(&clone);
     assert!(merged.status.success(), "{}", String::from_utf8_lossy(&merged.stderr));
@@ -259,7 +274,10 @@ fn the_committed_sbatch_script_runs_on_a_real_slurm() {
     );
     let whole = files(&clone.join("results/whole"));
     assert!(whole.iter().any(|(p, _)| p.ends_with("curves.csv")) && whole.len() > 3);
-    assert!(files(&clone.join("results/sweep")) == whole, "the merge differs from the unsharded run");
+    assert!(
+        files(&clone.join("results/sweep")) == whole,
+        "the merge differs from the unsharded run"
+    );
 
     // 2. Task 5 of a second submission cancelled before it starts (the
     // array is held until then): the merge refuses, naming shard 5/8.
@@ -287,7 +305,10 @@ fn the_committed_sbatch_script_runs_on_a_real_slurm() {
     cluster.wait(&job);
     let merged = readme_merge(&clone);
     assert!(merged.status.success(), "{}", String::from_utf8_lossy(&merged.stderr));
-    assert!(files(&clone.join("results/sweep")) == whole, "the merge after the rerun differs");
+    assert!(
+        files(&clone.join("results/sweep")) == whole,
+        "the merge after the rerun differs"
+    );
 
     drop(cluster);
     std::fs::remove_dir_all(&scratch).unwrap();
