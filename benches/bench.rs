@@ -103,7 +103,7 @@ fn train_rate<G: Game>(game: G, side: Player, settings: MachineSettings, opponen
         opponent,
         games as f64 / secs,
         plies as f64 / secs,
-        trainer.machine.boxes().len()
+        trainer.machine().boxes().len()
     );
 }
 

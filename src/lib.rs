@@ -10,15 +10,30 @@
 //! - [`training`]: opponents, the match driver, the trainer, exact evaluation, state files;
 //! - [`registry`]: the one table of games, by spec string;
 //! - [`experiment`]: experiment files, the parallel runner, curves, summary, charts;
-//! - [`web`]: SVG pictures of boards and boxes, and the classroom web page's server.
+//! - `web`: SVG pictures of boards and boxes, and the classroom web page's server.
 //!
-//! The command line (`src/cli/`) sits on top of them all.
+//! The command line (`src/cli/`, the binary) sits on top of them all. Beside
+//! them, used by any: `error`, `fsutil`, and `font` (the embedded font).
+//!
+//! Cargo features keep the front ends out of the core, so that the compiler
+//! refuses an arrow pointing up to them (the arrows within the core are
+//! checked by `tests/architecture.rs`):
+//! - no features: the core, every layer above but `web` and chart drawing;
+//!   it depends on neither clap, indicatif, axum, tokio nor plotters;
+//! - `charts`: drawing charts (`experiment::plot`, `experiment::charts::draw_charts`;
+//!   plotters); without it, an experiment writes its curves and summary only;
+//! - `web`: the `web` layer (axum, tokio);
+//! - `cli` (the binary; it brings `web` and `charts`): clap, indicatif, anyhow.
+//!
+//! All three are on by default.
 
 // The name `with_game!` expands to, inside the library as outside it.
 extern crate self as menace;
 
 pub mod error;
 pub mod experiment;
+#[cfg(any(feature = "web", feature = "charts"))]
+pub mod font;
 pub mod fsutil;
 pub mod game;
 pub mod games;
@@ -29,6 +44,7 @@ pub mod picture;
 pub mod registry;
 pub mod search;
 pub mod training;
+#[cfg(feature = "web")]
 pub mod web;
 
 pub use game::{Game, MoveError, Outcome, Player, PositionError};

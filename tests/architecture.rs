@@ -3,6 +3,10 @@
 //! between the layers (`game`, `games`, `search`, `machine`, `training`,
 //! `registry`, `experiment`).
 //!
+//! The compiler keeps the core from the front ends (the `web`, `charts` and
+//! `cli` features: `.ci/run` checks the library without them and with each
+//! alone); this test keeps the arrows within the core, where cargo cannot.
+//!
 //! `cargo test --release --test architecture -- --nocapture` prints the arrows.
 //!
 //! An arrow is a path a file names (`use crate::machine::Machine;`,
@@ -50,35 +54,86 @@ fn module_of(rel: &Path) -> Vec<String> {
     parts
 }
 
-/// Source text without comments and string literals (a path in a doc
-/// example or a message is not an arrow).
+/// Source text without comments and literals (a path in a doc example or a
+/// message is not an arrow): line and block comments (nested, as Rust
+/// nests them), strings, raw strings (`r"..."`, `r#"..."#`, `br"..."`) and
+/// character literals (`'"'`, `'\''`) become one space each, line breaks
+/// kept; lifetimes and labels (`'a`) stay.
 fn code_only(text: &str) -> String {
     // In-file unit tests (`#[cfg(test)] mod tests`, last in a file) are not the file's imports.
     let text = text.split("#[cfg(test)]").next().unwrap_or(text);
+    let chars: Vec<char> = text.chars().collect();
+    let at = |i: usize| chars.get(i).copied().unwrap_or('\0');
     let mut out = String::new();
-    for line in text.lines() {
-        let mut in_str = false;
-        let mut prev = ' ';
-        let mut kept = String::new();
-        let chars: Vec<char> = line.chars().collect();
-        let mut i = 0;
-        while i < chars.len() {
-            let c = chars[i];
-            if !in_str && c == '/' && chars.get(i + 1) == Some(&'/') {
-                break;
+    let mut i = 0;
+    // Past the literal or comment starting at `i`, line breaks inside it kept.
+    let skip_to = |out: &mut String, from: usize, to: usize| {
+        out.push(' ');
+        out.extend(chars[from..to.min(chars.len())].iter().filter(|&&c| c == '\n'));
+        to
+    };
+    while i < chars.len() {
+        let c = chars[i];
+        let after_ident = i > 0 && is_ident(chars[i - 1]);
+        if c == '/' && at(i + 1) == '/' {
+            let end = (i..chars.len()).find(|&j| chars[j] == '\n').unwrap_or(chars.len());
+            i = skip_to(&mut out, i, end);
+        } else if c == '/' && at(i + 1) == '*' {
+            let (mut depth, mut j) = (1, i + 2);
+            while j < chars.len() && depth > 0 {
+                if chars[j] == '/' && at(j + 1) == '*' {
+                    depth += 1;
+                    j += 2;
+                } else if chars[j] == '*' && at(j + 1) == '/' {
+                    depth -= 1;
+                    j += 2;
+                } else {
+                    j += 1;
+                }
             }
-            if c == '"' && prev != '\\' && !(prev == '\'' && chars.get(i + 1) == Some(&'\'')) {
-                in_str = !in_str;
-            } else if !in_str {
-                kept.push(c);
+            i = skip_to(&mut out, i, j);
+        } else if let Some(open) = raw_string_open(&chars, i).filter(|_| !after_ident) {
+            // `r##"`: the string ends at `"##`.
+            let hashes = open - i - 1 - usize::from(c != 'r');
+            let closing: Vec<char> = std::iter::once('"').chain(std::iter::repeat_n('#', hashes)).collect();
+            let end = (open + 1..chars.len())
+                .find(|&j| chars[j..].starts_with(&closing))
+                .map_or(chars.len(), |j| j + closing.len());
+            i = skip_to(&mut out, i, end);
+        } else if c == '"' {
+            let mut j = i + 1;
+            while j < chars.len() && chars[j] != '"' {
+                j += if chars[j] == '\\' { 2 } else { 1 };
             }
-            prev = if prev == '\\' && c == '\\' { ' ' } else { c };
+            i = skip_to(&mut out, i, j + 1);
+        } else if c == '\'' && at(i + 1) == '\\' {
+            // An escaped character: `'\''`, `'\n'`, `'\u{7f}'`.
+            let end = (i + 3..chars.len()).find(|&j| chars[j] == '\'').unwrap_or(chars.len());
+            i = skip_to(&mut out, i, end + 1);
+        } else if c == '\'' && at(i + 2) == '\'' {
+            i = skip_to(&mut out, i, i + 3);
+        } else {
+            out.push(c);
             i += 1;
         }
-        out.push_str(&kept);
-        out.push('\n');
     }
     out
+}
+
+/// Where the opening quote is, if a raw string (`r"`, `r#"`, `br##"`, `cr"`) starts at `i`.
+fn raw_string_open(chars: &[char], i: usize) -> Option<usize> {
+    let mut j = i;
+    if matches!(chars.get(j), Some('b' | 'c')) {
+        j += 1;
+    }
+    if chars.get(j) != Some(&'r') {
+        return None;
+    }
+    j += 1;
+    while chars.get(j) == Some(&'#') {
+        j += 1;
+    }
+    (chars.get(j) == Some(&'"')).then_some(j)
 }
 
 fn is_ident(c: char) -> bool {
@@ -312,6 +367,39 @@ fn layers_point_one_way() {
             );
         }
     }
+}
+
+#[test]
+fn the_lexer_leaves_out_comments_and_literals() {
+    let paths = |text: &str| {
+        let module = vec!["m".to_string()];
+        named_paths(&code_only(text), &module, false)
+            .into_iter()
+            .map(|p| p.join("::"))
+            .collect::<Vec<_>>()
+    };
+    // Block comments, nested, over lines; a line comment inside one ends with it.
+    assert_eq!(
+        paths("/* crate::a\n /* crate::b */ crate::c // */\n */ use crate::d;"),
+        ["d"]
+    );
+    // Raw strings, with and without hashes, and one holding a quote and `"#`.
+    assert_eq!(
+        paths("let s = r\"crate::a\"; let t = r#\"crate::b \" crate::c\"#; let u = br##\"\"# crate::e\"##; crate::f::g();"),
+        ["f::g"]
+    );
+    // A raw string is not an identifier ending in `r` before a string.
+    assert_eq!(paths("let letter = \"x\"; bar(\"crate::a\"); crate::h::i()"), ["h::i"]);
+    // Escaped quotes in a string; character literals holding quotes; lifetimes stay code.
+    assert_eq!(
+        paths("let a = \"\\\" crate::a \\\\\"; let q = '\"'; let r = '\\''; fn f<'a>(x: &'a str) { crate::j::k(x) } let s = '\"';"),
+        ["j::k"]
+    );
+    // Line breaks are kept, and a `crate::` inside a word is not a path.
+    let code = code_only("a /* x\ny */ b \"p\nq\" c // crate::z\nd");
+    assert_eq!(code.lines().count(), 4);
+    assert!(code.contains('d') && !code.contains('z') && !code.contains('p'));
+    assert_eq!(paths("my_crate::x::y(); use crate::k;"), ["k"]);
 }
 
 #[test]

@@ -1,12 +1,17 @@
 //! The compiled fast path against the general one: for the same seed, the
 //! same games, records, exact results (to the last bit), beads and random
-//! stream, over games, machine settings and opponents.
+//! stream, over games, machine settings (every box set) and opponents, by
+//! hand and generated; and a table is never used for a machine or opponent
+//! other than the one it was built for.
 
-use menace::machine::settings::{BeadSchedule, BoxMode, EmptyBox, MachineSettings, Reinforcement};
+use menace::machine::boxes::BoxSet;
+use menace::machine::settings::{BeadSchedule, BoxMode, EmptyBox, MachineSettings, Reinforcement, Scope};
+use menace::machine::Machine;
 use menace::training::opponent::OpponentSpec;
-use menace::training::trainer::Trainer;
-use menace::{parse_spec, AnyGame, Game, Hexapawn, Player, TicTacToe};
-use rand::RngCore;
+use menace::training::trainer::{make_opponent, Trainer};
+use menace::{parse_spec, with_game, AnyGame, Game, Hexapawn, Player, TicTacToe};
+use proptest::prelude::*;
+use proptest::test_runner::RngSeed;
 
 /// Play `games` games on both paths from `seed`, with exact results every
 /// `exact_every` games, and check that everything agrees.
@@ -37,9 +42,23 @@ fn agree<G: Game>(
         let b = general.play_game(exact);
         assert_eq!(a, b, "{} against {opponent}, seed {seed}, game {g}", game.spec());
     }
-    let beads = |t: &Trainer<G>| t.machine.boxes().iter().map(|b| b.beads.clone()).collect::<Vec<_>>();
-    assert_eq!(beads(&fast), beads(&general));
-    assert_eq!(fast.rng.next_u64(), general.rng.next_u64(), "the random streams part");
+    same_state(&fast, &general);
+}
+
+/// The same beads in every box, and the random streams at the same point.
+fn same_state<G: Game>(fast: &Trainer<G>, general: &Trainer<G>) {
+    let beads = |t: &Trainer<G>| t.machine().boxes().iter().map(|b| b.beads.clone()).collect::<Vec<_>>();
+    assert_eq!(beads(fast), beads(general));
+    assert_eq!(fast.rng(), general.rng(), "the random streams part");
+}
+
+/// Both trainers play `games` games, every record the same.
+fn play_both<G: Game>(fast: &mut Trainer<G>, general: &mut Trainer<G>, games: u64, exact_every: u64) {
+    for g in 1..=games {
+        let exact = g % exact_every == 0;
+        assert_eq!(fast.play_game(exact), general.play_game(exact), "game {g}");
+    }
+    same_state(fast, general);
 }
 
 fn settings(beads: &[u32], reinforcement: &str, empty_box: &str, symmetry: bool) -> MachineSettings {
@@ -70,6 +89,130 @@ fn hexapawn_agrees_for_every_setting_and_opponent() {
                 }
             }
         }
+    }
+}
+
+#[test]
+fn every_box_set_agrees() {
+    // Choices and Michie's set leave positions without a box (forced moves;
+    // Michie's hopeless ones), played uniformly at random on both paths.
+    for box_set in BoxSet::ALL {
+        for side in [Player::One, Player::Two] {
+            for opponent in ["random", "perfect:0.7"] {
+                let s = MachineSettings {
+                    box_set,
+                    ..MachineSettings::michie()
+                };
+                agree(Hexapawn::new(3, 3).unwrap(), side, &s, opponent, 3, 300, 30);
+                agree(TicTacToe, side, &s, opponent, 4, 300, 100);
+            }
+        }
+    }
+}
+
+fn any_settings() -> impl Strategy<Value = MachineSettings> {
+    let empty_box = prop_oneof![
+        Just(EmptyBox::Resign),
+        Just(EmptyBox::Restock),
+        (1u32..=2).prop_map(EmptyBox::Floor)
+    ];
+    (
+        prop::collection::vec(1u32..=4, 1..=4),
+        (-3i32..=3, -3i32..=3, -3i32..=3, any::<bool>()),
+        empty_box,
+        prop::sample::select(BoxSet::ALL.to_vec()),
+        any::<bool>(),
+    )
+        .prop_map(
+            |(beads, (win, draw, loss, all), empty_box, box_set, symmetry)| MachineSettings {
+                beads: BeadSchedule(beads),
+                reinforcement: Reinforcement {
+                    win,
+                    draw,
+                    loss,
+                    scope: if all { Scope::All } else { Scope::Last },
+                },
+                empty_box,
+                box_set,
+                symmetry,
+                ..MachineSettings::gardner()
+            },
+        )
+}
+
+proptest! {
+    // A fixed seed: the same cases on every run; no files written.
+    #![proptest_config(ProptestConfig {
+        cases: 40,
+        rng_seed: RngSeed::Fixed(61),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+    #[test]
+    fn generated_seeds_and_settings_agree(
+        spec in prop::sample::select(vec!["hexapawn", "hexapawn:3x4", "hexapawn:4x3", "tictactoe", "hex:3"]),
+        one in any::<bool>(),
+        settings in any_settings(),
+        opponent in prop::sample::select(vec!["random", "perfect", "perfect:0.5", "perfect:0"]),
+        seed in any::<u64>(),
+        games in 1u64..150,
+        exacts in 1u64..=6,
+    ) {
+        let side = if one { Player::One } else { Player::Two };
+        let exact_every = (games / exacts).max(1);
+        with_game!(parse_spec(spec).unwrap(), g => agree(g, side, &settings, opponent, seed, games, exact_every));
+    }
+}
+
+#[test]
+fn a_changed_machine_or_opponent_never_plays_on_an_old_table() {
+    let game = Hexapawn::new(3, 3).unwrap();
+    let make = || {
+        Trainer::new(
+            game.clone(),
+            Player::Two,
+            MachineSettings::gardner(),
+            OpponentSpec::Random,
+            5,
+        )
+        .unwrap()
+    };
+    let (mut fast, mut general) = (make(), make());
+    general.set_compiled(false);
+    assert!(fast.is_compiled());
+    play_both(&mut fast, &mut general, 60, 10);
+    // The same game, side, settings and box count, the boxes in the other
+    // order: a table kept for these would draw from the wrong boxes.
+    for t in [&mut fast, &mut general] {
+        let m = t.machine();
+        let boxes = m.boxes().iter().rev().cloned().collect();
+        let reversed = Machine::from_boxes(m.game().clone(), m.side(), m.settings().clone(), true, boxes);
+        *t.machine_mut() = reversed;
+    }
+    assert!(fast.is_compiled(), "a new table for the new machine");
+    play_both(&mut fast, &mut general, 300, 10);
+    // Beads edited by hand: their exact results are worked out afresh.
+    for t in [&mut fast, &mut general] {
+        t.machine_mut().reinforce(menace::machine::GameResult::Win);
+    }
+    play_both(&mut fast, &mut general, 100, 1);
+    // A machine for the other side, with the same settings.
+    for t in [&mut fast, &mut general] {
+        let m = t.machine();
+        let other = Machine::new(m.game().clone(), Player::One, m.settings().clone()).unwrap();
+        *t.machine_mut() = other;
+    }
+    play_both(&mut fast, &mut general, 200, 20);
+    // The opponent changed, and changed back.
+    for spec in ["perfect:0.5", "random"] {
+        let spec = OpponentSpec::parse(spec).unwrap();
+        for t in [&mut fast, &mut general] {
+            let m = t.machine();
+            let made = make_opponent(m.game(), &spec, m.side(), m.settings()).unwrap();
+            t.set_opponent(spec.clone(), made);
+        }
+        assert!(fast.is_compiled());
+        play_both(&mut fast, &mut general, 200, 20);
     }
 }
 
@@ -165,6 +308,6 @@ fn what_is_not_compiled_plays_the_general_way() {
     let spec = OpponentSpec::parse("mcts:20").unwrap();
     let mut t = Trainer::new(game.clone(), Player::Two, MachineSettings::gardner(), spec, 1).unwrap();
     t.play_game(false);
-    t.opponent = menace::training::opponent::Opponent::Random;
+    t.set_opponent(OpponentSpec::Random, menace::training::opponent::Opponent::Random);
     assert!(t.is_compiled());
 }

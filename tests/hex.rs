@@ -260,9 +260,9 @@ fn a_machine_learns_hex_3_against_random() {
     let firsts: std::collections::HashSet<bool> = records
         .iter()
         .map(|r| {
-            t.machine
+            t.machine()
                 .game()
-                .turn(&t.machine.game().seeded_start(r.start_seed.unwrap()))
+                .turn(&t.machine().game().seeded_start(r.start_seed.unwrap()))
                 == Player::One
         })
         .collect();

@@ -264,11 +264,11 @@ fn first_visit_and_enumerated_machines_play_the_same_games() {
         1,
     )
     .unwrap();
-    assert_eq!(b.machine.boxes().len(), 0);
+    assert_eq!(b.machine().boxes().len(), 0);
     for _ in 0..200 {
         assert_eq!(a.play_game(false).result, b.play_game(false).result);
     }
-    assert!(b.machine.boxes().len() <= 19);
+    assert!(b.machine().boxes().len() <= 19);
 }
 
 #[test]
@@ -342,7 +342,7 @@ fn running_bead_totals_match_the_boxes() {
         .unwrap();
         for _ in 0..300 {
             let r = t.play_game(false);
-            let m = &t.machine;
+            let m = t.machine();
             let sum: u64 = m.boxes().iter().map(|b| b.total()).sum();
             let first: u64 = m.boxes().iter().filter(|b| b.own_move == 1).map(|b| b.total()).sum();
             assert_eq!((r.total_beads, r.first_box_beads), (sum, first), "{opponent}");

@@ -347,8 +347,8 @@ fn the_state_downloads_and_uploads_in_the_cli_format() {
     // The file the command line reads.
     let game = menace::Hexapawn::new(3, 3).unwrap();
     let trainer = menace::training::state::from_json(&game, &text).expect("a state file");
-    assert_eq!(trainer.games_played, 1);
-    assert_eq!(trainer.opponent_spec.to_string(), "human");
+    assert_eq!(trainer.games_played(), 1);
+    assert_eq!(trainer.opponent_spec().to_string(), "human");
     let dir = scratch("download");
     let path = dir.join("her.json");
     std::fs::write(&path, &text).unwrap();

@@ -145,7 +145,7 @@ fn under_the_resign_rule_menace_can_resign_for_ever() {
         for _ in 0..300 {
             t.play_game(false);
         }
-        if t.machine.first_move_beads() == 0 {
+        if t.machine().first_move_beads() == 0 {
             stuck += 1;
             assert_eq!(t.exact().perfect.unwrap().loss, 1.0);
             assert_eq!(t.play_game(false).plies, 0, "it resigns before its first move");

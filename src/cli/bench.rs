@@ -254,7 +254,7 @@ fn games<G: Game>(
             "{} path, {:.1} plies a game, {} boxes",
             if compiled { "compiled" } else { "general" },
             plies as f64 / n as f64,
-            trainer.machine.boxes().len()
+            trainer.machine().boxes().len()
         ),
     })
 }

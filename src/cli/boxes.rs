@@ -92,7 +92,7 @@ fn write_sheet<G: Picture>(
 fn state_sheet<G: Picture>(game: &G, path: &Path, svg: &Path, name: &str) -> anyhow::Result<()> {
     let text = read_text(path).map_err(|e| anyhow!(e))?;
     let trainer = state::from_json(game, &text).map_err(|e| anyhow!("state file '{}': {e}", path.display()))?;
-    write_sheet(game, &trainer.machine, Some(trainer.games_played), svg, name)
+    write_sheet(game, trainer.machine(), Some(trainer.games_played()), svg, name)
 }
 
 fn fresh_sheet<G: Picture>(
@@ -114,7 +114,7 @@ fn fresh_sheet<G: Picture>(
 fn show_state<G: Game>(game: &G, path: &Path, json: bool) -> anyhow::Result<()> {
     let text = read_text(path).map_err(|e| anyhow!(e))?;
     let trainer = state::from_json(game, &text).map_err(|e| anyhow!("state file '{}': {e}", path.display()))?;
-    let m = &trainer.machine;
+    let m = trainer.machine();
     if json {
         let boxes: Vec<_> = m
             .boxes()
@@ -132,7 +132,7 @@ fn show_state<G: Game>(game: &G, path: &Path, json: bool) -> anyhow::Result<()> 
         return print_json(&json!({
             "game": game.spec(),
             "side": game.player_name(m.side()),
-            "games_played": trainer.games_played,
+            "games_played": trainer.games_played(),
             "boxes": boxes,
         }));
     }
@@ -141,7 +141,7 @@ fn show_state<G: Game>(game: &G, path: &Path, json: bool) -> anyhow::Result<()> 
         m.boxes().len(),
         game.player_name(m.side()),
         game.spec(),
-        trainer.games_played,
+        trainer.games_played(),
         m.total_beads()
     );
     let order = numbered(m);

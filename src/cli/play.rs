@@ -169,27 +169,26 @@ fn session<G: Game>(
             let mut t = state::from_json(&game, &text).map_err(|e| anyhow!("state file '{}': {e}", path.display()))?;
             if let Some(s) = &args.side {
                 let asked = game.parse_player(s).map_err(super::usage)?;
-                if asked != t.machine.side() {
+                if asked != t.machine().side() {
                     anyhow::bail!(
                         "--side {s}: the machine in '{}' plays {}",
                         path.display(),
-                        game.player_name(t.machine.side())
+                        game.player_name(t.machine().side())
                     );
                 }
             }
             // You are now the machine's opponent, and the state file will say so.
-            if t.opponent.machine().is_some() {
+            if t.opponent().machine().is_some() {
                 anyhow::bail!(
                     "state file '{}': the machine trains against a second machine (opponent menace), whose boxes playing would drop; play a copy of the file",
                     path.display()
                 );
             }
-            t.opponent = Opponent::Human;
-            t.opponent_spec = OpponentSpec::Human;
+            t.set_opponent(OpponentSpec::Human, Opponent::Human);
             println!(
                 "Loaded {}: {name} has played {}.",
                 path.display(),
-                games(t.games_played)
+                games(t.games_played())
             );
             if args.seed.is_some() {
                 println!("(--seed is ignored: the saved machine goes on with its own random stream.)");
@@ -220,7 +219,7 @@ fn session<G: Game>(
     let help = help_text(args.state.as_deref());
     // The state as after the last finished game: what is saved if the session ends mid-game.
     let mut finished_state = state::to_json(&trainer);
-    let machine_side = trainer.machine.side();
+    let machine_side = trainer.machine().side();
     let you = machine_side.other();
     println!(
         "You play {}; {name} plays {}. Type a move, or help.",
@@ -232,7 +231,7 @@ fn session<G: Game>(
     let mut timeouts_in_a_row = 0;
     let mut told_mirrors = false;
     loop {
-        let number = trainer.games_played.saturating_add(1);
+        let number = trainer.games_played().saturating_add(1);
         println!("\n{}", screen.bold(&format!("=== Game {number} ===")));
         let outcome = play_one(&game, &mut trainer, &input, args.deadline, &screen, name, &help)?;
         let Some((result, changes, drawn, timed_out)) = outcome else {
@@ -241,7 +240,7 @@ fn session<G: Game>(
             save(&finished_state, args)?;
             println!(
                 "\nBye. Score: you {your_wins}, {name} {its_wins}, draws {draws}. (This session; {name} has played {} in all.)",
-                games(trainer.games_played)
+                games(trainer.games_played())
             );
             return Ok(());
         };
@@ -254,7 +253,7 @@ fn session<G: Game>(
         timeouts_in_a_row = if timed_out { timeouts_in_a_row + 1 } else { 0 };
         println!(
             "Score: you {your_wins}, {name} {its_wins}, draws {draws}. (This session; {name} has played {} in all.)",
-            games(trainer.games_played)
+            games(trainer.games_played())
         );
         finished_state = state::to_json(&trainer);
         save(&finished_state, args)?;
@@ -304,7 +303,7 @@ fn report_changes<G: Game>(
         return;
     }
     for c in changes {
-        let b = &trainer.machine.boxes()[c.box_index as usize];
+        let b = &trainer.machine().boxes()[c.box_index as usize];
         let stored = b.moves[c.colour as usize];
         let (mv, position) = match drawn.iter().rev().find(|d| d.0 == c.box_index) {
             Some((_, sym, played)) => {
@@ -331,8 +330,8 @@ fn report_changes<G: Game>(
 
 /// The machine's box for `pos` as "move: beads" on the real board, marking `drawn`.
 fn box_line<G: Game>(game: &G, trainer: &Trainer<G>, pos: &G::Position, drawn: Option<G::Move>) -> Option<String> {
-    let (i, sym) = trainer.machine.box_for(pos)?;
-    let b = &trainer.machine.boxes()[i as usize];
+    let (i, sym) = trainer.machine().box_for(pos)?;
+    let b = &trainer.machine().boxes()[i as usize];
     let inverse = game.inverse_symmetry(sym);
     let parts: Vec<String> = b
         .moves
@@ -411,7 +410,7 @@ fn play_one<G: Game>(
             }
             Step::Machine(mv) => {
                 let before = before.as_ref().unwrap_or(m.position());
-                if let Some((i, sym)) = trainer.machine.box_for(before) {
+                if let Some((i, sym)) = trainer.machine().box_for(before) {
                     drawn.push((i, sym, before.clone()));
                 }
                 let line = box_line(game, trainer, before, Some(mv));
@@ -485,8 +484,8 @@ fn play_one<G: Game>(
                         }
                         println!(
                             "{name} has {} boxes holding {} beads.",
-                            trainer.machine.boxes().len(),
-                            trainer.machine.total_beads()
+                            trainer.machine().boxes().len(),
+                            trainer.machine().total_beads()
                         );
                     }
                     text => match game.parse_move(&pos, text) {

@@ -87,11 +87,11 @@ fn train<G: Game>(
             let t = state::from_json(&game, &text).map_err(|e| anyhow!("state file '{}': {e}", path.display()))?;
             if let Some(s) = &args.side {
                 let asked = game.parse_player(s).map_err(super::usage)?;
-                if asked != t.machine.side() {
+                if asked != t.machine().side() {
                     bail!(
                         "--side {s}: the machine in '{}' plays {}; leave --side out to continue it",
                         path.display(),
-                        game.player_name(t.machine.side())
+                        game.player_name(t.machine().side())
                     );
                 }
             }
@@ -106,18 +106,18 @@ fn train<G: Game>(
             Trainer::new(game.clone(), side, settings, opponent, args.seed)?
         }
     };
-    if trainer.opponent_spec == OpponentSpec::Human {
+    if *trainer.opponent_spec() == OpponentSpec::Human {
         // A machine saved by `play` last met a person: train it against the program asked for.
         let Some(asked) = &args.opponent else {
             bail!("the machine in the state file last played a person (opponent human): give --opponent to train it");
         };
-        trainer.opponent = make_opponent(&game, asked, trainer.machine.side(), trainer.machine.settings())?;
-        trainer.opponent_spec = asked.clone();
+        let opponent = make_opponent(&game, asked, trainer.machine().side(), trainer.machine().settings())?;
+        trainer.set_opponent(asked.clone(), opponent);
     } else if let (Some(_), Some(asked)) = (&args.resume, &args.opponent) {
-        if *asked != trainer.opponent_spec {
+        if asked != trainer.opponent_spec() {
             bail!(
                 "--opponent {asked} differs from the saved opponent {}; leave it out to continue",
-                trainer.opponent_spec
+                trainer.opponent_spec()
             );
         }
     }
@@ -131,7 +131,7 @@ fn train<G: Game>(
         // Every K games of the machine's life, as `run` counts them.
         let exact = args
             .exact_every
-            .is_some_and(|k| trainer.games_played.saturating_add(1) % k == 0);
+            .is_some_and(|k| trainer.games_played().saturating_add(1) % k == 0);
         let record = trainer.play_game(exact);
         tally.add(&record);
         if args.json {
@@ -152,17 +152,17 @@ fn train<G: Game>(
     let (wins, draws, losses) = (tally.wins, tally.draws, tally.losses);
     let learned = tally.learned();
     let first = tally.first_game.unwrap_or(0);
-    let m = &trainer.machine;
+    let m = trainer.machine();
     if args.json {
         // The summary as the last line, after a line a game.
         let summary = json!({
             "game": game.spec(),
             "side": game.player_name(m.side()),
-            "opponent": trainer.opponent_spec.to_string(),
-            "seed": trainer.seed,
+            "opponent": trainer.opponent_spec().to_string(),
+            "seed": trainer.seed(),
             "settings": m.settings(),
             "games": tally.games,
-            "games_played": trainer.games_played,
+            "games_played": trainer.games_played(),
             "wins": wins, "draws": draws, "losses": losses,
             "learned_after": learned,
             "last_loss": tally.last_loss,
@@ -175,7 +175,7 @@ fn train<G: Game>(
         return Ok(());
     }
     let origin = match &args.resume {
-        Some(path) => match trainer.seed {
+        Some(path) => match trainer.seed() {
             Some(seed) => format!("continued from {} (seed {seed})", path.display()),
             None => format!("continued from {}", path.display()),
         },
@@ -185,9 +185,9 @@ fn train<G: Game>(
         "{}: machine plays {} against {}, games {}..{}, {origin}",
         game.spec(),
         game.player_name(m.side()),
-        trainer.opponent_spec,
+        trainer.opponent_spec(),
         first,
-        trainer.games_played,
+        trainer.games_played(),
     );
     println!("settings: {}", m.settings().describe());
     println!("results: {wins} wins, {draws} draws, {losses} losses");
@@ -200,7 +200,7 @@ fn train<G: Game>(
         None => println!("no loss in these {} games: {verdict}", tally.games),
         Some(n) => println!(
             "last loss in game {n}; no loss in the {} games after it: {verdict} (learned: at least {LEARNED_MIN_GAMES} games, and as many as before it, without a loss)",
-            trainer.games_played - n
+            trainer.games_played() - n
         ),
     }
     println!(

@@ -1,10 +1,16 @@
-//! Which charts there are, and drawing them from a curves table.
+//! Which charts there are, and drawing them from a curves table (the
+//! drawing with the `charts` feature only).
 
+#[cfg(feature = "charts")]
 use std::path::Path;
 
+#[cfg(feature = "charts")]
 use super::curves::{ArmCurves, CurveTable};
+#[cfg(feature = "charts")]
 use super::error::OutputError;
+#[cfg(feature = "charts")]
 use super::plot::{self, Chart, Series, MAX_SERIES};
+#[cfg(feature = "charts")]
 use crate::fsutil::create_dir;
 
 /// A chart that can be drawn from a curves file.
@@ -107,6 +113,7 @@ pub const FEW_SEEDS: u64 = 5;
 /// and 1, where the seeds end split to the two ends (say, half the machines
 /// never lose and half resign every game) and the mean alone would mislead;
 /// empty where they do not.
+#[cfg(feature = "charts")]
 fn split_seeds(arm: &ArmCurves, metric: &str) -> Vec<(f64, f64, f64)> {
     let (Some(mean), Some(p10), Some(p90)) = (
         arm.columns.get(&format!("{metric}_mean")),
@@ -132,6 +139,7 @@ fn split_seeds(arm: &ArmCurves, metric: &str) -> Vec<(f64, f64, f64)> {
 /// charts with no data (e.g. exact results never recorded) are skipped.
 /// With more arms than fit on one chart (a sweep), each chart is drawn in
 /// pages of [`MAX_SERIES`] arms: `loss_rate.png`, `loss_rate_2.png`, ...
+#[cfg(feature = "charts")]
 pub fn draw_charts(table: &CurveTable, names: &[String], dir: &Path) -> Result<Vec<String>, OutputError> {
     create_dir(dir)?;
     let pages = table.arms.len().div_ceil(MAX_SERIES);
@@ -156,6 +164,7 @@ pub fn draw_charts(table: &CurveTable, names: &[String], dir: &Path) -> Result<V
     Ok(written)
 }
 
+#[cfg(feature = "charts")]
 fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> Result<Vec<String>, OutputError> {
     let distinct = |f: fn(&ArmCurves) -> &str| {
         let mut v: Vec<&str> = table.arms.iter().map(f).collect();

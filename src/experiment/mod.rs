@@ -5,6 +5,7 @@ pub mod charts;
 pub mod curves;
 pub mod error;
 pub mod file;
+#[cfg(feature = "charts")]
 pub mod plot;
 pub mod report;
 pub mod runner;

@@ -43,7 +43,7 @@ const HEIGHT: u32 = 600;
 
 /// The one font family used for all text; it is the embedded DejaVu Sans.
 const FAMILY: &str = "sans-serif";
-pub static FONT_BYTES: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
+pub use crate::font::FONT_BYTES;
 
 /// tab10, the matplotlib default palette, less its yellow and cyan: one colour a series.
 const PALETTE: [RGBColor; MAX_SERIES] = [

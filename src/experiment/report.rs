@@ -4,10 +4,11 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value as Json};
 
-use super::charts::draw_charts;
-use super::curves::{metric_bounds, quantile, run_curves, Band, CurveTable, SeedRun, METRICS};
+use super::curves::{metric_bounds, quantile, run_curves, Band, SeedRun, METRICS};
 use super::error::OutputError;
 use super::file::Experiment;
+#[cfg(feature = "charts")]
+use super::{charts::draw_charts, curves::CurveTable};
 use crate::fsutil::{create_dir, write_atomic, FileError};
 use crate::machine::settings::EmptyBox;
 use crate::machine::GameResult;
@@ -37,9 +38,10 @@ pub fn write_outputs(exp: &Experiment, results: &[Vec<SeedRun>], dir: &Path) -> 
     let summary = serde_json::to_string_pretty(&summary(exp, results))? + "\n";
     write_atomic(&summary_path, summary.as_bytes())?;
     made.push(summary_path);
-    let table = CurveTable::read(&csv_path)?;
+    // Without the `charts` feature, curves and summary only.
+    #[cfg(feature = "charts")]
     made.extend(
-        draw_charts(&table, &exp.charts, tmp.path())?
+        draw_charts(&CurveTable::read(&csv_path)?, &exp.charts, tmp.path())?
             .into_iter()
             .map(PathBuf::from),
     );

@@ -1,7 +1,8 @@
 //! The compiled fast path for small games: every position reachable from
 //! the start gets a dense id, and a game becomes walks through flat tables.
 //!
-//! A [`Table`] is built once per trainer, for a game small enough (at most
+//! A [`Table`] is built for one machine and one opponent (the trainer
+//! builds another when either changes), for a game small enough (at most
 //! [`COMPILED_LIMIT`] positions, no cycles), a machine whose boxes were all
 //! made up front, and a random or perfect opponent. It holds, per position:
 //! whether the game is over and for whom, whether the machine moves, the
@@ -24,7 +25,7 @@ use rand::{Rng, RngCore};
 use rand_chacha::ChaCha8Rng;
 use rustc_hash::FxHashMap;
 
-use crate::game::{Game, Outcome, Player};
+use crate::game::{Game, Outcome};
 use crate::machine::settings::EmptyBox;
 use crate::machine::{GameResult, Machine};
 use crate::training::exact::Expected;
@@ -74,10 +75,6 @@ pub(crate) struct Table<G: Game> {
     start_ids: FxHashMap<G::Position, u32>,
     /// The perfect player's best children where the opponent moves, once asked for.
     best: Option<Flat>,
-    /// The machine's box count and side when built: a machine swapped for
-    /// another invalidates the table.
-    box_count: usize,
-    side: Player,
     exact: Option<ExactCache>,
 }
 
@@ -253,8 +250,6 @@ impl<G: Game> Table<G> {
             starts: starts.iter().map(|(p, w)| (ids[p], *w)).collect(),
             start_ids: FxHashMap::default(),
             best: None,
-            box_count: machine.boxes().len(),
-            side,
             exact: None,
         };
         if starts.len() > 1 {
@@ -264,18 +259,6 @@ impl<G: Game> Table<G> {
             table.best = Some(table.best_children(player));
         }
         Some(table)
-    }
-
-    /// Whether the table still belongs to this machine and opponent.
-    pub(crate) fn fits(&self, machine: &Machine<G>, opponent: &Opponent<G>) -> bool {
-        machine.boxes().len() == self.box_count
-            && machine.side() == self.side
-            && machine.is_enumerated()
-            && match opponent {
-                Opponent::Random => true,
-                Opponent::Perfect { .. } => self.best.is_some(),
-                _ => false,
-            }
     }
 
     fn children_of(&self, i: u32) -> &[u32] {
@@ -504,6 +487,7 @@ impl Flat {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Player;
     use crate::games::hexapawn::Hexapawn;
     use crate::games::tictactoe::TicTacToe;
     use crate::machine::settings::MachineSettings;

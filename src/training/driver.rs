@@ -59,7 +59,7 @@ pub enum Step<M> {
 /// };
 /// let (record, _changes) = m.finish(&mut t, false);
 /// assert_eq!(record.result, result);
-/// assert_eq!(t.games_played, 1);
+/// assert_eq!(t.games_played(), 1);
 /// ```
 pub struct Match<G: Game> {
     pos: G::Position,
@@ -74,7 +74,7 @@ impl<G: Game> Match<G> {
     /// seeded one (Hex: who places first), and reset the opponent.
     pub fn start(t: &mut Trainer<G>) -> Match<G> {
         let (pos, start_seed) = t.next_start();
-        t.opponent.new_game();
+        t.opponent_new_game();
         Match {
             pos,
             start_seed,
@@ -106,7 +106,7 @@ impl<G: Game> Match<G> {
 
     /// Who is to move now.
     pub fn mover(&self, t: &Trainer<G>) -> Mover {
-        if t.machine.game().turn(&self.pos) == t.machine.side() {
+        if t.machine().game().turn(&self.pos) == t.machine().side() {
             Mover::Machine
         } else {
             Mover::Opponent
@@ -124,27 +124,26 @@ impl<G: Game> Match<G> {
         if let Some((result, ending)) = self.over {
             return Step::Over(result, ending);
         }
-        let outcome = t.machine.game().outcome(&self.pos);
+        let outcome = t.machine().game().outcome(&self.pos);
         if outcome != Outcome::Ongoing {
-            return self.end(GameResult::for_player(outcome, t.machine.side()), Ending::Rules);
+            return self.end(GameResult::for_player(outcome, t.machine().side()), Ending::Rules);
         }
         let own_move = self.plies / 2 + 1;
         if self.mover(t) == Mover::Machine {
-            return match t.machine.choose(&self.pos, own_move, &mut t.rng) {
+            return match t.machine_choose(&self.pos, own_move) {
                 Choice::Play(mv) => {
-                    self.apply(t.machine.game(), mv);
+                    self.apply(t.machine().game(), mv);
                     Step::Machine(mv)
                 }
                 Choice::Resign => self.end(GameResult::Loss, Ending::MachineResigned),
             };
         }
-        if matches!(t.opponent, Opponent::Human) {
+        if matches!(t.opponent(), Opponent::Human) {
             return Step::AwaitingPerson;
         }
-        let game = t.machine.game();
-        match t.opponent.choose(game, &self.pos, own_move, &mut t.rng, &mut t.buf) {
+        match t.opponent_choose(&self.pos, own_move) {
             Some(mv) => {
-                self.apply(game, mv);
+                self.apply(t.machine().game(), mv);
                 Step::Opponent(mv)
             }
             None => self.end(GameResult::Win, Ending::OpponentResigned),
@@ -154,7 +153,7 @@ impl<G: Game> Match<G> {
     /// A person's move, already checked legal (read it with [`Game::parse_move`]).
     pub fn play_person(&mut self, t: &Trainer<G>, mv: G::Move) {
         if self.over.is_none() {
-            self.apply(t.machine.game(), mv);
+            self.apply(t.machine().game(), mv);
         }
     }
 
@@ -171,20 +170,14 @@ impl<G: Game> Match<G> {
     /// Call once the game is over.
     pub fn finish(self, t: &mut Trainer<G>, exact: bool) -> (GameRecord, Vec<BeadChange>) {
         let result = self.over.map_or(GameResult::Draw, |(r, _)| r);
-        let changes = t.machine.reinforce(result);
-        if let Some(other) = t.opponent.machine_mut() {
-            other.reinforce(result.reversed());
-        }
+        let changes = t.reinforce(result);
         let record = t.count_game(result, self.plies, self.start_seed, exact);
         (record, changes)
     }
 
     /// Drop an unfinished game: no reinforcement, and the game is not counted.
     pub fn abandon(self, t: &mut Trainer<G>) {
-        t.machine.abandon();
-        if let Some(other) = t.opponent.machine_mut() {
-            other.abandon();
-        }
+        t.abandon();
     }
 
     fn apply(&mut self, game: &G, mv: G::Move) {

@@ -225,13 +225,13 @@ fn read_machine<G: Game>(game: &G, file: MachineFile, field: &str) -> Result<Mac
 pub fn to_json<G: Game>(t: &Trainer<G>) -> String {
     let file = StateFile {
         format: FORMAT.to_string(),
-        game: t.machine.game().spec(),
-        games_played: t.games_played,
-        opponent: t.opponent_spec.to_string(),
-        seed: t.seed,
-        rng: t.rng.clone(),
-        machine: machine_file(&t.machine),
-        opponent_machine: t.opponent.machine().map(machine_file),
+        game: t.machine().game().spec(),
+        games_played: t.games_played(),
+        opponent: t.opponent_spec().to_string(),
+        seed: t.seed(),
+        rng: t.rng().clone(),
+        machine: machine_file(t.machine()),
+        opponent_machine: t.opponent().machine().map(machine_file),
     };
     serde_json::to_string_pretty(&file).unwrap_or_default() + "\n"
 }
@@ -260,6 +260,6 @@ pub fn from_json<G: Game>(game: &G, text: &str) -> Result<Trainer<G>, StateError
         }
     };
     let mut trainer = Trainer::resume(machine, opponent, opponent_spec, file.rng, file.games_played);
-    trainer.seed = file.seed;
+    trainer.set_seed(file.seed);
     Ok(trainer)
 }

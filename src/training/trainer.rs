@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::{Game, Player};
 use crate::machine::settings::MachineSettings;
-use crate::machine::{GameResult, Machine};
+use crate::machine::{BeadChange, Choice, GameResult, Machine};
 use crate::search::solver::TooLarge;
 use crate::training::compiled::Table;
 use crate::training::exact::{expected, Expected, Reference, EXACT_LIMIT};
@@ -58,26 +58,35 @@ pub struct Snapshot {
 }
 
 /// A training run: a machine, an opponent, and the one random stream both draw from.
+///
+/// Its state is its own: the machine and opponent are changed through
+/// [`Trainer::machine_mut`] and [`Trainer::set_opponent`], which start a new
+/// generation, so that the compiled table (built for one machine and one
+/// opponent) is never used for another. Games change only beads, which the
+/// table reads afresh.
 pub struct Trainer<G: Game> {
-    pub machine: Machine<G>,
-    pub opponent: Opponent<G>,
-    pub opponent_spec: OpponentSpec,
-    pub rng: ChaCha8Rng,
-    pub games_played: u64,
+    machine: Machine<G>,
+    opponent: Opponent<G>,
+    opponent_spec: OpponentSpec,
+    rng: ChaCha8Rng,
+    games_played: u64,
     /// The seed the run started from (kept in state files across resumes).
-    pub seed: Option<u64>,
+    seed: Option<u64>,
     perfect: Option<Box<PerfectPlayer<G>>>,
     perfect_tried: bool,
     /// The exact evaluations against perfect and random play that proved too large.
     exact_too_large: [bool; 2],
-    pub(crate) buf: Vec<G::Move>,
+    buf: Vec<G::Move>,
     /// Whether each game's start depends on a seed (Hex: who places first).
     seeded_start: bool,
-    /// The compiled fast path, where the game is small enough (see [`Table`]).
-    compiled: Option<Box<Table<G>>>,
-    /// What the table was last tried for (the opponent's kind and the
-    /// machine's box count): another try only when that changes.
-    compiled_for: Option<(std::mem::Discriminant<Opponent<G>>, usize)>,
+    /// Counts changes of machine or opponent that a compiled table may not outlive.
+    generation: u64,
+    /// The compiled fast path, where the game is small enough (see
+    /// [`Table`]), with the generation it was built for.
+    compiled: Option<(u64, Box<Table<G>>)>,
+    /// The generation a table was last tried for: no second try until the
+    /// next change.
+    compiled_tried: Option<u64>,
     use_compiled: bool,
 }
 
@@ -158,9 +167,94 @@ impl<G: Game> Trainer<G> {
             exact_too_large: [false; 2],
             buf: Vec::new(),
             seeded_start,
+            generation: 0,
             compiled: None,
-            compiled_for: None,
+            compiled_tried: None,
             use_compiled: true,
+        }
+    }
+
+    /// The machine being trained.
+    pub fn machine(&self) -> &Machine<G> {
+        &self.machine
+    }
+
+    /// The machine, to change: a compiled table built for it is not used again.
+    pub fn machine_mut(&mut self) -> &mut Machine<G> {
+        self.generation += 1;
+        &mut self.machine
+    }
+
+    /// The opponent.
+    pub fn opponent(&self) -> &Opponent<G> {
+        &self.opponent
+    }
+
+    /// The spec the opponent was made from.
+    pub fn opponent_spec(&self) -> &OpponentSpec {
+        &self.opponent_spec
+    }
+
+    /// Play against another opponent from now on; the old one is given back.
+    pub fn set_opponent(&mut self, spec: OpponentSpec, opponent: Opponent<G>) -> (OpponentSpec, Opponent<G>) {
+        self.generation += 1;
+        (
+            std::mem::replace(&mut self.opponent_spec, spec),
+            std::mem::replace(&mut self.opponent, opponent),
+        )
+    }
+
+    /// The run's random stream, as it stands (state files keep it).
+    pub fn rng(&self) -> &ChaCha8Rng {
+        &self.rng
+    }
+
+    /// Games played over the machine's life.
+    pub fn games_played(&self) -> u64 {
+        self.games_played
+    }
+
+    /// The seed the run started from, where known.
+    pub fn seed(&self) -> Option<u64> {
+        self.seed
+    }
+
+    /// Note the seed the run started from (a resumed run's, from its state file).
+    pub fn set_seed(&mut self, seed: Option<u64>) {
+        self.seed = seed;
+    }
+
+    /// The machine draws its move in `pos`, its `own_move`-th (see [`Machine::choose`]).
+    pub(crate) fn machine_choose(&mut self, pos: &G::Position, own_move: u32) -> Choice<G::Move> {
+        self.machine.choose(pos, own_move, &mut self.rng)
+    }
+
+    /// A program opponent chooses its move in `pos`; `None` where it resigns.
+    pub(crate) fn opponent_choose(&mut self, pos: &G::Position, own_move: u32) -> Option<G::Move> {
+        let game = self.machine.game();
+        self.opponent.choose(game, pos, own_move, &mut self.rng, &mut self.buf)
+    }
+
+    /// A new game starts: the opponent forgets the last one.
+    pub(crate) fn opponent_new_game(&mut self) {
+        self.opponent.new_game();
+    }
+
+    /// Reinforce the machine, and a learning opponent, with the result of the
+    /// game just played; the machine's changed beads.
+    pub(crate) fn reinforce(&mut self, result: GameResult) -> Vec<BeadChange> {
+        let changes = self.machine.reinforce(result);
+        if let Some(other) = self.opponent.machine_mut() {
+            other.reinforce(result.reversed());
+        }
+        changes
+    }
+
+    /// Forget the draws of an unfinished game, the learning opponent's too.
+    pub(crate) fn abandon(&mut self) {
+        self.machine.abandon();
+        if let Some(other) = self.opponent.machine_mut() {
+            other.abandon();
         }
     }
 
@@ -195,7 +289,7 @@ impl<G: Game> Trainer<G> {
         }
         if let Some(mut table) = self.compiled_table() {
             let (random, perfect) = table.exact(&self.machine, self.perfect.as_deref_mut());
-            self.compiled = Some(table);
+            self.compiled = Some((self.generation, table));
             return ExactPair {
                 perfect,
                 random: Some(random),
@@ -224,37 +318,32 @@ impl<G: Game> Trainer<G> {
     /// for checking that.
     pub fn set_compiled(&mut self, on: bool) {
         self.use_compiled = on;
-        if !on {
-            self.compiled = None;
-            self.compiled_for = None;
-        }
+        self.compiled = None;
+        self.compiled_tried = None;
     }
 
     /// Whether the compiled fast path plays this trainer's games.
     pub fn is_compiled(&mut self) -> bool {
         let table = self.compiled_table();
         let on = table.is_some();
-        self.compiled = table;
+        self.compiled = table.map(|t| (self.generation, t));
         on
     }
 
     /// The compiled table, taken out of the trainer (put it back after
-    /// use): built on first need, and again when the opponent or machine
-    /// changed since.
+    /// use): built on first need, and again after any change of machine or
+    /// opponent (a new generation); a table of an older generation is never
+    /// given out.
     fn compiled_table(&mut self) -> Option<Box<Table<G>>> {
         if !self.use_compiled {
             return None;
         }
-        let key = (std::mem::discriminant(&self.opponent), self.machine.boxes().len());
-        if let Some(table) = self.compiled.take() {
-            if self.compiled_for == Some(key) && table.fits(&self.machine, &self.opponent) {
-                return Some(table);
-            }
+        match self.compiled.take() {
+            Some((built_for, table)) if built_for == self.generation => return Some(table),
+            _ if self.compiled_tried == Some(self.generation) => return None,
+            _ => {}
         }
-        if self.compiled_for == Some(key) {
-            return None;
-        }
-        self.compiled_for = Some(key);
+        self.compiled_tried = Some(self.generation);
         Table::build(&self.machine, &mut self.opponent).map(Box::new)
     }
 
@@ -262,7 +351,7 @@ impl<G: Game> Trainer<G> {
     pub(crate) fn play_compiled(&mut self, exact: bool) -> Option<GameRecord> {
         let table = self.compiled_table()?;
         let played = table.play(&mut self.machine, &self.opponent, &mut self.rng);
-        self.compiled = Some(table);
+        self.compiled = Some((self.generation, table));
         self.machine.reinforce_quietly(played.result);
         Some(self.count_game(played.result, played.plies, played.start_seed, exact))
     }

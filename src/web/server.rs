@@ -20,7 +20,7 @@ use axum::routing::{get, post};
 use axum::Router;
 use serde_json::{json, Value as Json};
 
-use crate::experiment::plot::FONT_BYTES;
+use crate::font::FONT_BYTES;
 use crate::fsutil::{read_text, write_atomic};
 use crate::web::session::{
     load_session, new_session, parse_opponent, Limits, NewMachine, Session, SessionError, TrainRequest,

@@ -143,12 +143,9 @@ pub fn load_session(text: &str, limits: Limits) -> Result<Box<dyn Session>, Sess
     let name = machine_name(&any);
     with_game!(any, g => {
         let mut trainer = state::from_json(&g, text).map_err(|e| invalid(format!("state file: {e}")))?;
-        let parked = match trainer.opponent_spec {
+        let parked = match trainer.opponent_spec() {
             OpponentSpec::Human => None,
-            _ => {
-                let opponent = std::mem::replace(&mut trainer.opponent, Opponent::Human);
-                Some((std::mem::replace(&mut trainer.opponent_spec, OpponentSpec::Human), opponent))
-            }
+            _ => Some(trainer.set_opponent(OpponentSpec::Human, Opponent::Human)),
         };
         Ok(Box::new(GameSession::new(trainer, parked, name, limits)) as Box<dyn Session>)
     })
@@ -296,11 +293,11 @@ impl<G: Picture> GameSession<G> {
     /// Whether exact results are worth computing after games: the machine's
     /// boxes were all made up front, so the game is small.
     fn small(&self) -> bool {
-        self.trainer.machine.is_enumerated()
+        self.trainer.machine().is_enumerated()
     }
 
     fn game(&self) -> &G {
-        self.trainer.machine.game()
+        self.trainer.machine().game()
     }
 
     fn side_name(&self, p: Player) -> &'static str {
@@ -390,7 +387,7 @@ impl<G: Picture> GameSession<G> {
     /// `mv`), drawn on the real board with the drawn bead marked.
     fn draw_json(&self, pos: &G::Position, mv: G::Move) -> Json {
         let game = self.game();
-        let machine = &self.trainer.machine;
+        let machine = self.trainer.machine();
         let Some((index, sym)) = machine.box_for(pos) else {
             return json!({
                 "box": null,
@@ -435,7 +432,7 @@ impl<G: Picture> GameSession<G> {
 
     fn changes_json(&self, changes: &[BeadChange]) -> Json {
         let game = self.game();
-        let boxes = self.trainer.machine.boxes();
+        let boxes = self.trainer.machine().boxes();
         let list: Vec<Json> = changes
             .iter()
             .map(|c| {
@@ -471,7 +468,7 @@ impl<G: Picture> GameSession<G> {
 
     fn board_json(&self) -> Json {
         let game = self.game();
-        let person = self.trainer.machine.side().other();
+        let person = self.trainer.machine().side().other();
         let (pos, last, over, result) = match (&self.current, &self.finished) {
             (Some(m), _) => (m.position().clone(), m.last_move(), false, None),
             (None, Some(f)) => (f.pos.clone(), f.last, true, Some(f.result.clone())),
@@ -522,7 +519,7 @@ impl<G: Picture> Session for GameSession<G> {
 
     fn view(&self) -> Json {
         let game = self.game();
-        let side = self.trainer.machine.side();
+        let side = self.trainer.machine().side();
         let board = game.board();
         json!({
             "game": game.spec(),
@@ -531,13 +528,13 @@ impl<G: Picture> Session for GameSession<G> {
             "person_side": self.side_name(side.other()),
             "players": [self.side_name(Player::One), self.side_name(Player::Two)],
             "colours": board.colours,
-            "settings": self.trainer.machine.settings().describe(),
-            "seed": self.trainer.seed,
-            "games_played": self.trainer.games_played,
+            "settings": self.trainer.machine().settings().describe(),
+            "seed": self.trainer.seed(),
+            "games_played": self.trainer.games_played(),
             "score": self.score.json(),
             "against_person": self.against_person.json(),
-            "boxes": self.trainer.machine.boxes().len(),
-            "beads": self.trainer.machine.total_beads(),
+            "boxes": self.trainer.machine().boxes().len(),
+            "beads": self.trainer.machine().total_beads(),
             "exact": self.exact,
             "trained_against": self.parked.as_ref().map(|(spec, _)| spec.to_string()),
             "board": self.board_json(),
@@ -592,7 +589,7 @@ impl<G: Picture> Session for GameSession<G> {
 
     fn boxes(&self, limit: usize) -> Json {
         let game = self.game();
-        let machine = &self.trainer.machine;
+        let machine = self.trainer.machine();
         let changed: Vec<u64> = self
             .last_changes
             .as_array()
@@ -646,7 +643,7 @@ impl<G: Picture> Session for GameSession<G> {
     fn curves(&self) -> Json {
         json!({
             "window": self.curves.window(),
-            "games_played": self.trainer.games_played,
+            "games_played": self.trainer.games_played(),
             "points": self.points,
         })
     }
@@ -655,12 +652,10 @@ impl<G: Picture> Session for GameSession<G> {
         // The file names the opponent the machine last trained against, as
         // `train --save` would; a machine only ever played by hand says human.
         if !self.training {
-            if let Some((spec, opponent)) = self.parked.as_mut() {
-                std::mem::swap(&mut self.trainer.opponent, opponent);
-                std::mem::swap(&mut self.trainer.opponent_spec, spec);
+            if let Some((spec, opponent)) = self.parked.take() {
+                let person = self.trainer.set_opponent(spec, opponent);
                 let text = state::to_json(&self.trainer);
-                std::mem::swap(&mut self.trainer.opponent, opponent);
-                std::mem::swap(&mut self.trainer.opponent_spec, spec);
+                self.parked = Some(self.trainer.set_opponent(person.0, person.1));
                 return text;
             }
         }
@@ -671,7 +666,7 @@ impl<G: Picture> Session for GameSession<G> {
         let opponent = match self.parked.take() {
             Some((parked, opponent)) if parked.to_string() == spec.to_string() => opponent,
             other => {
-                let machine = &self.trainer.machine;
+                let machine = self.trainer.machine();
                 match make_opponent(machine.game(), spec, machine.side(), machine.settings()) {
                     Ok(o) => o,
                     Err(e) => {
@@ -688,8 +683,7 @@ impl<G: Picture> Session for GameSession<G> {
         self.history.clear();
         self.last_draw = None;
         self.last_changes = json!([]);
-        self.trainer.opponent = opponent;
-        self.trainer.opponent_spec = spec.clone();
+        self.trainer.set_opponent(spec.clone(), opponent);
         self.training = true;
         self.message = None;
         Ok(())
@@ -700,16 +694,16 @@ impl<G: Picture> Session for GameSession<G> {
         let exact_every = (total / 100).max(1);
         let mut played = 0;
         while played < games {
-            if self.trainer.machine.boxes().len() >= self.limits.max_boxes {
+            if self.trainer.machine().boxes().len() >= self.limits.max_boxes {
                 self.message = Some(format!(
                     "Training stopped: {} has {} boxes, the most a page's machine may open.",
                     self.name,
-                    self.trainer.machine.boxes().len()
+                    self.trainer.machine().boxes().len()
                 ));
                 break;
             }
             played += 1;
-            let next = self.trainer.games_played.saturating_add(1);
+            let next = self.trainer.games_played().saturating_add(1);
             let exact = self.small() && next.is_multiple_of(exact_every);
             let record = self.trainer.play_game(exact);
             self.record(&record);
@@ -722,9 +716,7 @@ impl<G: Picture> Session for GameSession<G> {
 
     fn end_training(&mut self) {
         if std::mem::take(&mut self.training) {
-            let opponent = std::mem::replace(&mut self.trainer.opponent, Opponent::Human);
-            let spec = std::mem::replace(&mut self.trainer.opponent_spec, OpponentSpec::Human);
-            self.parked = Some((spec, opponent));
+            self.parked = Some(self.trainer.set_opponent(OpponentSpec::Human, Opponent::Human));
         }
         if self.small() {
             let exact = self.trainer.exact();
@@ -736,10 +728,10 @@ impl<G: Picture> Session for GameSession<G> {
     }
 
     fn box_count(&self) -> usize {
-        self.trainer.machine.boxes().len()
+        self.trainer.machine().boxes().len()
     }
 
     fn games_played(&self) -> u64 {
-        self.trainer.games_played
+        self.trainer.games_played()
     }
 }
