@@ -24,9 +24,9 @@ pub struct RunArgs {
     /// part way and started again on the same folder redoes only the unfinished (arm, seed) units.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// Worker threads [default: one per core]. The results do not depend on it.
-    #[arg(long, value_parser = super::positive)]
-    threads: Option<u64>,
+    /// Worker threads, 1 to 256 [default: one per core]. The results do not depend on it.
+    #[arg(long, value_parser = thread_count)]
+    threads: Option<usize>,
     /// Run only the K-th of N slices of the (arm, seed) units, e.g. 2/8, into --out;
     /// put the slices together with `menace merge`.
     #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
@@ -34,6 +34,23 @@ pub struct RunArgs {
     /// Print the arms (with sweeps expanded) and the total games, and run nothing.
     #[arg(long)]
     list: bool,
+}
+
+/// The most worker threads a run starts: far more than the cores of any
+/// machine this runs on, and few enough to start at once (100 000 were
+/// still being spawned after 11 minutes).
+const MAX_THREADS: usize = 256;
+
+fn thread_count(text: &str) -> Result<usize, super::ArgError> {
+    let n = super::positive(text)?;
+    if n > MAX_THREADS as u64 {
+        return Err(super::ArgError::new(
+            "threads",
+            text,
+            format!("at most {MAX_THREADS} (the results are the same on any number)"),
+        ));
+    }
+    Ok(n as usize)
 }
 
 pub fn run(args: RunArgs) -> anyhow::Result<()> {
@@ -45,10 +62,11 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("results").join(&exp.name));
-    let threads = args
-        .threads
-        .map(|t| t as usize)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = args.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(MAX_THREADS)
+    });
     with_game!(exp.game.clone(), g => run_game(&g, &exp, &out, threads, &args))
 }
 
@@ -98,7 +116,13 @@ fn run_game<G: Game>(game: &G, exp: &Experiment, out: &Path, threads: usize, arg
     let todo: Vec<_> = mine.iter().copied().filter(|u| !done.contains_key(u)).collect();
     units::save_source(out, exp)?;
     let shard_text = args.shard.map_or(String::new(), |s| format!(", shard {s}"));
-    println!("{} on {threads} threads{shard_text}", headline(exp));
+    // No more threads than units to run: the rest would have nothing to do.
+    let threads = threads.min(todo.len()).max(1);
+    println!(
+        "{} on {threads} thread{}{shard_text}",
+        headline(exp),
+        if threads == 1 { "" } else { "s" }
+    );
     if !done.is_empty() {
         println!(
             "resuming in {}: {} of {} units already done",
