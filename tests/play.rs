@@ -340,3 +340,16 @@ fn endless_input_is_refused_not_read_for_ever() {
     assert_eq!(out.matches("Refused: ").count(), 50, "{out}");
     assert!(out.contains("100 lines in a row without a move: stopping"), "{out}");
 }
+
+#[test]
+fn a_cell_off_the_board_is_called_off_the_board() {
+    let o = play(&["hexapawn", "--seed", "3"], "e5\nb9\na1e5\nquit\n");
+    let out = text(&o);
+    assert!(
+        out.contains("Refused: move 'e5': e5 is off the board: files a to c, ranks 1 to 3"),
+        "{out}"
+    );
+    assert!(out.contains("Refused: move 'b9': b9 is off the board"), "{out}");
+    assert!(out.contains("Refused: move 'a1e5': e5 is off the board"), "{out}");
+    assert!(!out.contains("expected a step like b2"), "{out}");
+}
