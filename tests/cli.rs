@@ -253,3 +253,69 @@ fn bench_quick_runs_every_row() {
     assert!(note("train chessapawn").starts_with("general path"));
     assert_eq!(note("train hex:5"), "refused at once");
 }
+
+#[test]
+fn resume_without_save_is_refused_before_any_game() {
+    let dir = std::env::temp_dir().join(format!("menace-cli-{}-resume", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("her.json");
+    let f = file.to_str().unwrap();
+    assert!(menace(&["train", "hexapawn", "--games", "3", "--save", f])
+        .status
+        .success());
+    let before = std::fs::read(&file).unwrap();
+    // It used to play the games and drop them unsaid.
+    let out = menace(&["train", "hexapawn", "--games", "5", "--resume", f]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(&format!(
+            "--resume {f} without --save would throw the games away: give --save {f}"
+        )),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stdout(&out).is_empty(), "{}", stdout(&out));
+    // Asked for in so many words, the games are played and not kept.
+    let out = menace(&["train", "hexapawn", "--games", "5", "--resume", f, "--no-save"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("games 4..8"), "{}", stdout(&out));
+    assert_eq!(std::fs::read(&file).unwrap(), before);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn messages_say_what_is_so() {
+    // A loss in the last game: not "no loss in the 0 games after it".
+    // Seed 0 (as `train` prints it): HER loses its first game of one.
+    let out = menace(&["train", "hexapawn", "--games", "1", "--seed", "0"]);
+    let text = stdout(&out);
+    assert!(text.contains("results: 0 wins, 0 draws, 1 losses"), "{text}");
+    assert!(
+        text.contains("last loss in game 1, the last one played: not learned yet"),
+        "{text}"
+    );
+    assert!(!text.contains("0 games after it"), "{text}");
+    // A human opponent is neither listed nor accepted where programs play.
+    let out = menace(&["train", "hexapawn", "--opponent", "god"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!stderr(&out).contains("human"), "{}", stderr(&out));
+    let out = menace(&["train", "hexapawn", "--opponent", "human"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("a person plays at the terminal with `menace play`"),
+        "{}",
+        stderr(&out)
+    );
+    // No --max-positions counts Chessapawn's boxes: the advice does not say to raise it.
+    let out = menace(&["boxes", "chessapawn", "--max-positions", "1000000000"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("far too large to count its boxes exactly, whatever --max-positions"),
+        "{err}"
+    );
+    assert!(!err.contains("raise --max-positions"), "{err}");
+    let out = menace(&["solve", "minihexchess"]);
+    assert!(!stderr(&out).contains("raise --max-positions"), "{}", stderr(&out));
+}

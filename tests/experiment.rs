@@ -209,3 +209,55 @@ fn perfect_on_a_game_too_large_is_refused_before_running() {
         "{err}"
     );
 }
+
+#[test]
+fn a_curves_file_with_a_column_named_twice_is_refused() {
+    let dir = scratch("dup");
+    let csv = std::fs::read_to_string("plots/gardner/curves.csv").unwrap();
+    let (header, rows) = csv.split_once('\n').unwrap();
+    assert!(header.contains(",win_rate_mean,"));
+    let twice = format!("{}\n{rows}", header.replacen(",win_rate_mean,", ",loss_rate_mean,", 1));
+    let file = write(&dir, "curves.csv", &twice);
+    // It used to fill one curve from two columns and panic indexing it.
+    let o = menace(&["plot", &file, "--out", dir.join("charts").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stderr));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!(
+            "curves file '{file}': header: column 'loss_rate_mean' appears twice"
+        )),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn thread_counts_past_the_cap_are_refused_at_once() {
+    let dir = scratch("cap");
+    let file = write(&dir, "small.json", SMALL);
+    let out = dir.join("out");
+    let o = menace(&["run", &file, "--out", out.to_str().unwrap(), "--threads", "100000"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("threads '100000': at most 256"), "{err}");
+    assert!(!out.exists(), "nothing is started");
+    // One unit to run: one thread, said in the singular.
+    let one = write(
+        &dir,
+        "one.json",
+        &SMALL.replace(r#""seeds": 12"#, r#""seeds": 1"#).replace(
+            r#",
+    { "name": "vs perfect", "opponent": "perfect", "reinforcement": "michie", "beads": [3, 2, 1] },
+    { "name": "self-play", "opponent": "menace", "empty_box": "restock" }"#,
+            "",
+        ),
+    );
+    let o = menace(&["run", &one, "--out", out.to_str().unwrap(), "--threads", "256"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        said.contains("1 arms × 1 seeds × 30 games of hexapawn on 1 thread\n"),
+        "{said}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

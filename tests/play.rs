@@ -118,12 +118,13 @@ fn a_deadline_that_expires_loses_the_game() {
         .spawn()
         .unwrap();
     // Input stays open and silent, so the clock runs out however fast or
-    // slow the machine is. Read (no sleep) until game 2 asks for a move,
-    // then end the input.
+    // slow the machine is. Read (no sleep) until the second game asks for a
+    // move, then end the input. (The game lost on time is not counted, so
+    // the machine's next game is its game 1 again.)
     let stdin = child.stdin.take().unwrap();
     let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
     let mut seen = String::new();
-    while !(seen.contains("=== Game 2 ===") && seen.ends_with("this game)\n")) {
+    while !(seen.matches("=== Game 1 ===").count() == 2 && seen.ends_with("this game)\n")) {
         let mut line = String::new();
         assert!(std::io::BufRead::read_line(&mut out, &mut line).unwrap() > 0, "{seen}");
         seen.push_str(&line);
@@ -132,9 +133,16 @@ fn a_deadline_that_expires_loses_the_game() {
     std::io::Read::read_to_string(&mut out, &mut seen).unwrap();
     assert!(child.wait().unwrap().success());
     assert!(seen.contains("(0.3 s left for your moves this game)"), "{seen}");
-    let game1 = seen.split("=== Game 2 ===").next().unwrap();
+    let game1 = seen.split("=== Game 1 ===").nth(1).unwrap();
     assert!(game1.contains("Time is up: you lose this game."), "{seen}");
-    assert!(game1.contains("Score: you 0, HER 1, draws 0."), "{seen}");
+    // Lost on time, the game is scored but neither reinforced nor counted:
+    // nobody may be at the keyboard, and a forfeit says nothing of HER's moves.
+    assert!(game1.contains("HER nothing: its beads are unchanged"), "{seen}");
+    assert!(
+        game1.contains("Score: you 0, HER 1, draws 0. (This session; HER has played 0 games in all.)"),
+        "{seen}"
+    );
+    assert!(!game1.contains("HER gains"), "{seen}");
     // Game 2 was left unfinished when input ended: not counted.
     assert!(seen.contains("Bye. Score: you 0, HER 1, draws 0."), "{seen}");
 }
@@ -261,4 +269,87 @@ fn a_loaded_machine_is_announced_and_ignored_options_said() {
     assert!(out.contains("machine options are ignored"), "{out}");
     assert!(out.contains("=== Game 2 ==="), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn nobody_at_the_keyboard_teaches_the_machine_nothing() {
+    // Three games lost on time in a row end the session, and the state file
+    // is as before them: the forfeits were not reinforced as wins.
+    let dir = scratch("nobody");
+    let state = dir.join("menace.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_menace"))
+        .args([
+            "play",
+            "tictactoe",
+            "--deadline",
+            "1ms",
+            "--state",
+            state.to_str().unwrap(),
+        ])
+        .args(["--preset", "michie"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Input open and silent: every clock runs out.
+    let stdin = child.stdin.take().unwrap();
+    let mut seen = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut seen).unwrap();
+    assert!(child.wait().unwrap().success(), "{seen}");
+    drop(stdin);
+    assert_eq!(seen.matches("Time is up").count(), 3, "{seen}");
+    assert!(seen.contains("No move in 3 games in a row: stopping"), "{seen}");
+    let saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    assert_eq!(saved["games_played"], 0, "{seen}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_game_won_before_the_person_moves_waits_for_them() {
+    // On a 1x3 board White's one pawn steps to a2 and Black has no move: the
+    // machine as White wins every game without a move of yours. Play waits
+    // for Enter between such games, so quit, end of input (and Ctrl-C) stop it.
+    let o = play(&["hexapawn:1x3", "--side", "white"], "\n\nquit\n");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = text(&o);
+    assert_eq!(out.matches("HER wins.").count(), 3, "{out}");
+    assert_eq!(out.matches("Press Enter for the next game").count(), 3, "{out}");
+    assert!(out.contains("Bye. Score: you 0, HER 3, draws 0."), "{out}");
+    let o = play(&["hexapawn:1x3", "--side", "white"], "");
+    assert!(text(&o).contains("Bye. Score: you 0, HER 1, draws 0."), "{}", text(&o));
+}
+
+#[test]
+fn endless_input_is_refused_not_read_for_ever() {
+    // /dev/zero never sends a newline: the first 4096 bytes end the input.
+    let o = Command::new(env!("CARGO_BIN_EXE_menace"))
+        .args(["play", "hexapawn"])
+        .stdin(std::fs::File::open("/dev/zero").unwrap())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = text(&o);
+    assert!(
+        out.contains("a line of more than 4096 bytes is not a move; input stops here"),
+        "{out}"
+    );
+    assert!(out.contains("Bye. Score: you 0, HER 0, draws 0."), "{out}");
+    // Endless lines that are no moves (`yes`, or blank lines) stop after 100.
+    let o = play(&["hexapawn"], &"zz\n\n".repeat(60));
+    let out = text(&o);
+    assert_eq!(out.matches("Refused: ").count(), 50, "{out}");
+    assert!(out.contains("100 lines in a row without a move: stopping"), "{out}");
+}
+
+#[test]
+fn a_cell_off_the_board_is_called_off_the_board() {
+    let o = play(&["hexapawn", "--seed", "3"], "e5\nb9\na1e5\nquit\n");
+    let out = text(&o);
+    assert!(
+        out.contains("Refused: move 'e5': e5 is off the board: files a to c, ranks 1 to 3"),
+        "{out}"
+    );
+    assert!(out.contains("Refused: move 'b9': b9 is off the board"), "{out}");
+    assert!(out.contains("Refused: move 'a1e5': e5 is off the board"), "{out}");
+    assert!(!out.contains("expected a step like b2"), "{out}");
 }

@@ -280,7 +280,7 @@ fn exhaustive_work_on_large_games_is_refused_at_once() {
         1,
         "needs the game solved",
     );
-    expect(&["solve", "chessapawn"], b"", 1, "too many positions");
+    expect(&["solve", "chessapawn"], b"", 1, "far too large to solve exactly");
     for game in ["chessapawn", "minihexchess", "hex:8"] {
         expect(&["solve", "--random", game], b"", 1, "too many positions");
     }

@@ -171,7 +171,16 @@ fn count<G: Game>(game: &G, side: menace::Player, args: &BoxesArgs) -> anyhow::R
     let mut sets = Vec::new();
     for set in BoxSet::ALL {
         let boxes = enumerate(game, side, set, symmetry, args.max_positions).map_err(|e| {
-            anyhow::anyhow!("{e}: raise --max-positions, or let a machine open its boxes on first visit")
+            if game.too_large_for_exhaustive_search() {
+                // No --max-positions would do: say so, rather than advise raising it.
+                anyhow::anyhow!(
+                    "{} is far too large to count its boxes exactly, whatever --max-positions: a machine for it opens its boxes on first visit (train it, then `menace boxes {} --state FILE` prints those it opened)",
+                    game.spec(),
+                    game.spec()
+                )
+            } else {
+                anyhow::anyhow!("{e}: raise --max-positions, or let a machine open its boxes on first visit")
+            }
         })?;
         sets.push((set, counts_by_move(&boxes), boxes.len()));
     }

@@ -61,33 +61,35 @@ pub fn run() -> anyhow::Result<()> {
     }
 }
 
+/// A value on the command line that could not be read: what it was for,
+/// the text, and what was expected.
+pub use menace::error::InvalidValue as ArgError;
+
 /// A count that must be a whole number from 1 up (games, seeds, K).
-pub fn positive(text: &str) -> Result<u64, String> {
+pub fn positive(text: &str) -> Result<u64, ArgError> {
     match text.trim().parse::<i128>() {
         Ok(n) if n >= 1 && n <= i128::from(u64::MAX) => Ok(n as u64),
-        Ok(n) => Err(format!("{n} is not allowed: expected a whole number from 1 up")),
-        Err(_) => Err(format!(
-            "'{text}' is not a whole number: expected a whole number from 1 up"
+        Ok(_) => Err(ArgError::new("count", text, "expected a whole number from 1 up")),
+        Err(_) => Err(ArgError::new(
+            "count",
+            text,
+            "not a whole number: expected a whole number from 1 up",
         )),
     }
 }
 
 /// A seed: a whole number from 0 to 2^64 − 1.
-pub fn seed(text: &str) -> Result<u64, String> {
-    text.trim().parse::<u64>().map_err(|_| {
-        format!(
-            "seed '{}': expected a whole number from 0 to {}",
-            menace::error::shown(text),
-            u64::MAX
-        )
-    })
+pub fn seed(text: &str) -> Result<u64, ArgError> {
+    text.trim()
+        .parse::<u64>()
+        .map_err(|_| ArgError::new("seed", text, format!("expected a whole number from 0 to {}", u64::MAX)))
 }
 
 /// A number of games for one run: 1 to 100 000 000 (memory stays flat: running totals only).
-pub fn game_count(text: &str) -> Result<u64, String> {
+pub fn game_count(text: &str) -> Result<u64, ArgError> {
     let n = positive(text)?;
     if n > 100_000_000 {
-        return Err(format!("{n} games is too many for one run: at most 100000000"));
+        return Err(ArgError::new("games", text, "too many for one run: at most 100000000"));
     }
     Ok(n)
 }

@@ -65,6 +65,9 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
 /// What the person typed, or that input ended.
 enum Input {
     Line(String),
+    /// A line longer than [`MAX_LINE`] bytes: not a move, and input stops
+    /// there (`play < /dev/zero` would otherwise read for ever).
+    TooLong,
     End,
     Interrupt,
 }
@@ -80,27 +83,38 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
 /// The most bytes of one input line kept (a move is a few bytes).
 const MAX_LINE: usize = 4096;
 
-/// The next line (without its newline), keeping at most `limit` bytes of it
-/// and skipping the rest; `None` at the end of input.
-fn read_line_limited(input: &mut impl BufRead, limit: usize) -> std::io::Result<Option<Vec<u8>>> {
+/// One line of input as read by [`read_line_limited`].
+#[derive(Debug, PartialEq, Eq)]
+enum Line {
+    /// A whole line, without its newline.
+    Text(Vec<u8>),
+    /// More than the limit without a newline: reading stops there.
+    TooLong,
+}
+
+/// The next line (without its newline), or [`Line::TooLong`] as soon as
+/// more than `limit` bytes come without one; `None` at the end of input.
+fn read_line_limited(input: &mut impl BufRead, limit: usize) -> std::io::Result<Option<Line>> {
     let mut line = Vec::new();
     let mut seen = false;
     loop {
         let buf = input.fill_buf()?;
         if buf.is_empty() {
-            return Ok(seen.then_some(line));
+            return Ok(seen.then_some(Line::Text(line)));
         }
         seen = true;
         let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
             Some(i) => (&buf[..i], i + 1),
             None => (buf, buf.len()),
         };
-        let room = limit.saturating_sub(line.len());
-        line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        if line.len() + chunk.len() > limit {
+            return Ok(Some(Line::TooLong));
+        }
+        line.extend_from_slice(chunk);
         let ended = done > chunk.len();
         input.consume(done);
         if ended {
-            return Ok(Some(line));
+            return Ok(Some(Line::Text(line)));
         }
     }
 }
@@ -115,16 +129,23 @@ fn spawn_input() -> Receiver<Input> {
     std::thread::spawn(move || {
         let stdin = std::io::stdin();
         // Bytes, not lines of text: a line that is not UTF-8 is refused as a
-        // move, not taken as the end. A line is kept to its first
-        // MAX_LINE bytes, so an endless one cannot fill memory.
+        // move, not taken as the end. A line longer than MAX_LINE bytes ends
+        // the input, so an endless one (`< /dev/zero`) neither fills memory
+        // nor runs for ever.
         let mut input = stdin.lock();
-        while let Ok(Some(bytes)) = read_line_limited(&mut input, MAX_LINE) {
-            let text = String::from_utf8_lossy(&bytes).trim_end_matches('\r').to_string();
-            if tx.send(Input::Line(text)).is_err() {
+        loop {
+            let message = match read_line_limited(&mut input, MAX_LINE) {
+                Ok(Some(Line::Text(bytes))) => {
+                    Input::Line(String::from_utf8_lossy(&bytes).trim_end_matches('\r').to_string())
+                }
+                Ok(Some(Line::TooLong)) => Input::TooLong,
+                Ok(None) | Err(_) => Input::End,
+            };
+            let last = !matches!(message, Input::Line(_));
+            if tx.send(message).is_err() || last {
                 return;
             }
         }
-        let _ = tx.send(Input::End);
     });
     rx
 }
@@ -233,35 +254,65 @@ fn session<G: Game>(
     loop {
         let number = trainer.games_played().saturating_add(1);
         println!("\n{}", screen.bold(&format!("=== Game {number} ===")));
-        let outcome = play_one(&game, &mut trainer, &input, args.deadline, &screen, name, &help)?;
-        let Some((result, changes, drawn, timed_out)) = outcome else {
-            // Input ended or was interrupted mid-game: the game in progress is
-            // dropped and the file keeps the state after the last finished game.
-            save(&finished_state, args)?;
+        let end = play_one(&game, &mut trainer, &input, args.deadline, &screen, name, &help)?;
+        let bye = |trainer: &Trainer<G>, (you, it, draws): (u32, u32, u32)| {
             println!(
-                "\nBye. Score: you {your_wins}, {name} {its_wins}, draws {draws}. (This session; {name} has played {} in all.)",
+                "\nBye. Score: you {you}, {name} {it}, draws {draws}. (This session; {name} has played {} in all.)",
                 games(trainer.games_played())
             );
-            return Ok(());
         };
+        let (result, changes, drawn, asked) = match end {
+            GameEnd::Stopped => {
+                // Input ended or was interrupted mid-game: the game in progress is
+                // dropped and the file keeps the state after the last finished game.
+                save(&finished_state, args)?;
+                bye(&trainer, (your_wins, its_wins, draws));
+                return Ok(());
+            }
+            GameEnd::OnTime => {
+                its_wins += 1;
+                timeouts_in_a_row += 1;
+                println!(
+                    "Score: you {your_wins}, {name} {its_wins}, draws {draws}. (This session; {name} has played {} in all.)",
+                    games(trainer.games_played())
+                );
+                if timeouts_in_a_row >= MAX_TIMEOUTS {
+                    println!(
+                        "\nNo move in {MAX_TIMEOUTS} games in a row: stopping (the machine is saved as after the last game played out)."
+                    );
+                    save(&finished_state, args)?;
+                    return Ok(());
+                }
+                continue;
+            }
+            GameEnd::Finished(played) => played,
+        };
+        timeouts_in_a_row = 0;
         match result {
             GameResult::Win => its_wins += 1,
             GameResult::Loss => your_wins += 1,
             GameResult::Draw => draws += 1,
         }
         report_changes(&game, &trainer, &changes, &drawn, name, &mut told_mirrors);
-        timeouts_in_a_row = if timed_out { timeouts_in_a_row + 1 } else { 0 };
         println!(
             "Score: you {your_wins}, {name} {its_wins}, draws {draws}. (This session; {name} has played {} in all.)",
             games(trainer.games_played())
         );
         finished_state = state::to_json(&trainer);
         save(&finished_state, args)?;
-        if timeouts_in_a_row >= MAX_TIMEOUTS {
-            println!(
-                "\nNo move in {MAX_TIMEOUTS} games in a row: stopping (the machine is saved as after the last game)."
-            );
-            return Ok(());
+        if !asked {
+            // The game ended without a move of yours (the machine won, or
+            // resigned, at once): wait for you before the next, so that a
+            // board decided before you move is not played without end.
+            println!("That game needed no move of yours. Press Enter for the next game, or type quit.");
+            let _ = std::io::stdout().flush();
+            match input.recv().unwrap_or(Input::End) {
+                Input::Line(l) if !matches!(l.trim(), "quit" | "exit") => {}
+                _ => {
+                    bye(&trainer, (your_wins, its_wins, draws));
+                    return Ok(());
+                }
+            }
         }
     }
 }
@@ -282,8 +333,24 @@ fn save(state_json: &str, args: &PlayArgs) -> anyhow::Result<()> {
 /// the board as played to the box, and that board.
 type Drawn<G> = (u32, usize, <G as Game>::Position);
 
-/// A finished game: its result for the machine, the beads that changed, and the boxes drawn from.
+/// A finished game: its result for the machine, the beads that changed, the
+/// boxes drawn from, and whether the person was asked for a move.
 type Played<G> = (GameResult, Vec<BeadChange>, Vec<Drawn<G>>, bool);
+
+/// How one game of a session ended.
+enum GameEnd<G: Game> {
+    /// Played out (or resigned) and reinforced.
+    Finished(Played<G>),
+    /// The person ran out of time: the game is lost, but neither reinforced
+    /// nor counted, since a forfeit says nothing of the machine's moves
+    /// (and nobody may be at the keyboard at all).
+    OnTime,
+    /// The person quit, or input ended: the game is dropped unfinished.
+    Stopped,
+}
+
+/// Refused inputs in a row after which play stops: the input is not a person typing moves.
+const MAX_REFUSED: u32 = 100;
 
 /// Games lost on time in a row after which play stops: nobody is at the keyboard.
 const MAX_TIMEOUTS: u32 = 3;
@@ -361,8 +428,7 @@ fn help_text(state: Option<&std::path::Path>) -> String {
     )
 }
 
-/// Play one game through the match driver; `None` if the person quit or
-/// input ended (the game is then dropped unfinished).
+/// Play one game through the match driver.
 fn play_one<G: Game>(
     game: &G,
     trainer: &mut Trainer<G>,
@@ -371,9 +437,10 @@ fn play_one<G: Game>(
     screen: &Screen,
     name: &str,
     help: &str,
-) -> anyhow::Result<Option<Played<G>>> {
+) -> anyhow::Result<GameEnd<G>> {
     let mut drawn: Vec<Drawn<G>> = Vec::new();
-    let mut timed_out = false;
+    let mut asked = false;
+    let mut refused = 0u32;
     let mut m = Match::start(trainer);
     let first = game.turn(m.position());
     let mut time_left = deadline;
@@ -406,7 +473,7 @@ fn play_one<G: Game>(
                     }
                 }
                 let (record, changes) = m.finish(trainer, false);
-                return Ok(Some((record.result, changes, drawn, timed_out)));
+                return Ok(GameEnd::Finished((record.result, changes, drawn, asked)));
             }
             Step::Machine(mv) => {
                 let before = before.as_ref().unwrap_or(m.position());
@@ -428,6 +495,7 @@ fn play_one<G: Game>(
             // The opponent here is always the person.
             Step::Opponent(_) => shown = false,
             Step::AwaitingPerson => {
+                asked = true;
                 let pos = m.position().clone();
                 if !shown {
                     print!("{}", game.diagram_after(&pos, m.last_move()));
@@ -447,10 +515,11 @@ fn play_one<G: Game>(
                     Some(left) => match input.recv_timeout(left) {
                         Ok(i) => i,
                         Err(RecvTimeoutError::Timeout) => {
-                            println!("Time is up: you lose this game.");
-                            timed_out = true;
-                            m.opponent_resigns();
-                            continue;
+                            println!(
+                                "Time is up: you lose this game. (Lost on time, it teaches {name} nothing: its beads are unchanged and the game is not counted.)"
+                            );
+                            m.abandon(trainer);
+                            return Ok(GameEnd::OnTime);
                         }
                         Err(RecvTimeoutError::Disconnected) => Input::End,
                     },
@@ -461,16 +530,24 @@ fn play_one<G: Game>(
                 }
                 let line = match got {
                     Input::Line(l) => l,
+                    Input::TooLong => {
+                        println!("Refused: a line of more than {MAX_LINE} bytes is not a move; input stops here.");
+                        m.abandon(trainer);
+                        return Ok(GameEnd::Stopped);
+                    }
                     Input::End | Input::Interrupt => {
                         m.abandon(trainer);
-                        return Ok(None);
+                        return Ok(GameEnd::Stopped);
                     }
                 };
+                // Reset by a move or a command; blank and refused lines count up.
+                let blank_or_refused = refused;
+                refused = 0;
                 match line.trim() {
-                    "" => {}
+                    "" => refused = blank_or_refused + 1,
                     "quit" | "exit" => {
                         m.abandon(trainer);
-                        return Ok(None);
+                        return Ok(GameEnd::Stopped);
                     }
                     "help" | "?" => println!("{help}"),
                     "resign" => {
@@ -494,8 +571,16 @@ fn play_one<G: Game>(
                             m.play_person(trainer, mv);
                             shown = false;
                         }
-                        Err(e) => println!("Refused: {e}"),
+                        Err(e) => {
+                            println!("Refused: {e}");
+                            refused = blank_or_refused + 1;
+                        }
                     },
+                }
+                if refused >= MAX_REFUSED {
+                    println!("{MAX_REFUSED} lines in a row without a move: stopping (the input is not moves).");
+                    m.abandon(trainer);
+                    return Ok(GameEnd::Stopped);
                 }
             }
         }

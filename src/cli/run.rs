@@ -24,9 +24,9 @@ pub struct RunArgs {
     /// part way and started again on the same folder redoes only the unfinished (arm, seed) units.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// Worker threads [default: one per core]. The results do not depend on it.
-    #[arg(long, value_parser = super::positive)]
-    threads: Option<u64>,
+    /// Worker threads, 1 to 256 [default: one per core]. The results do not depend on it.
+    #[arg(long, value_parser = thread_count)]
+    threads: Option<usize>,
     /// Run only the K-th of N slices of the (arm, seed) units, e.g. 2/8, into --out;
     /// put the slices together with `menace merge`. `slurm/N` takes K from a Slurm array
     /// task's SLURM_ARRAY_TASK_ID; `slurm` also takes N from the array's bounds (1-N).
@@ -73,6 +73,23 @@ impl ShardArg {
     }
 }
 
+/// The most worker threads a run starts: far more than the cores of any
+/// machine this runs on, and few enough to start at once (100 000 were
+/// still being spawned after 11 minutes).
+const MAX_THREADS: usize = 256;
+
+fn thread_count(text: &str) -> Result<usize, super::ArgError> {
+    let n = super::positive(text)?;
+    if n > MAX_THREADS as u64 {
+        return Err(super::ArgError::new(
+            "threads",
+            text,
+            format!("at most {MAX_THREADS} (the results are the same on any number)"),
+        ));
+    }
+    Ok(n as usize)
+}
+
 pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let exp = Experiment::load(&args.file).map_err(|e| anyhow!(e))?;
     if args.list {
@@ -82,10 +99,11 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("results").join(&exp.name));
-    let threads = args
-        .threads
-        .map(|t| t as usize)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = args.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(MAX_THREADS)
+    });
     let shard = args.shard.map(ShardArg::resolve).transpose()?;
     with_game!(exp.game.clone(), g => run_game(&g, &exp, &out, threads, shard, &args))
 }
@@ -143,7 +161,13 @@ fn run_game<G: Game>(
     let todo: Vec<_> = mine.iter().copied().filter(|u| !done.contains_key(u)).collect();
     units::save_source(out, exp)?;
     let shard_text = shard.map_or(String::new(), |s| format!(", shard {s}"));
-    println!("{} on {threads} threads{shard_text}", headline(exp));
+    // No more threads than units to run: the rest would have nothing to do.
+    let threads = threads.min(todo.len()).max(1);
+    println!(
+        "{} on {threads} thread{}{shard_text}",
+        headline(exp),
+        if threads == 1 { "" } else { "s" }
+    );
     if !done.is_empty() {
         println!(
             "resuming in {}: {} of {} units already done",

@@ -68,6 +68,12 @@ fn solve_game<G: Game>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
     let value = match solver.value(&start) {
         Ok(v) => v,
         Err(e) if has_oracle => return solve_winners(game, args, &e.to_string()),
+        Err(_) if game.too_large_for_exhaustive_search() => {
+            return Err(anyhow::anyhow!(
+                "{} is far too large to solve exactly, whatever --max-positions: play it against a search opponent such as mcts:1000",
+                game.spec()
+            ))
+        }
         Err(e) => {
             return Err(anyhow::anyhow!(
                 "{e}: raise --max-positions, or play it against a search opponent such as mcts:1000"

@@ -27,7 +27,7 @@ pub struct TrainArgs {
     /// random, perfect, perfect:P (perfect with probability P, else random), menace (self-play),
     /// or mcts:N (Monte Carlo tree search, N playouts a move; mcts:N,c=C sets the exploration constant)
     /// [default: random, or the saved opponent with --resume].
-    #[arg(long, value_parser = OpponentSpec::parse)]
+    #[arg(long, value_parser = OpponentSpec::parse_program)]
     opponent: Option<OpponentSpec>,
     /// How many games to play (at most 100000000).
     #[arg(long, default_value_t = 50, allow_negative_numbers = true, value_parser = super::game_count)]
@@ -43,9 +43,13 @@ pub struct TrainArgs {
     /// Save the whole state (machine, opponent, random stream) here afterwards.
     #[arg(long, value_name = "FILE")]
     save: Option<PathBuf>,
-    /// Continue from a saved state instead of a fresh machine (its settings win).
+    /// Continue from a saved state instead of a fresh machine (its settings win);
+    /// give --save too (the same file to save back), or --no-save.
     #[arg(long, value_name = "FILE")]
     resume: Option<PathBuf>,
+    /// With --resume and no --save: play the games without keeping them.
+    #[arg(long, requires = "resume", conflicts_with = "save")]
+    no_save: bool,
     /// Print the summary and every game as JSON on stdout.
     #[arg(long)]
     json: bool,
@@ -64,11 +68,6 @@ fn train<G: Game>(
     settings: menace::machine::settings::MachineSettings,
     default_side: menace::Player,
 ) -> anyhow::Result<()> {
-    if args.opponent == Some(OpponentSpec::Human) {
-        return Err(super::usage(
-            "--opponent human: a person plays at the terminal with `menace play`; train takes a program opponent",
-        ));
-    }
     // Held for the whole run: a second process on the same state file is refused at once.
     let _locks = [&args.resume, &args.save]
         .into_iter()
@@ -94,6 +93,13 @@ fn train<G: Game>(
                         game.player_name(t.machine().side())
                     );
                 }
+            }
+            // Refused before a game is played, rather than the games thrown away unsaid.
+            if args.save.is_none() && !args.no_save {
+                return Err(super::usage(format!(
+                    "--resume {0} without --save would throw the games away: give --save {0} to save them back (or --no-save to keep nothing)",
+                    path.display()
+                )));
             }
             t
         }
@@ -198,10 +204,16 @@ fn train<G: Game>(
     };
     match tally.last_loss {
         None => println!("no loss in these {} games: {verdict}", tally.games),
-        Some(n) => println!(
-            "last loss in game {n}; no loss in the {} games after it: {verdict} (learned: at least {LEARNED_MIN_GAMES} games, and as many as before it, without a loss)",
-            trainer.games_played() - n
+        Some(n) if n == trainer.games_played() => println!(
+            "last loss in game {n}, the last one played: {verdict} (learned: at least {LEARNED_MIN_GAMES} games, and as many as before the last loss, without a loss)"
         ),
+        Some(n) => {
+            let after = trainer.games_played() - n;
+            println!(
+                "last loss in game {n}; no loss in the {after} game{} after it: {verdict} (learned: at least {LEARNED_MIN_GAMES} games, and as many as before it, without a loss)",
+                if after == 1 { "" } else { "s" }
+            )
+        }
     }
     println!(
         "boxes: {} ({}, about {} bytes each), beads: {} (started with {})",

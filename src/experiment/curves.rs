@@ -254,6 +254,15 @@ impl CurveTable {
             .iter()
             .map(str::to_string)
             .collect();
+        // A column named twice would fill one curve with two columns' values.
+        for (i, h) in header.iter().enumerate() {
+            if header[..i].contains(h) {
+                return Err(FieldError::new(
+                    "header",
+                    format!("column '{h}' appears twice: expected each column once"),
+                ));
+            }
+        }
         let col = |name: &str| {
             header
                 .iter()

@@ -421,13 +421,7 @@ fn check_arm(game: &AnyGame, a: ArmChoice) -> Result<Arm, FieldError> {
     if a.name.trim().is_empty() {
         return Err(FieldError::new("name", "an arm needs a name"));
     }
-    let opponent = OpponentSpec::parse(&a.opponent).map_err(|e| FieldError::new("opponent", e))?;
-    if opponent == OpponentSpec::Human {
-        return Err(FieldError::new(
-            "opponent",
-            "'human' is a person at the terminal (menace play); an experiment needs a program opponent",
-        ));
-    }
+    let opponent = OpponentSpec::parse_program(&a.opponent).map_err(|e| FieldError::new("opponent", e))?;
     let side = match &a.side {
         None => default_side(game),
         Some(s) => game.parse_player(s).map_err(|e| FieldError::new("side", e))?,

@@ -274,6 +274,18 @@ impl Game for Hexapawn {
             text: text.to_string(),
             reason: "expected a step like b2, a capture like axb2, or a from-to move like b1b2 or a3-b2".to_string(),
         };
+        // A cell name off this board is said to be, not called unreadable.
+        let on_board = |cell: &str| match parse_cell(cell) {
+            Some(_) => self.cell_index(cell).ok_or_else(|| MoveError {
+                text: text.to_string(),
+                reason: format!(
+                    "{cell} is off the board: files a to {}, ranks 1 to {}",
+                    char::from(b'a' + self.width - 1),
+                    self.height
+                ),
+            }),
+            None => Err(unreadable()),
+        };
         let moves = self.moves(pos);
         let pick = |pred: &dyn Fn(&HexapawnMove) -> bool, what: &str| -> Result<HexapawnMove, MoveError> {
             let found: Vec<&HexapawnMove> = moves.iter().filter(|m| pred(m)).collect();
@@ -287,14 +299,14 @@ impl Game for Hexapawn {
         if let Some((first, rest)) = split_cell(&clean) {
             if !rest.is_empty() {
                 let second = rest.strip_prefix(['-', 'x']).unwrap_or(rest);
-                let from = self.cell_index(first).ok_or_else(unreadable)?;
-                let to = self.cell_index(second).ok_or_else(unreadable)?;
+                let from = on_board(first)?;
+                let to = on_board(second)?;
                 return pick(&|m| m.from == from && m.to == to, "move from that cell to that cell");
             }
         }
         // Capture form: axb2 (file of the capturing pawn, then the cell).
         if let Some((file, cell)) = clean.split_once('x') {
-            let to = self.cell_index(cell).ok_or_else(unreadable)?;
+            let to = on_board(cell)?;
             let (f, _) = parse_cell(&format!("{file}1")).ok_or_else(unreadable)?;
             let w = self.w();
             return pick(
@@ -303,7 +315,7 @@ impl Game for Hexapawn {
             );
         }
         // Destination only: the step (or the only move) landing there.
-        let to = self.cell_index(&clean).ok_or_else(unreadable)?;
+        let to = on_board(&clean)?;
         pick(&|m| m.to == to && !self.is_capture(pos, *m), "step to that cell")
             .or_else(|e| pick(&|m| m.to == to, "move to that cell").map_err(|_| e))
     }

@@ -28,12 +28,29 @@ pub enum OpponentSpec {
     Mcts { playouts: u32, exploration: f64 },
 }
 
+/// The opponents that are programs, as an error lists them.
+const PROGRAMS: &str =
+    "random, perfect, perfect:P (P from 0 to 1), menace, mcts:N (N playouts from 1 to 10000000, optionally ,c=C)";
+
 impl OpponentSpec {
+    /// [`OpponentSpec::parse`] for where only a program can play (`train`,
+    /// experiments): `human` is refused, and the error lists programs only.
+    pub fn parse_program(text: &str) -> Result<OpponentSpec, InvalidValue> {
+        match OpponentSpec::parse(text) {
+            Ok(OpponentSpec::Human) => Err(InvalidValue::new(
+                "opponent",
+                text,
+                format!("a person plays at the terminal with `menace play`; expected a program: {PROGRAMS}"),
+            )),
+            Ok(spec) => Ok(spec),
+            // The general list names `human` too: name the programs only.
+            Err(_) => Err(InvalidValue::new("opponent", text, format!("expected {PROGRAMS}"))),
+        }
+    }
+
     /// Read `random`, `perfect`, `perfect:0.8`, `menace`, `mcts:1000` or `mcts:1000,c=1.4`.
     pub fn parse(text: &str) -> Result<OpponentSpec, InvalidValue> {
-        let err = || {
-            InvalidValue::new("opponent", text, "expected random, perfect, perfect:P (P from 0 to 1), menace, mcts:N (N playouts from 1 to 10000000, optionally ,c=C), or human")
-        };
+        let err = || InvalidValue::new("opponent", text, format!("expected {PROGRAMS}, or human"));
         match text.trim() {
             "random" => Ok(OpponentSpec::Random),
             "human" => Ok(OpponentSpec::Human),
