@@ -25,6 +25,10 @@ pub enum FileError {
     /// The path names something that is not a regular file (a folder, a device).
     #[error("cannot write '{}': it exists and is not a regular file", path.display())]
     NotAFile { path: PathBuf },
+    /// A file expected to be one the program wrote is not a regular file (a
+    /// FIFO would block the read for ever, a device never end).
+    #[error("cannot read '{}': not a regular file", path.display())]
+    NotRegular { path: PathBuf },
     /// The file is larger than the program reads.
     #[error("cannot read '{}': larger than {limit} bytes", path.display())]
     TooLarge { path: PathBuf, limit: u64 },
@@ -38,7 +42,7 @@ impl FileError {
     pub fn kind(&self) -> io::ErrorKind {
         match self {
             FileError::Io { io, .. } => io.kind(),
-            FileError::NotAFile { .. } => io::ErrorKind::InvalidInput,
+            FileError::NotAFile { .. } | FileError::NotRegular { .. } => io::ErrorKind::InvalidInput,
             FileError::TooLarge { .. } => io::ErrorKind::FileTooLarge,
             FileError::Locked { .. } => io::ErrorKind::WouldBlock,
         }
@@ -49,6 +53,7 @@ impl FileError {
         match self {
             FileError::Io { path, .. }
             | FileError::NotAFile { path }
+            | FileError::NotRegular { path }
             | FileError::TooLarge { path, .. }
             | FileError::Locked { path, .. } => path,
         }
@@ -161,6 +166,28 @@ pub fn create_dir(path: &Path) -> Result<(), FileError> {
 /// [`MAX_FILE_BYTES`] (a device that never ends is refused, not read forever).
 pub fn read_text(path: &Path) -> Result<String, FileError> {
     let file = fs::File::open(path).map_err(|e| FileError::io("read", path, e))?;
+    read_open(file, path)
+}
+
+/// [`read_text`] of a file the program itself wrote (a unit of a run, a
+/// shard's record): anything but a regular file is refused, and opening
+/// never waits (a FIFO named like a unit would block an open for ever).
+pub fn read_regular_text(path: &Path) -> Result<String, FileError> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options.open(path).map_err(|e| FileError::io("read", path, e))?;
+    let meta = file.metadata().map_err(|e| FileError::io("read", path, e))?;
+    if !meta.is_file() {
+        return Err(FileError::NotRegular {
+            path: path.to_path_buf(),
+        });
+    }
+    read_open(file, path)
+}
+
+fn read_open(file: fs::File, path: &Path) -> Result<String, FileError> {
     let mut bytes = Vec::new();
     file.take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)

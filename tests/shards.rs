@@ -300,3 +300,69 @@ fn shard_from_slurm_environment() {
     assert_eq!(run("slurm/0", &[], "none").status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn merge_opens_only_regular_files_and_refuses_impossible_values() {
+    let dir = scratch("values");
+    let file = write(&dir, "sweep.json", SWEEP);
+    let path = |p: &str| dir.join(p).to_str().unwrap().to_string();
+    for k in 1..=2 {
+        ok(&menace(&[
+            "run",
+            &file,
+            "--shard",
+            &format!("{k}/2"),
+            "--out",
+            &path(&format!("s{k}")),
+        ]));
+    }
+    let err = |o: Output| {
+        assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stdout));
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    // (Exact results are recorded every 10 games: games[9], games[19], ...)
+    // s1 holds the even units (round-robin from unit 0): arm 0, seed 0 is one.
+    let unit = dir.join("s1").join("units").join("arm0-seed0.json");
+    let original = std::fs::read_to_string(&unit).unwrap();
+    let edited = |change: &dyn Fn(&mut serde_json::Value)| {
+        let mut v: serde_json::Value = serde_json::from_str(&original).unwrap();
+        change(&mut v);
+        std::fs::write(&unit, v.to_string()).unwrap();
+        err(menace(&["merge", &path("s1"), &path("s2"), "--out", &path("x")]))
+    };
+    let u = unit.display().to_string();
+    let e = edited(&|v| v["games"][9]["exact"]["perfect"]["win"] = serde_json::json!(-5));
+    assert!(
+        e.contains(&format!(
+            "'{u}': games[9].exact.perfect.win: -5: expected a probability from 0 to 1"
+        )),
+        "{e}"
+    );
+    let e = edited(&|v| v["games"][19]["exact"]["random"]["win"] = serde_json::json!(7.5));
+    assert!(
+        e.contains("games[19].exact.random.win: 7.5: expected a probability"),
+        "{e}"
+    );
+    let e = edited(&|v| v["games"][1]["total_beads"] = serde_json::json!(u64::MAX));
+    assert!(
+        e.contains(&format!(
+            "games[1].total_beads: {} beads: expected at most {}",
+            u64::MAX,
+            1u64 << 53
+        )),
+        "{e}"
+    );
+    let e = edited(&|v| v["start"]["exact"]["random"]["draw"] = serde_json::json!(0.5));
+    assert!(e.contains("start.exact.random: win, draw and loss add up to"), "{e}");
+    let e = edited(&|v| v["games"][5]["game"] = serde_json::json!(9));
+    assert!(e.contains("games[5].game: 9: expected game 6"), "{e}");
+    // A FIFO named like a unit: refused at once, not waited on for ever.
+    std::fs::remove_file(&unit).unwrap();
+    let c = std::ffi::CString::new(u.clone()).unwrap();
+    // SAFETY: a NUL-terminated path, and a mode.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    let e = err(menace(&["merge", &path("s1"), &path("s2"), "--out", &path("x")]));
+    assert!(e.contains(&format!("cannot read '{u}': not a regular file")), "{e}");
+    assert!(!dir.join("x").exists(), "nothing written by a refused merge");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

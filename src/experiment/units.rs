@@ -17,8 +17,8 @@ use super::curves::SeedRun;
 pub use super::error::UnitError;
 use super::file::{content_hash, Experiment};
 use crate::error::FieldError;
-use crate::fsutil::{create_dir, read_text, write_atomic};
-use crate::training::trainer::{GameRecord, Snapshot};
+use crate::fsutil::{create_dir, read_regular_text, write_atomic};
+use crate::training::trainer::{ExactPair, GameRecord, Snapshot};
 
 /// The format tag of a unit file.
 pub const UNIT_FORMAT: &str = "menace-unit/1";
@@ -222,7 +222,7 @@ fn read_unit(path: &Path, exp: &Experiment) -> Result<(Unit, SeedRun), UnitError
         path: path.to_path_buf(),
         error,
     };
-    let text = read_text(path)?;
+    let text = read_regular_text(path)?;
     let file: UnitFile = serde_json::from_str(&text).map_err(|e| bad(FieldError::new("", e)))?;
     if file.format != UNIT_FORMAT {
         return Err(bad(FieldError::new("format", format!("expected \"{UNIT_FORMAT}\""))));
@@ -245,13 +245,68 @@ fn read_unit(path: &Path, exp: &Experiment) -> Result<(Unit, SeedRun), UnitError
             format!("{} games, but the experiment has {}", file.games.len(), exp.games),
         )));
     }
-    Ok((
-        (file.arm, file.seed_index),
-        SeedRun {
-            start: file.start,
-            games: file.games,
-        },
-    ))
+    let run = SeedRun {
+        start: file.start,
+        games: file.games,
+    };
+    check_run(&run).map_err(bad)?;
+    Ok(((file.arm, file.seed_index), run))
+}
+
+/// The most beads a unit file may say a machine holds: 2^53, past which a
+/// count is no longer exact in the curves (and no machine gets near it).
+pub const MAX_BEADS: u64 = 1 << 53;
+
+/// Refuse values no run can have written (a file edited or corrupted): a
+/// probability outside 0 to 1 or not summing to 1, more beads in the first
+/// boxes than in all, bead counts past [`MAX_BEADS`], games out of order.
+fn check_run(run: &SeedRun) -> Result<(), FieldError> {
+    let check = |field: String, total: u64, first: u64, exact: Option<ExactPair>| -> Result<(), FieldError> {
+        if total > MAX_BEADS {
+            return Err(FieldError::new(
+                format!("{field}.total_beads"),
+                format!("{total} beads: expected at most {MAX_BEADS}"),
+            ));
+        }
+        if first > total {
+            return Err(FieldError::new(
+                format!("{field}.first_box_beads"),
+                format!("{first} beads, more than the {total} in all the boxes"),
+            ));
+        }
+        let sides = exact.map_or([None, None], |e| [e.perfect, e.random]);
+        for (name, e) in ["perfect", "random"].into_iter().zip(sides) {
+            let Some(e) = e else { continue };
+            for (what, p) in [("win", e.win), ("draw", e.draw), ("loss", e.loss)] {
+                if !(0.0..=1.0).contains(&p) {
+                    return Err(FieldError::new(
+                        format!("{field}.exact.{name}.{what}"),
+                        format!("{p}: expected a probability from 0 to 1"),
+                    ));
+                }
+            }
+            let sum = e.win + e.draw + e.loss;
+            if (sum - 1.0).abs() > 1e-6 {
+                return Err(FieldError::new(
+                    format!("{field}.exact.{name}"),
+                    format!("win, draw and loss add up to {sum}: expected 1"),
+                ));
+            }
+        }
+        Ok(())
+    };
+    let s = &run.start;
+    check("start".to_string(), s.total_beads, s.first_box_beads, s.exact)?;
+    for (i, g) in run.games.iter().enumerate() {
+        if g.game != i as u64 + 1 {
+            return Err(FieldError::new(
+                format!("games[{i}].game"),
+                format!("{}: expected game {}", g.game, i + 1),
+            ));
+        }
+        check(format!("games[{i}]"), g.total_beads, g.first_box_beads, g.exact)?;
+    }
+    Ok(())
 }
 
 /// Once an unsharded run's outputs are written, its units are no longer needed.
@@ -296,7 +351,7 @@ pub fn merge(dirs: &[PathBuf]) -> Result<(Experiment, Vec<Vec<SeedRun>>), UnitEr
     let mut exp: Option<(Experiment, PathBuf)> = None;
     for dir in dirs {
         let path = dir.join("experiment.json");
-        let text = read_text(&path)?;
+        let text = read_regular_text(&path)?;
         match &exp {
             None => {
                 let parsed = Experiment::parse(&text).map_err(|error| UnitError::Bad {
@@ -353,7 +408,7 @@ fn incomplete(exp: &Experiment, dirs: &[PathBuf], held: &[usize]) -> String {
     let mut problems = Vec::new();
     let mut given = Vec::new();
     for (dir, &held) in dirs.iter().zip(held) {
-        let shard = read_text(&dir.join("shard.json"))
+        let shard = read_regular_text(&dir.join("shard.json"))
             .ok()
             .and_then(|t| serde_json::from_str::<ShardFile>(&t).ok())
             .map(|f| f.shard);
