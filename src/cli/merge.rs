@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use anyhow::anyhow;
 use clap::Args;
 
-use menace::experiment::report::write_outputs;
+use std::borrow::Cow;
+
+use menace::experiment::report::write_outputs_with;
 use menace::experiment::units;
 
 #[derive(Args)]
@@ -28,7 +30,8 @@ pub fn run(args: MergeArgs) -> anyhow::Result<()> {
             other.display()
         );
     }
-    let (exp, results) = units::merge(&shards).map_err(|e| anyhow!(e))?;
+    let merged = units::merge(&shards).map_err(|e| anyhow!(e))?;
+    let exp = &merged.exp;
     println!(
         "{}: {} arms × {} seeds × {} games, from {} shard folders",
         exp.name,
@@ -37,7 +40,8 @@ pub fn run(args: MergeArgs) -> anyhow::Result<()> {
         exp.games,
         shards.len()
     );
-    let written = write_outputs(&exp, &results, &args.out).map_err(|e| anyhow!(e))?;
-    super::run::report(&exp, &results, &written);
+    let written =
+        write_outputs_with(exp, &args.out, &mut |a| Ok(Cow::Owned(merged.arm(a)?))).map_err(|e| anyhow!(e))?;
+    super::run::report(exp, &written);
     Ok(())
 }

@@ -7,11 +7,9 @@ use std::time::Instant;
 use anyhow::anyhow;
 use clap::Args;
 
-use menace::experiment::curves::{Band, SeedRun};
-use menace::experiment::report::write_outputs;
+use menace::experiment::report::{write_outputs, Written};
 use menace::experiment::units::{self, all_units, Shard};
 use menace::experiment::Experiment;
-use menace::machine::GameResult;
 use menace::{with_game, Game};
 
 use super::progress::games_bar;
@@ -203,17 +201,14 @@ fn run_game<G: Game>(
     let results = units::assemble(exp, done)?;
     let written = write_outputs(exp, &results, out).map_err(|e| anyhow!(e))?;
     units::clear(out);
-    report(exp, &results, &written);
+    report(exp, &written);
     Ok(())
 }
 
 /// Losses per arm, and the files written.
-pub fn report(exp: &Experiment, results: &[Vec<SeedRun>], written: &[String]) {
-    for (a, runs) in exp.arms.iter().zip(results) {
-        let losses = runs
-            .iter()
-            .map(|r| r.games.iter().filter(|g| g.result == GameResult::Loss).count() as f64);
-        if let Some(b) = Band::of(losses) {
+pub fn report(exp: &Experiment, written: &Written) {
+    for (a, band) in exp.arms.iter().zip(&written.losses) {
+        if let Some(b) = band {
             println!(
                 "  {}: {:.2} losses per run (95% band {:.2} to {:.2})",
                 a.name, b.mean, b.low, b.high
@@ -221,7 +216,7 @@ pub fn report(exp: &Experiment, results: &[Vec<SeedRun>], written: &[String]) {
         }
     }
     println!("wrote:");
-    for w in written {
+    for w in &written.files {
         println!("  {w}");
     }
 }

@@ -48,6 +48,9 @@ pub enum OutputError {
     /// The summary could not be encoded as JSON.
     #[error("summary: {0}")]
     Json(#[from] serde_json::Error),
+    /// A unit of a merge could not be read.
+    #[error(transparent)]
+    Unit(#[from] UnitError),
 }
 
 /// Units that could not be saved, loaded or merged.

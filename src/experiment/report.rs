@@ -1,12 +1,13 @@
 //! What an experiment writes: per-game curves (CSV), a summary (JSON) and charts.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value as Json};
 
 use super::curves::{metric_bounds, quantile, run_curves, Band, SeedRun, METRICS};
 use super::error::OutputError;
-use super::file::Experiment;
+use super::file::{Arm, Experiment};
 #[cfg(feature = "charts")]
 use super::{charts::draw_charts, curves::CurveTable};
 use crate::fsutil::{create_dir, write_atomic, FileError};
@@ -15,12 +16,31 @@ use crate::machine::GameResult;
 use crate::training::exact::Expected;
 use crate::training::trainer::{games_until_learned, last_loss, ExactPair, LEARNED_MIN_GAMES};
 
-/// Write `curves.csv`, `summary.json` and the charts into `dir`. Returns the files written.
+/// What [`write_outputs`] wrote: the files, and per arm the band of its
+/// losses per seed (for a report on the terminal).
+pub struct Written {
+    pub files: Vec<String>,
+    pub losses: Vec<Option<Band>>,
+}
+
+/// Write `curves.csv`, `summary.json` and the charts into `dir`, from runs in memory.
+pub fn write_outputs(exp: &Experiment, results: &[Vec<SeedRun>], dir: &Path) -> Result<Written, OutputError> {
+    write_outputs_with(exp, dir, &mut |a| Ok(Cow::Borrowed(&results[a][..])))
+}
+
+/// Write `curves.csv`, `summary.json` and the charts into `dir`, taking the
+/// runs one arm at a time from `arm_runs` (arm index to its runs, seed by
+/// seed), so that no more than one arm's runs are held at once: a merge of
+/// many shards reads each arm's units from disk when it comes to it.
 ///
 /// The whole set is made in a temporary folder inside `dir` first and moved
 /// into place only once every file of it is made: a run that fails leaves
 /// the old set untouched, never new curves beside old charts.
-pub fn write_outputs(exp: &Experiment, results: &[Vec<SeedRun>], dir: &Path) -> Result<Vec<String>, OutputError> {
+pub fn write_outputs_with<'r>(
+    exp: &Experiment,
+    dir: &Path,
+    arm_runs: &mut dyn FnMut(usize) -> Result<Cow<'r, [SeedRun]>, OutputError>,
+) -> Result<Written, OutputError> {
     create_dir(dir)?;
     let tmp = tempfile::Builder::new()
         .prefix(".menace-outputs.")
@@ -31,11 +51,24 @@ pub fn write_outputs(exp: &Experiment, results: &[Vec<SeedRun>], dir: &Path) -> 
             io,
         })?;
     let mut made = Vec::new();
+    // One pass over the arms: each arm's curve rows and summary, then its runs are let go.
+    let mut csv = curves_header()?;
+    let mut arms = Vec::with_capacity(exp.arms.len());
+    let mut losses = Vec::with_capacity(exp.arms.len());
+    for (a, arm) in exp.arms.iter().enumerate() {
+        let runs = arm_runs(a)?;
+        arm_rows(&mut csv, exp, arm, &runs)?;
+        arms.push(arm_summary(exp, arm, &runs));
+        losses.push(Band::of(runs.iter().map(|r| {
+            r.games.iter().filter(|g| g.result == GameResult::Loss).count() as f64
+        })));
+    }
+    let csv = csv.into_inner().map_err(|e| OutputError::Csv(e.into_error().into()))?;
     let csv_path = tmp.path().join("curves.csv");
-    write_atomic(&csv_path, &curves_csv(exp, results)?)?;
+    write_atomic(&csv_path, &csv)?;
     made.push(csv_path.clone());
     let summary_path = tmp.path().join("summary.json");
-    let summary = serde_json::to_string_pretty(&summary(exp, results))? + "\n";
+    let summary = serde_json::to_string_pretty(&summary(exp, arms))? + "\n";
     write_atomic(&summary_path, summary.as_bytes())?;
     made.push(summary_path);
     // Without the `charts` feature, curves and summary only.
@@ -64,14 +97,15 @@ pub fn write_outputs(exp: &Experiment, results: &[Vec<SeedRun>], dir: &Path) -> 
         })?;
         written.push(to.display().to_string());
     }
-    Ok(written)
+    Ok(Written { files: written, losses })
 }
 
 /// The quantiles of seeds drawn as thin lines beside each mean: where seeds
 /// diverge (a machine that learns or resigns for ever), they show the split.
 pub const SPREAD: (f64, f64) = (0.1, 0.9);
 
-fn curves_csv(exp: &Experiment, results: &[Vec<SeedRun>]) -> Result<Vec<u8>, OutputError> {
+/// A curves file's writer, its header written.
+fn curves_header() -> Result<csv::Writer<Vec<u8>>, OutputError> {
     let mut w = csv::Writer::from_writer(Vec::new());
     let mut header: Vec<String> = [
         "experiment",
@@ -98,7 +132,13 @@ fn curves_csv(exp: &Experiment, results: &[Vec<SeedRun>]) -> Result<Vec<u8>, Out
         ]);
     }
     w.write_record(&header)?;
-    for (arm, runs) in exp.arms.iter().zip(results) {
+    Ok(w)
+}
+
+/// One arm's rows of the curves file: for every game, each curve's mean,
+/// band and spread over the seeds.
+fn arm_rows(w: &mut csv::Writer<Vec<u8>>, exp: &Experiment, arm: &Arm, runs: &[SeedRun]) -> Result<(), OutputError> {
+    {
         let curves: Vec<_> = runs.iter().map(|r| run_curves(r, exp.window)).collect();
         for g in 0..=exp.games as usize {
             let mut row = vec![
@@ -136,7 +176,7 @@ fn curves_csv(exp: &Experiment, results: &[Vec<SeedRun>]) -> Result<Vec<u8>, Out
             w.write_record(&row)?;
         }
     }
-    w.into_inner().map_err(|e| OutputError::Csv(e.into_error().into()))
+    Ok(())
 }
 
 /// Per seed, the game from which the first move's boxes stay empty to the
@@ -150,15 +190,16 @@ fn first_boxes_empty_from(run: &SeedRun) -> Option<u64> {
     }
 }
 
-fn summary(exp: &Experiment, results: &[Vec<SeedRun>]) -> Json {
-    let arms: Vec<Json> = exp
-        .arms
-        .iter()
-        .zip(results)
-        .map(|(arm, runs)| {
+/// One arm's part of the summary.
+fn arm_summary(exp: &Experiment, arm: &Arm, runs: &[SeedRun]) -> Json {
+    {
+        {
             let total = |res: GameResult| {
-                Band::of(runs.iter().map(|r| r.games.iter().filter(|g| g.result == res).count() as f64))
-                    .map(|b| b.within(0.0, exp.games as f64).json())
+                Band::of(
+                    runs.iter()
+                        .map(|r| r.games.iter().filter(|g| g.result == res).count() as f64),
+                )
+                .map(|b| b.within(0.0, exp.games as f64).json())
             };
             let learned: Vec<Option<u64>> = runs.iter().map(|r| games_until_learned(&r.games)).collect();
             let last_losses: Vec<Option<u64>> = runs.iter().map(|r| last_loss(&r.games)).collect();
@@ -257,8 +298,12 @@ fn summary(exp: &Experiment, results: &[Vec<SeedRun>]) -> Json {
                     "random": last_exact(|p| p.random),
                 },
             })
-        })
-        .collect();
+        }
+    }
+}
+
+/// The summary: the experiment, then each arm's part.
+fn summary(exp: &Experiment, arms: Vec<Json>) -> Json {
     json!({
         "experiment": exp.name,
         "title": exp.title,

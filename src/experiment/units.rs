@@ -192,29 +192,54 @@ pub fn save_shard(dir: &Path, exp: &Experiment, shard: Shard, units: usize) -> R
     Ok(())
 }
 
+/// The unit files in `dir`, by the unit their name gives (`arm{A}-seed{S}.json`),
+/// in order, without reading them; a temporary file of an interrupted write,
+/// or anything else, is passed over.
+fn unit_files(dir: &Path) -> Vec<(Unit, PathBuf)> {
+    let Ok(entries) = std::fs::read_dir(units_dir(dir)) else {
+        return Vec::new();
+    };
+    let mut found: Vec<(Unit, PathBuf)> = entries
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name();
+            let (a, s) = name
+                .to_str()?
+                .strip_prefix("arm")?
+                .strip_suffix(".json")?
+                .split_once("-seed")?;
+            Some(((a.parse().ok()?, s.parse().ok()?), e.path()))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
 /// The units already saved in `dir` for `exp` (none if the folder has none).
 /// Units of another experiment are an error, not silently reused.
 pub fn load_units(dir: &Path, exp: &Experiment) -> Result<BTreeMap<Unit, SeedRun>, UnitError> {
-    let mut found = BTreeMap::new();
-    let entries = match std::fs::read_dir(units_dir(dir)) {
-        Ok(e) => e,
-        Err(_) => return Ok(found),
-    };
-    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-    paths.sort();
-    for path in paths {
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        // Only finished units: a temporary file of an interrupted write is skipped.
-        if !(name.starts_with("arm") && name.ends_with(".json")) {
-            continue;
-        }
-        let (unit, run) = read_unit(&path, exp)?;
-        found.insert(unit, run);
+    unit_files(dir)
+        .into_iter()
+        .map(|(unit, path)| Ok((unit, read_unit_as(&path, exp, unit)?)))
+        .collect()
+}
+
+/// Read the unit file `path`, which must hold `unit`, as its name says.
+fn read_unit_as(path: &Path, exp: &Experiment, unit: Unit) -> Result<SeedRun, UnitError> {
+    let (held, run) = read_unit(path, exp)?;
+    if held != unit {
+        return Err(UnitError::Bad {
+            path: path.to_path_buf(),
+            error: FieldError::new(
+                "arm",
+                format!(
+                    "holds arm {} seed index {}, not the arm {} seed index {} its name gives",
+                    held.0, held.1, unit.0, unit.1
+                ),
+            ),
+        });
     }
-    Ok(found)
+    Ok(run)
 }
 
 fn read_unit(path: &Path, exp: &Experiment) -> Result<(Unit, SeedRun), UnitError> {
@@ -342,12 +367,12 @@ pub fn shard_folders(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<PathBuf>) {
         .partition(|p| p.is_dir() && p.join("experiment.json").is_file())
 }
 
-/// Read the shards in `dirs` (each written by `menace run --shard`): the
-/// experiment they are of and every unit, refusing shards of different
+/// Find the shards in `dirs` (each written by `menace run --shard`): the
+/// experiment they are of and every unit's file, refusing shards of different
 /// experiment files, a unit given twice, or units missing; a refusal for
 /// missing units names each folder that holds fewer than its shard's units
 /// and each shard no folder holds.
-pub fn merge(dirs: &[PathBuf]) -> Result<(Experiment, Vec<Vec<SeedRun>>), UnitError> {
+pub fn merge(dirs: &[PathBuf]) -> Result<Merged, UnitError> {
     let mut exp: Option<(Experiment, PathBuf)> = None;
     for dir in dirs {
         let path = dir.join("experiment.json");
@@ -375,29 +400,65 @@ pub fn merge(dirs: &[PathBuf]) -> Result<(Experiment, Vec<Vec<SeedRun>>), UnitEr
     let Some((exp, _)) = exp else {
         return Err(UnitError::Missing("no shard folders to merge".into()));
     };
-    let mut runs: BTreeMap<Unit, (SeedRun, PathBuf)> = BTreeMap::new();
+    let mut index: BTreeMap<Unit, (PathBuf, &PathBuf)> = BTreeMap::new();
     let mut held = Vec::with_capacity(dirs.len());
     for dir in dirs {
-        let found = load_units(dir, &exp)?;
+        let found = unit_files(dir);
         held.push(found.len());
-        for (unit, run) in found {
-            if let Some((_, first)) = runs.get(&unit) {
+        for (unit, path) in found {
+            if unit.0 >= exp.arms.len() || unit.1 >= exp.seeds.len() {
+                return Err(UnitError::Bad {
+                    path,
+                    error: FieldError::new("arm", "no such arm and seed in the experiment"),
+                });
+            }
+            if let Some((_, first)) = index.get(&unit) {
                 return Err(UnitError::Duplicate {
                     arm: unit.0,
                     seed: exp.seeds[unit.1] as usize,
-                    first: first.clone(),
+                    first: first.to_path_buf(),
                     second: dir.clone(),
                 });
             }
-            runs.insert(unit, (run, dir.clone()));
+            index.insert(unit, (path, dir));
         }
     }
-    let runs = runs.into_iter().map(|(u, (r, _))| (u, r)).collect();
-    let results = assemble(&exp, runs).map_err(|e| match e {
-        UnitError::Missing(m) => UnitError::Missing(format!("{m}; {}", incomplete(&exp, dirs, &held))),
-        other => other,
-    })?;
-    Ok((exp, results))
+    let every = all_units(&exp);
+    let missing: Vec<Unit> = every.iter().copied().filter(|u| !index.contains_key(u)).collect();
+    if let Some(&(a, s)) = missing.first() {
+        return Err(UnitError::Missing(format!(
+            "{} of {} units are missing, the first arm '{}' seed {}; {}",
+            missing.len(),
+            every.len(),
+            exp.arms[a].name,
+            exp.seeds[s],
+            incomplete(&exp, dirs, &held)
+        )));
+    }
+    let files = (0..exp.arms.len())
+        .map(|a| (0..exp.seeds.len()).map(|s| index.remove(&(a, s)).unwrap().0).collect())
+        .collect();
+    Ok(Merged { exp, files })
+}
+
+/// Shards put together: the experiment, and where each unit's file is. The
+/// units are read an arm at a time ([`Merged::arm`]), so a merge holds one
+/// arm's runs at most, however many units the sweep has.
+pub struct Merged {
+    pub exp: Experiment,
+    /// `[arm][seed index]`: the unit's file.
+    files: Vec<Vec<PathBuf>>,
+}
+
+impl Merged {
+    /// Every run of arm `arm`, seed by seed, read from its file.
+    pub fn arm(&self, arm: usize) -> Result<Vec<SeedRun>, UnitError> {
+        self.files[arm]
+            .iter()
+            .enumerate()
+            .map(|(s, path)| read_unit_as(path, &self.exp, (arm, s)))
+            .collect()
+    }
 }
 
 /// Which folders and shards lack units: each folder with fewer units than
