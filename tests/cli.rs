@@ -235,7 +235,7 @@ fn bench_quick_runs_every_row() {
     assert!(out.status.success(), "{}", stderr(&out));
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     let rows = v["rows"].as_array().unwrap();
-    assert_eq!(rows.len(), 11);
+    assert_eq!(rows.len(), 12);
     let note = |what: &str| -> String {
         let row = rows
             .iter()
@@ -252,6 +252,11 @@ fn bench_quick_runs_every_row() {
     assert!(note("train hexapawn").starts_with("compiled path"));
     assert!(note("train chessapawn").starts_with("general path"));
     assert_eq!(note("train hex:5"), "refused at once");
+    // 5 arms × 20 seeds, 100 games each.
+    assert_eq!(
+        note("merge 100 units from 100 shards"),
+        "10000 games, read an arm at a time"
+    );
 }
 
 #[test]
