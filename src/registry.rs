@@ -158,8 +158,8 @@ macro_rules! game_table {
                 match self { $( $any::$variant(g) => $crate::game::GameSpec::machine_name(g), )+ }
             }
 
-            /// The preset of its historical machine (`gardner`, `michie`).
-            pub fn machine_preset(&self) -> &'static str {
+            /// The preset of its historical machine.
+            pub fn machine_preset(&self) -> $crate::game::MachinePreset {
                 match self { $( $any::$variant(g) => $crate::game::GameSpec::machine_preset(g), )+ }
             }
 
@@ -224,7 +224,7 @@ pub fn machine_name(game: &AnyGame) -> &'static str {
 /// Michie's elsewhere), its boxes opened on first visit where the game is
 /// far too large to enumerate them.
 pub fn default_settings(game: &AnyGame) -> MachineSettings {
-    let mut settings = MachineSettings::preset(game.machine_preset()).unwrap_or_else(|_| MachineSettings::michie());
+    let mut settings = MachineSettings::of_preset(game.machine_preset());
     if game.too_large_for_exhaustive_search() {
         settings.box_mode = BoxMode::FirstVisit;
     }
