@@ -356,9 +356,29 @@ pub trait GameSpec: Game + Sized {
         "MENACE"
     }
 
-    /// The preset its historical machine's settings come from: `gardner` or `michie`.
-    fn machine_preset(&self) -> &'static str {
-        "michie"
+    /// The preset its historical machine's settings come from.
+    fn machine_preset(&self) -> MachinePreset {
+        MachinePreset::Michie
+    }
+}
+
+/// The settings of a historical machine, by whose they were (the machine
+/// layer turns one into settings).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MachinePreset {
+    /// Gardner's HER.
+    Gardner,
+    /// Michie's MENACE.
+    Michie,
+}
+
+impl MachinePreset {
+    /// Its name on the command line and in files: `gardner`, `michie`.
+    pub fn name(self) -> &'static str {
+        match self {
+            MachinePreset::Gardner => "gardner",
+            MachinePreset::Michie => "michie",
+        }
     }
 }
 

@@ -6,6 +6,9 @@
 //! this file; the shared rule suite (tests/rules.rs) then runs on each of its
 //! [`GameSpec::EXAMPLES`] without further edits.
 
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
 use crate::error::InvalidValue;
 use crate::game::{GameSpec, Outcome, Player};
 use crate::games::chessapawn::Chessapawn;
@@ -155,8 +158,8 @@ macro_rules! game_table {
                 match self { $( $any::$variant(g) => $crate::game::GameSpec::machine_name(g), )+ }
             }
 
-            /// The preset of its historical machine (`gardner`, `michie`).
-            pub fn machine_preset(&self) -> &'static str {
+            /// The preset of its historical machine.
+            pub fn machine_preset(&self) -> $crate::game::MachinePreset {
                 match self { $( $any::$variant(g) => $crate::game::GameSpec::machine_preset(g), )+ }
             }
 
@@ -171,14 +174,32 @@ macro_rules! game_table {
 /// The positions the solver may store to find a default side (a moment's work).
 const SIDE_SOLVE_LIMIT: usize = 200_000;
 
+/// The most games whose default side [`winning_or_historical_side`] keeps.
+const SIDES_KEPT: usize = 256;
+
+/// Default sides found by the solver, by game spec: worked out once, not on
+/// every call (the classroom page asks on every `GET /api/games`).
+static SIDES: Mutex<BTreeMap<String, Player>> = Mutex::new(BTreeMap::new());
+
 /// See [`AnyGame::machine_side`].
 pub fn winning_or_historical_side<G: GameSpec>(game: &G) -> Player {
-    if G::SIDE_WINS && !game.too_large_for_exhaustive_search() {
-        if let Ok((Outcome::Win(p), _)) = winner(game, &game.start(), SIDE_SOLVE_LIMIT) {
-            return p;
-        }
+    if !G::SIDE_WINS || game.too_large_for_exhaustive_search() {
+        return game.machine_side();
     }
-    game.machine_side()
+    let spec = game.spec();
+    // A panic elsewhere while holding the lock leaves the map as it was: still usable.
+    if let Some(&side) = SIDES.lock().unwrap_or_else(|e| e.into_inner()).get(&spec) {
+        return side;
+    }
+    let side = match winner(game, &game.start(), SIDE_SOLVE_LIMIT) {
+        Ok((Outcome::Win(p), _)) => p,
+        _ => game.machine_side(),
+    };
+    let mut sides = SIDES.lock().unwrap_or_else(|e| e.into_inner());
+    if sides.len() < SIDES_KEPT {
+        sides.insert(spec, side);
+    }
+    side
 }
 
 /// Read a game spec string: `hexapawn`, `hexapawn:4x4`, `tictactoe`, ...
@@ -203,7 +224,7 @@ pub fn machine_name(game: &AnyGame) -> &'static str {
 /// Michie's elsewhere), its boxes opened on first visit where the game is
 /// far too large to enumerate them.
 pub fn default_settings(game: &AnyGame) -> MachineSettings {
-    let mut settings = MachineSettings::preset(game.machine_preset()).unwrap_or_else(|_| MachineSettings::michie());
+    let mut settings = MachineSettings::of_preset(game.machine_preset());
     if game.too_large_for_exhaustive_search() {
         settings.box_mode = BoxMode::FirstVisit;
     }
@@ -229,4 +250,23 @@ game_table! {
     Hex(Hex),
     Chessapawn(Chessapawn),
     MiniHexchess(MiniHexchess),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_default_side_is_solved_once_and_kept() {
+        let octopawn = Hexapawn::new(4, 4).unwrap();
+        let kept = || SIDES.lock().unwrap().get(&crate::game::Game::spec(&octopawn)).copied();
+        // White wins octopawn; Black (HER's side) wins 3×3.
+        assert_eq!(winning_or_historical_side(&octopawn), Player::One);
+        assert_eq!(kept(), Some(Player::One));
+        assert_eq!(winning_or_historical_side(&octopawn), Player::One);
+        assert_eq!(winning_or_historical_side(&Hexapawn::new(3, 3).unwrap()), Player::Two);
+        // Games that need no solver are not kept.
+        assert_eq!(winning_or_historical_side(&TicTacToe), Player::One);
+        assert!(!SIDES.lock().unwrap().contains_key("tictactoe"));
+    }
 }

@@ -438,3 +438,32 @@ fn learned_means_a_long_enough_run_without_a_loss() {
     assert_eq!(games_until_learned(&run(5, &[])), None);
     assert_eq!(last_loss(&run(5, &[])), None);
 }
+
+#[test]
+fn each_game_names_its_historical_machine_by_a_typed_preset() {
+    use menace::game::MachinePreset;
+    use menace::registry::default_settings;
+    // HER's settings for Hexapawn boards, MENACE's elsewhere.
+    for (spec, preset) in [
+        ("hexapawn", MachinePreset::Gardner),
+        ("hexapawn:4x4", MachinePreset::Gardner),
+        ("tictactoe", MachinePreset::Michie),
+        ("hex:3", MachinePreset::Michie),
+    ] {
+        let game = menace::parse_spec(spec).unwrap();
+        assert_eq!(game.machine_preset(), preset, "{spec}");
+        assert_eq!(default_settings(&game), MachineSettings::of_preset(preset), "{spec}");
+    }
+    // The names read back as the same settings; others are refused.
+    for preset in [MachinePreset::Gardner, MachinePreset::Michie] {
+        assert_eq!(
+            MachineSettings::preset(preset.name()).unwrap(),
+            MachineSettings::of_preset(preset)
+        );
+    }
+    assert_eq!(
+        MachineSettings::of_preset(MachinePreset::Gardner),
+        MachineSettings::gardner()
+    );
+    assert!(MachineSettings::preset("her").is_err());
+}

@@ -1,7 +1,7 @@
 //! Hexapawn on a W×H board (Gardner 1962, and its n×m generalisation).
 
 use crate::error::InvalidValue;
-use crate::game::{unknown_option, Game, GameSpec, MoveError, Outcome, Player, PositionError};
+use crate::game::{unknown_option, Game, GameSpec, MachinePreset, MoveError, Outcome, Player, PositionError};
 use crate::games::board::{cell_name, encode_ranks, parse_cell, split_cell, square_board};
 use crate::picture::{self, Board, Look, MoveCells, Picture};
 
@@ -462,8 +462,8 @@ impl GameSpec for Hexapawn {
         "HER"
     }
 
-    fn machine_preset(&self) -> &'static str {
-        "gardner"
+    fn machine_preset(&self) -> MachinePreset {
+        MachinePreset::Gardner
     }
 }
 

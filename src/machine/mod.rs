@@ -8,6 +8,7 @@ use hashbrown::HashTable;
 use rand::Rng;
 use rustc_hash::FxBuildHasher;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::hash::BuildHasher;
 
 use crate::game::{Game, Outcome, Player};
@@ -90,6 +91,13 @@ pub fn bead_colours<G: Game>(game: &G, position: &G::Position, symmetry: bool) -
         }
     }
     moves
+}
+
+/// One of `items`, uniformly at random, with one draw from `rng`: the
+/// machine's move where it has no box, and the random player's.
+#[inline]
+pub(crate) fn uniform<T: Copy, R: Rng>(items: &[T], rng: &mut R) -> T {
+    items[rng.random_range(0..items.len())]
 }
 
 /// What the machine does at its turn.
@@ -342,7 +350,7 @@ impl<G: Game> Machine<G> {
         let Some(i) = index else {
             let mut moves = std::mem::take(&mut self.moves);
             self.game.legal_moves(pos, &mut moves);
-            let mv = moves[rng.random_range(0..moves.len())];
+            let mv = uniform(&moves, rng);
             self.moves = moves;
             return Choice::Play(mv);
         };
@@ -462,43 +470,20 @@ impl<G: Game> Machine<G> {
         self.history.clear();
     }
 
-    /// The probability of each real move the machine would play in `pos`,
-    /// or `None` if it would resign there. Mirrors [`Machine::choose`]
-    /// without drawing.
-    pub fn policy(&self, pos: &G::Position) -> Option<Vec<(G::Move, f64)>> {
+    /// The box the machine would draw from in `pos`, without drawing or
+    /// opening it (a box not opened yet, as it would be made), and the
+    /// symmetry taking its moves back to the real board; `None` where it
+    /// plays without a box, uniformly among the legal moves (see
+    /// [`Machine::choose`]).
+    pub fn box_to_draw(&self, pos: &G::Position) -> Option<(Cow<'_, MatchBox<G>>, usize)> {
         let (key, sym) = self.key(pos);
-        let found = self.find(&key).map(|i| &self.boxes[i as usize]);
-        let fresh;
-        let b = match found {
-            Some(b) => b,
-            None => {
-                let moves = self.game.moves(pos);
-                if self.enumerated || !self.settings.box_set.includes(&self.game, pos, &moves) {
-                    let p = 1.0 / moves.len() as f64;
-                    return Some(moves.into_iter().map(|m| (m, p)).collect());
-                }
-                // A box not opened yet would hold its initial beads.
-                fresh = self.make_box(key, 1);
-                &fresh
-            }
-        };
-        let inverse = self.game.inverse_symmetry(sym);
-        let mut beads: Vec<f64> = b.beads.iter().map(|&n| f64::from(n)).collect();
-        if b.total() == 0 {
-            match self.settings.empty_box {
-                EmptyBox::Restock => beads.iter_mut().for_each(|n| *n = 1.0),
-                _ => return None,
-            }
+        if let Some(i) = self.find(&key) {
+            return Some((Cow::Borrowed(&self.boxes[i as usize]), sym));
         }
-        let total: f64 = beads.iter().sum();
-        Some(
-            b.moves
-                .iter()
-                .zip(beads)
-                .filter(|(_, n)| *n > 0.0)
-                .map(|(&m, n)| (self.game.map_move(m, inverse), n / total))
-                .collect(),
-        )
+        if self.enumerated || !self.settings.box_set.includes(&self.game, pos, &self.game.moves(pos)) {
+            return None;
+        }
+        Some((Cow::Owned(self.make_box(key, 1)), sym))
     }
 
     /// Forget the draws of a game in progress without reinforcing.

@@ -5,6 +5,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{FieldError, InvalidValue};
+use crate::game::MachinePreset;
 use crate::machine::boxes::BoxSet;
 
 /// Initial beads per colour, by the machine's own move number (1st, 2nd,
@@ -212,12 +213,20 @@ pub struct MachineSettings {
 }
 
 impl MachineSettings {
-    /// Gardner's HER: one bead a move, `gardner` reinforcement, a box for every position.
+    /// A preset by its name (see [`MachinePreset::name`]): `gardner` or `michie`.
     pub fn preset(name: &str) -> Result<MachineSettings, InvalidValue> {
-        match name {
-            "gardner" => Ok(MachineSettings::gardner()),
-            "michie" => Ok(MachineSettings::michie()),
-            other => Err(InvalidValue::new("preset", other, "expected gardner or michie")),
+        [MachinePreset::Gardner, MachinePreset::Michie]
+            .into_iter()
+            .find(|p| p.name() == name)
+            .map(MachineSettings::of_preset)
+            .ok_or_else(|| InvalidValue::new("preset", name, "expected gardner or michie"))
+    }
+
+    /// The settings of a historical machine.
+    pub fn of_preset(preset: MachinePreset) -> MachineSettings {
+        match preset {
+            MachinePreset::Gardner => MachineSettings::gardner(),
+            MachinePreset::Michie => MachineSettings::michie(),
         }
     }
 

@@ -21,15 +21,15 @@
 //! same order of additions as [`crate::training::exact::expected`], so the
 //! results agree to the last bit.
 
-use rand::{Rng, RngCore};
+use rand::RngCore;
 use rand_chacha::ChaCha8Rng;
 use rustc_hash::FxHashMap;
 
 use crate::game::{Game, Outcome};
 use crate::machine::settings::EmptyBox;
-use crate::machine::{GameResult, Machine};
-use crate::training::exact::Expected;
-use crate::training::opponent::{Opponent, PerfectPlayer};
+use crate::machine::{uniform, GameResult, Machine};
+use crate::training::exact::{weigh_known, Expected, Odds};
+use crate::training::opponent::{random_or_best, Opponent, PerfectPlayer};
 
 /// The most positions a compiled table holds; larger games take the general path.
 pub const COMPILED_LIMIT: usize = 200_000;
@@ -279,13 +279,13 @@ impl<G: Game> Table<G> {
             (self.start_ids[&machine.game().seeded_start(seed)], Some(seed))
         };
         // The chance of a perfect move, where the opponent is the perfect player.
-        let perfect = match (opponent, &self.best) {
+        let (perfect, best) = match (opponent, &self.best) {
             // Opaque, so that the chance is read only from a perfect
             // opponent: hoisted, the multiplication by it ran on whatever
             // bytes a random opponent holds there, and a denormal float
             // there cost a slow microcode assist every game.
-            (Opponent::Perfect { p, .. }, Some(best)) => Some((std::hint::black_box(*p), best)),
-            _ => None,
+            (Opponent::Perfect { p, .. }, Some(best)) => (Some(std::hint::black_box(*p)), Some(best)),
+            _ => (None, None),
         };
         let mut plies = 0;
         let result = loop {
@@ -294,8 +294,7 @@ impl<G: Game> Table<G> {
                 Node::Machine => {
                     let b = self.box_of[at as usize];
                     if b == NO_BOX {
-                        let kids = self.children_of(at);
-                        kids[rng.random_range(0..kids.len())]
+                        uniform(self.children_of(at), rng)
                     } else {
                         match machine.draw(b, rng) {
                             Some(colour) => self.colours_of(at)[colour as usize],
@@ -303,16 +302,12 @@ impl<G: Game> Table<G> {
                         }
                     }
                 }
-                Node::Opponent => match perfect {
-                    Some((p, best)) if p >= 1.0 || rng.random_bool(p) => {
-                        let best = best.get(at);
-                        best[rng.random_range(0..best.len())]
-                    }
-                    _ => {
-                        let kids = self.children_of(at);
-                        kids[rng.random_range(0..kids.len())]
-                    }
-                },
+                Node::Opponent => random_or_best(
+                    perfect,
+                    rng,
+                    || self.children_of(at),
+                    || best.map_or(&[][..], |best| best.get(at)),
+                ),
             };
             plies += 1;
         };
@@ -363,14 +358,14 @@ impl<G: Game> Table<G> {
             cache.perfect = Some(vec![Expected::default(); n]);
             cache.dirty.iter_mut().for_each(|d| *d = true);
         }
-        let restock = machine.settings().empty_box == EmptyBox::Restock;
+        let empty_box = machine.settings().empty_box;
         for &i in &self.order {
             if !std::mem::take(&mut cache.dirty[i as usize]) {
                 continue;
             }
-            cache.random[i as usize] = self.value(machine, i, restock, &cache.random, None);
+            cache.random[i as usize] = self.value(machine, i, empty_box, &cache.random, None);
             if let (Some(values), Some(best)) = (cache.perfect.as_mut(), &self.best) {
-                values[i as usize] = self.value(machine, i, restock, values, Some(best));
+                values[i as usize] = self.value(machine, i, empty_box, values, Some(best));
             }
         }
         let total = |values: &[Expected]| {
@@ -401,42 +396,32 @@ impl<G: Game> Table<G> {
 
     /// The expected result from position `i`, its children's values known:
     /// the machine follows its beads, the opponent plays uniformly among
-    /// all moves, or among the `best` ones where given.
-    fn value(&self, machine: &Machine<G>, i: u32, restock: bool, values: &[Expected], best: Option<&Flat>) -> Expected {
-        let uniform = |kids: &[u32]| {
-            let p = 1.0 / kids.len() as f64;
-            let mut e = Expected::default();
-            for &c in kids {
-                e.add_scaled(values[c as usize], p);
-            }
-            e
-        };
+    /// all moves, or among the `best` ones where given (the rule of
+    /// [`crate::training::exact::weigh`], as on the general path).
+    fn value(
+        &self,
+        machine: &Machine<G>,
+        i: u32,
+        empty_box: EmptyBox,
+        values: &[Expected],
+        best: Option<&Flat>,
+    ) -> Expected {
+        let known = |c: u32| values[c as usize];
         match self.node[i as usize] {
             Node::Over(result) => Expected::certain(result),
-            Node::Opponent => match best {
-                Some(best) => uniform(best.get(i)),
-                None => uniform(self.children_of(i)),
-            },
+            Node::Opponent => {
+                let kids = best.map_or(self.children_of(i), |best| best.get(i));
+                weigh_known(Odds::Uniform, kids, known).unwrap_or_else(|| Expected::certain(GameResult::Win))
+            }
             Node::Machine => {
                 let b = self.box_of[i as usize];
-                if b == NO_BOX {
-                    return uniform(self.children_of(i));
-                }
-                let beads = &machine.boxes()[b as usize].beads;
-                let empty = beads.iter().all(|&n| n == 0);
-                if empty && !restock {
-                    return Expected::certain(GameResult::Loss);
-                }
-                let weight = |n: u32| if empty { 1.0 } else { f64::from(n) };
-                let total: f64 = beads.iter().map(|&n| weight(n)).sum();
-                let mut e = Expected::default();
-                for (&n, &c) in beads.iter().zip(self.colours_of(i)) {
-                    let w = weight(n);
-                    if w > 0.0 {
-                        e.add_scaled(values[c as usize], w / total);
-                    }
-                }
-                e
+                let weighed = if b == NO_BOX {
+                    weigh_known(Odds::Uniform, self.children_of(i), known)
+                } else {
+                    let beads = &machine.boxes()[b as usize].beads;
+                    weigh_known(Odds::Beads(beads, empty_box), self.colours_of(i), known)
+                };
+                weighed.unwrap_or_else(|| Expected::certain(GameResult::Loss))
             }
         }
     }

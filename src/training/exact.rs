@@ -1,10 +1,17 @@
 //! The machine's exact expected result against an opponent, computed from
 //! its bead counts over the whole game tree, without sampling.
+//!
+//! [`weigh`] is the one rule for the value of a position from its
+//! children's: the general path here and the compiled one
+//! ([`crate::training::compiled`]) both use it, so they agree to the bit.
+
+use std::convert::Infallible;
 
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::game::{Game, Outcome};
+use crate::machine::settings::EmptyBox;
 use crate::machine::{GameResult, Machine};
 use crate::search::solver::TooLarge;
 use crate::training::opponent::PerfectPlayer;
@@ -47,16 +54,71 @@ pub enum Reference<'a, G: Game> {
 }
 
 impl<G: Game> Reference<'_, G> {
-    /// The probability of each move in `pos`; `None` where it would resign.
-    pub fn policy(&mut self, game: &G, pos: &G::Position) -> Option<Vec<(G::Move, f64)>> {
-        let uniform = |moves: &[G::Move]| -> Vec<(G::Move, f64)> {
-            let p = 1.0 / moves.len() as f64;
-            moves.iter().map(|&m| (m, p)).collect()
-        };
+    /// The moves in `pos` it plays, each as likely as the others.
+    pub fn moves(&mut self, game: &G, pos: &G::Position) -> Vec<G::Move> {
         match self {
-            Reference::Random => Some(uniform(&game.moves(pos))),
-            Reference::Perfect(player) => Some(uniform(player.best_moves(pos))),
+            Reference::Random => game.moves(pos),
+            Reference::Perfect(player) => player.best_moves(pos).to_vec(),
         }
+    }
+}
+
+/// How likely each way out of a position is.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Odds<'a> {
+    /// All equally likely: a random or perfect opponent (among its best
+    /// moves), or the machine where it has no box.
+    Uniform,
+    /// As the machine draws (see [`Machine::choose`]): by the beads of its
+    /// box, one count a way out. An empty box resigns, or under
+    /// [`EmptyBox::Restock`] is drawn from as if full, uniformly.
+    Beads(&'a [u32], EmptyBox),
+}
+
+/// The expected result at a position whose ways out (moves, or the
+/// children they lead to) are `ways`, each worth `value`, weighed by `odds`;
+/// `None` where the machine resigns. Both evaluation paths sum through here,
+/// in the order of `ways`.
+// Always inlined: a call a position costs the compiled path's incremental evaluation a few percent.
+#[inline(always)]
+pub(crate) fn weigh<W: Copy, E>(
+    odds: Odds<'_>,
+    ways: &[W],
+    mut value: impl FnMut(W) -> Result<Expected, E>,
+) -> Result<Option<Expected>, E> {
+    let mut e = Expected::default();
+    match odds {
+        Odds::Uniform => {
+            let p = 1.0 / ways.len() as f64;
+            for &w in ways {
+                e.add_scaled(value(w)?, p);
+            }
+        }
+        Odds::Beads(beads, empty_box) => {
+            let empty = beads.iter().all(|&n| n == 0);
+            if empty && empty_box != EmptyBox::Restock {
+                return Ok(None);
+            }
+            let weight = |n: u32| if empty { 1.0 } else { f64::from(n) };
+            let total: f64 = beads.iter().map(|&n| weight(n)).sum();
+            for (&n, &way) in beads.iter().zip(ways) {
+                let w = weight(n);
+                if w > 0.0 {
+                    e.add_scaled(value(way)?, w / total);
+                }
+            }
+        }
+    }
+    Ok(Some(e))
+}
+
+/// [`weigh`] where the values are at hand.
+#[inline(always)]
+pub(crate) fn weigh_known<W: Copy>(odds: Odds<'_>, ways: &[W], value: impl Fn(W) -> Expected) -> Option<Expected> {
+    let known = weigh::<W, Infallible>(odds, ways, |w| Ok(value(w)));
+    match known {
+        Ok(e) => e,
+        Err(never) => match never {},
     }
 }
 
@@ -99,23 +161,30 @@ fn value<G: Game>(
             limit,
         });
     }
-    let machine_to_move = game.turn(pos) == machine.side();
-    let policy = if machine_to_move {
-        machine.policy(pos)
-    } else {
-        opponent.policy(game, pos)
-    };
-    let result = match policy {
-        None if machine_to_move => Expected::certain(GameResult::Loss),
-        None => Expected::certain(GameResult::Win),
-        Some(moves) => {
-            let mut e = Expected::default();
-            for (mv, p) in moves {
-                let child = game.play(pos, mv);
-                e.add_scaled(value(game, machine, opponent, &child, memo, limit)?, p);
+    let result = if game.turn(pos) == machine.side() {
+        let weighed = match machine.box_to_draw(pos) {
+            None => weigh(Odds::Uniform, &game.moves(pos), |mv| {
+                value(game, machine, opponent, &game.play(pos, mv), memo, limit)
+            })?,
+            Some((b, sym)) => {
+                let inverse = game.inverse_symmetry(sym);
+                weigh(
+                    Odds::Beads(&b.beads, machine.settings().empty_box),
+                    &b.moves,
+                    |stored| {
+                        let child = game.play(pos, game.map_move(stored, inverse));
+                        value(game, machine, opponent, &child, memo, limit)
+                    },
+                )?
             }
-            e
-        }
+        };
+        weighed.unwrap_or_else(|| Expected::certain(GameResult::Loss))
+    } else {
+        let moves = opponent.moves(game, pos);
+        weigh(Odds::Uniform, &moves, |mv| {
+            value(game, machine, opponent, &game.play(pos, mv), memo, limit)
+        })?
+        .unwrap_or_else(|| Expected::certain(GameResult::Win))
     };
     memo.insert(pos.clone(), result);
     Ok(result)

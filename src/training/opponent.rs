@@ -9,7 +9,7 @@ use rustc_hash::FxHashMap;
 use crate::error::InvalidValue;
 use crate::game::Game;
 use crate::machine::settings::MachineSettings;
-use crate::machine::{Choice, Machine};
+use crate::machine::{uniform, Choice, Machine};
 use crate::search::mcts::Mcts;
 use crate::search::solver::{Solver, TooLarge};
 
@@ -141,6 +141,24 @@ impl<G: Game> PerfectPlayer<G> {
     }
 }
 
+/// The move of a random opponent (`perfect` is `None`) or of one that plays
+/// perfectly with chance `perfect`: one of the `best` moves, else one of
+/// `all` the legal ones, uniformly. The one rule of both training paths (the
+/// compiled one passes child ids for moves), drawing from `rng` alike: a
+/// draw for the chance (none where it is certain), then one for the move.
+#[inline]
+pub(crate) fn random_or_best<'a, T: Copy + 'a, R: Rng>(
+    perfect: Option<f64>,
+    rng: &mut R,
+    all: impl FnOnce() -> &'a [T],
+    best: impl FnOnce() -> &'a [T],
+) -> T {
+    match perfect {
+        Some(p) if p >= 1.0 || rng.random_bool(p) => uniform(best(), rng),
+        _ => uniform(all(), rng),
+    }
+}
+
 /// An opponent ready to play.
 pub enum Opponent<G: Game> {
     Random,
@@ -164,18 +182,16 @@ impl<G: Game> Opponent<G> {
         rng: &mut R,
         buf: &mut Vec<G::Move>,
     ) -> Option<G::Move> {
+        let legal = move || {
+            // Moved out of the capture: the slice outlives the call.
+            let buf = buf;
+            game.legal_moves(pos, buf);
+            &buf[..]
+        };
         match self {
-            Opponent::Random => {
-                game.legal_moves(pos, buf);
-                Some(buf[rng.random_range(0..buf.len())])
-            }
+            Opponent::Random => Some(random_or_best(None, rng, legal, || &[])),
             Opponent::Perfect { p, player } => {
-                if *p < 1.0 && !rng.random_bool(*p) {
-                    game.legal_moves(pos, buf);
-                    return Some(buf[rng.random_range(0..buf.len())]);
-                }
-                let best = player.best_moves(pos);
-                Some(best[rng.random_range(0..best.len())])
+                Some(random_or_best(Some(*p), rng, legal, move || player.best_moves(pos)))
             }
             Opponent::Menace(machine) => match machine.choose(pos, own_move, rng) {
                 Choice::Play(m) => Some(m),

@@ -381,7 +381,7 @@ async fn games() -> Response {
                 "players": [g.player_name(crate::game::Player::One), g.player_name(crate::game::Player::Two)],
                 "machine_side": g.player_name(g.machine_side()),
                 "machine": g.machine_name(),
-                "preset": g.machine_preset(),
+                "preset": g.machine_preset().name(),
             }))
         })
         .collect();

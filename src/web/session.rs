@@ -664,7 +664,7 @@ impl<G: Picture> Session for GameSession<G> {
 
     fn begin_training(&mut self, spec: &OpponentSpec) -> Result<(), SessionError> {
         let opponent = match self.parked.take() {
-            Some((parked, opponent)) if parked.to_string() == spec.to_string() => opponent,
+            Some((parked, opponent)) if parked == *spec => opponent,
             other => {
                 let machine = self.trainer.machine();
                 match make_opponent(machine.game(), spec, machine.side(), machine.settings()) {
