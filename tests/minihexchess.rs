@@ -651,6 +651,27 @@ fn notation() {
 }
 
 #[test]
+fn two_rooks_on_one_file_are_told_apart_by_their_cells() {
+    // Rooks on a1 and a4 both reach a2 and a3 along the a-file; neither
+    // attacks Black's king on f5, but from a2 = (-3,2) a rook would, along
+    // (1,-1) through (-2,1), (-1,0), (0,-1), (1,-2) (worked out by hand).
+    let g = custom("-3,3:R,-3,0:R,3,0:K,2,-3:k");
+    let pos = g.start();
+    let named = names(&g, &pos);
+    for n in ["Ra1a2+", "Ra4a2+", "Ra1a3", "Ra4a3"] {
+        assert!(named.contains(&n.to_string()), "{n} in {named:?}");
+    }
+    let a1a2 = g.parse_move(&pos, "a1a2").unwrap();
+    assert_eq!(g.parse_move(&pos, "Ra1a2").unwrap(), a1a2);
+    // A rank alone tells them apart too, when read.
+    assert_eq!(g.parse_move(&pos, "R1a2").unwrap(), a1a2);
+    let err = g.parse_move(&pos, "Ra2").unwrap_err().to_string();
+    assert!(err.contains("ambiguous"), "{err}");
+    let err = g.parse_move(&pos, "Rza2").unwrap_err().to_string();
+    assert!(err.contains("expected a move like"), "{err}");
+}
+
+#[test]
 #[ignore = "four MCTS games: over a minute in release mode; CI runs it"]
 fn mcts_1000_beats_random() {
     use menace::search::mcts::Mcts;
