@@ -122,6 +122,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     type Position: Clone + Eq + Ord + Hash + fmt::Debug + Send + Sync;
     /// A small value naming one move in one position.
     type Move: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync;
+    /// The key of a matchbox: the board and side to move (packed, where the
+    /// position is large), without the history a position carries for its
+    /// rules (repetition, move clocks), so that a box belongs to a board and
+    /// a side to move however reached. A game whose positions carry no
+    /// history uses the position itself ([`position_is_box_key!`]).
+    type BoxKey: Clone + Eq + Ord + Hash + fmt::Debug + Send + Sync;
 
     /// The game spec string that makes this game again (e.g. `hexapawn:4x4`).
     fn spec(&self) -> String;
@@ -183,13 +189,13 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// A text diagram of the board for people.
     fn diagram(&self, pos: &Self::Position) -> String;
 
-    /// The key of the matchbox for a position: the position with whatever
-    /// history it carries for its rules (repetition, move clocks) dropped, so
-    /// that a box belongs to a board and a side to move, however reached.
-    /// It must not change the legal moves; the default is the position itself.
-    fn box_key(&self, pos: &Self::Position) -> Self::Position {
-        pos.clone()
-    }
+    /// The key of the matchbox for a position (see [`Game::BoxKey`]).
+    fn box_key(&self, pos: &Self::Position) -> Self::BoxKey;
+
+    /// The position a box stands for: the board and side to move of `key`
+    /// with no history (a fresh repetition record and move clock). It has
+    /// the legal moves of every position with that key, and its key is `key`.
+    fn key_position(&self, key: &Self::BoxKey) -> Self::Position;
 
     /// The possible starting positions with their probabilities, where the
     /// start depends on each game's seed (Hex: who places first). One start
@@ -282,6 +288,17 @@ pub trait Game: Clone + Send + Sync + 'static {
         (best, best_sym)
     }
 
+    /// The key of the box for `pos` under the symmetry group: the key of its
+    /// canonical image ([`Game::canonical`]), and a symmetry that maps `pos`
+    /// onto that image.
+    fn canonical_key(&self, pos: &Self::Position) -> (Self::BoxKey, usize) {
+        if self.symmetry_count() == 1 {
+            return (self.box_key(pos), 0);
+        }
+        let (image, sym) = self.canonical(pos);
+        (self.box_key(&image), sym)
+    }
+
     /// Read a player name: the game's own (`white`, `x`, `red`), or `first`/`second`.
     fn parse_player(&self, text: &str) -> Result<Player, InvalidValue> {
         let t = text.trim().to_ascii_lowercase();
@@ -322,6 +339,23 @@ pub trait Game: Clone + Send + Sync + 'static {
             reason: format!("{why}; legal moves: {}", self.legal_move_names(pos)),
         }
     }
+}
+
+/// The box key of a game whose positions carry no history: the position
+/// itself. Write `position_is_box_key!();` inside its `impl Game`.
+#[macro_export]
+macro_rules! position_is_box_key {
+    () => {
+        type BoxKey = Self::Position;
+
+        fn box_key(&self, pos: &Self::Position) -> Self::Position {
+            pos.clone()
+        }
+
+        fn key_position(&self, key: &Self::Position) -> Self::Position {
+            key.clone()
+        }
+    };
 }
 
 /// How a game is chosen by a game spec string (`hexapawn:4x4`,

@@ -150,6 +150,8 @@ impl Game for Hexapawn {
     type Position = HexapawnPosition;
     type Move = HexapawnMove;
 
+    crate::position_is_box_key!();
+
     fn spec(&self) -> String {
         if (self.width, self.height) == (3, 3) {
             "hexapawn".to_string()

@@ -102,6 +102,8 @@ impl Game for TicTacToe {
     type Position = TicTacToePosition;
     type Move = TicTacToeMove;
 
+    crate::position_is_box_key!();
+
     fn spec(&self) -> String {
         "tictactoe".to_string()
     }

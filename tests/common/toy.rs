@@ -36,6 +36,8 @@ impl Game for Subtraction {
     type Position = (u32, Player);
     type Move = u32;
 
+    menace::position_is_box_key!();
+
     fn spec(&self) -> String {
         format!("subtraction:{}", self.pile)
     }
@@ -156,6 +158,8 @@ impl Tree {
 impl Game for Tree {
     type Position = usize;
     type Move = usize;
+
+    menace::position_is_box_key!();
 
     fn spec(&self) -> String {
         "tree".into()

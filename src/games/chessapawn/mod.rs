@@ -15,7 +15,7 @@ use std::ops::ControlFlow;
 use crate::error::InvalidValue;
 use crate::game::{no_size_or_options, Game, GameSpec, Outcome, Player};
 use crate::games::board::{cell_name, parse_cell};
-use crate::games::chesslike::{self, ChessLike, Described, PieceKind};
+use crate::games::chesslike::{self, pack_cells, unpack_cells, ChessLike, Described, PieceKind};
 
 /// The six piece types, named as Price named them: every one of them is
 /// also a pawn: it never moves backward, and moves sideways only to capture.
@@ -40,6 +40,10 @@ impl PieceKind for Kind {
     ];
     const LETTERS: &'static str = "PNBRQK";
     const PAWN: Kind = Kind::Pawn;
+
+    fn index(self) -> usize {
+        self as usize
+    }
 }
 
 /// A piece: its owner and kind.
@@ -52,6 +56,16 @@ pub struct ChessapawnPosition {
     pub squares: [Option<Piece>; 64],
     pub turn: Player,
     pub en_passant: Option<u8>,
+}
+
+/// The key of a Chessapawn box: the squares packed four bits a square,
+/// the side to move and the en passant square (which decides moves). A
+/// position carries no history, but the key is a third of its size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ChessapawnKey {
+    squares: [u8; 32],
+    turn: Player,
+    en_passant: Option<u8>,
 }
 
 /// A move from one square to another; `en_passant` when it captures the
@@ -110,11 +124,28 @@ impl ChessLike for Chessapawn {
 impl Game for Chessapawn {
     type Position = ChessapawnPosition;
     type Move = ChessapawnMove;
+    type BoxKey = ChessapawnKey;
 
     chesslike::chess_game_methods!();
 
     fn spec(&self) -> String {
         "chessapawn".to_string()
+    }
+
+    fn box_key(&self, pos: &ChessapawnPosition) -> ChessapawnKey {
+        ChessapawnKey {
+            squares: pack_cells(&pos.squares),
+            turn: pos.turn,
+            en_passant: pos.en_passant,
+        }
+    }
+
+    fn key_position(&self, key: &ChessapawnKey) -> ChessapawnPosition {
+        ChessapawnPosition {
+            squares: unpack_cells(&key.squares),
+            turn: key.turn,
+            en_passant: key.en_passant,
+        }
     }
 
     fn start(&self) -> ChessapawnPosition {

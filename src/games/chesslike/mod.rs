@@ -11,7 +11,7 @@ mod position;
 
 pub use notation::{move_name, parse_move, san, ChessLike, Described};
 pub use picture::{move_cells, picture_pieces};
-pub use piece::{colour_name, Piece, PieceKind};
+pub use piece::{colour_name, pack_cells, unpack_cells, Piece, PieceKind};
 pub use position::{decode_run, parse_side, side_char};
 
 /// The `Game` methods every chess variant has alike, for its `impl Game`:

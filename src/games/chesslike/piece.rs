@@ -12,10 +12,12 @@ pub trait PieceKind: Copy + Eq + 'static {
     /// The pawn, written without a letter in short algebraic notation.
     const PAWN: Self;
 
+    /// Its place in `ALL`.
+    fn index(self) -> usize;
+
     /// Its upper-case letter.
     fn letter(self) -> char {
-        let i = Self::ALL.iter().position(|&k| k == self).unwrap_or(0);
-        char::from(Self::LETTERS.as_bytes()[i])
+        char::from(Self::LETTERS.as_bytes()[self.index()])
     }
 
     /// The kind a letter names, in either case.
@@ -56,4 +58,34 @@ pub fn colour_name(player: Player) -> &'static str {
         Player::One => "White",
         Player::Two => "Black",
     }
+}
+
+/// The cells of a board packed four bits a cell, two cells a byte (0 for
+/// an empty cell, else 1 + owner × kinds + kind): the board of a box key.
+pub fn pack_cells<K: PieceKind, const B: usize>(cells: &[Option<Piece<K>>]) -> [u8; B] {
+    debug_assert!(2 * K::ALL.len() < 16 && cells.len() <= 2 * B);
+    let mut out = [0u8; B];
+    for (c, p) in cells.iter().enumerate() {
+        if let Some(p) = p {
+            let code = 1 + p.owner.index() * K::ALL.len() + p.kind.index();
+            out[c / 2] |= (code as u8) << (4 * (c % 2));
+        }
+    }
+    out
+}
+
+/// The cells [`pack_cells`] packed.
+pub fn unpack_cells<K: PieceKind, const N: usize>(packed: &[u8]) -> [Option<Piece<K>>; N] {
+    let mut out = [None; N];
+    for (c, cell) in out.iter_mut().enumerate() {
+        let code = usize::from((packed[c / 2] >> (4 * (c % 2))) & 0xf);
+        if code > 0 {
+            let (owner, kind) = ((code - 1) / K::ALL.len(), (code - 1) % K::ALL.len());
+            *cell = Some(Piece {
+                owner: if owner == 0 { Player::One } else { Player::Two },
+                kind: K::ALL[kind],
+            });
+        }
+    }
+    out
 }

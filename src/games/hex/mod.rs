@@ -36,6 +36,8 @@ impl Game for Hex {
     type Position = HexPosition;
     type Move = HexMove;
 
+    crate::position_is_box_key!();
+
     fn spec(&self) -> String {
         self.spec_string()
     }

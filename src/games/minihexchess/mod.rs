@@ -13,7 +13,7 @@ use std::ops::ControlFlow;
 
 use crate::error::InvalidValue;
 use crate::game::{unknown_option, Game, GameSpec, Outcome, Player};
-use crate::games::chesslike::{self, ChessLike, Described, PieceKind};
+use crate::games::chesslike::{self, pack_cells, unpack_cells, ChessLike, Described, PieceKind};
 pub use tables::{axial, cell_at, cell_name};
 
 /// The pieces of Mini Hexchess (no queen).
@@ -30,6 +30,10 @@ impl PieceKind for Kind {
     const ALL: &'static [Kind] = &[Kind::Pawn, Kind::Knight, Kind::Bishop, Kind::Rook, Kind::King];
     const LETTERS: &'static str = "PNBRK";
     const PAWN: Kind = Kind::Pawn;
+
+    fn index(self) -> usize {
+        self as usize
+    }
 }
 
 /// A piece: owner and kind.
@@ -49,6 +53,15 @@ pub struct HexchessPosition {
     pub halfmoves: u8,
     history_len: u8,
     history: [u64; HISTORY],
+}
+
+/// The key of a Mini Hexchess box: the cells packed four bits a cell and
+/// the side to move; not the fifty-move count or the repetition history,
+/// which decide draws, not moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct HexchessKey {
+    cells: [u8; 19],
+    turn: Player,
 }
 
 /// A move from one cell to another, with the piece a pawn promotes to.
@@ -106,6 +119,7 @@ impl Default for MiniHexchess {
 impl Game for MiniHexchess {
     type Position = HexchessPosition;
     type Move = HexchessMove;
+    type BoxKey = HexchessKey;
 
     chesslike::chess_game_methods!();
 
@@ -163,10 +177,15 @@ impl Game for MiniHexchess {
         Outcome::Ongoing
     }
 
-    /// A box is the board and side to move: the fifty-move count and the
-    /// repetition history (which decide draws, not moves) are dropped.
-    fn box_key(&self, pos: &HexchessPosition) -> HexchessPosition {
-        Self::with_history(pos.cells, pos.turn, 0)
+    fn box_key(&self, pos: &HexchessPosition) -> HexchessKey {
+        HexchessKey {
+            cells: pack_cells(&pos.cells),
+            turn: pos.turn,
+        }
+    }
+
+    fn key_position(&self, key: &HexchessKey) -> HexchessPosition {
+        Self::with_history(unpack_cells(&key.cells), key.turn, 0)
     }
 }
 
