@@ -5,7 +5,7 @@
 mod common;
 
 use menace::games::minihexchess::{axial, cell_name, HexchessPosition, Kind, Piece};
-use menace::{parse_spec, AnyGame, Game, MiniHexchess, Outcome, Player};
+use menace::{parse_spec, AnyGame, Game, MiniHexchess, MoveError, Outcome, Player};
 
 fn game() -> MiniHexchess {
     MiniHexchess::new()
@@ -578,7 +578,15 @@ fn promotion_to_rook_bishop_or_knight() {
             kind: Kind::Knight
         })
     );
-    assert!(g.parse_move(&pos, "c6=Q").unwrap_err().to_string().contains("no queen"));
+    let err = g.parse_move(&pos, "c6=Q").unwrap_err();
+    assert!(matches!(err, MoveError::Illegal { .. }), "{err}");
+    assert!(err.to_string().contains("no queen"), "{err}");
+    // Three promotions share a from-to pair: the promotion tells them apart.
+    let err = g.parse_move(&pos, "c5c6").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "move 'c5c6': ambiguous: it could be c6=R, c6=B or c6=N (name the promotion, e.g. =N)"
+    );
 }
 
 #[test]
@@ -665,10 +673,14 @@ fn two_rooks_on_one_file_are_told_apart_by_their_cells() {
     assert_eq!(g.parse_move(&pos, "Ra1a2").unwrap(), a1a2);
     // A rank alone tells them apart too, when read.
     assert_eq!(g.parse_move(&pos, "R1a2").unwrap(), a1a2);
-    let err = g.parse_move(&pos, "Ra2").unwrap_err().to_string();
-    assert!(err.contains("ambiguous"), "{err}");
-    let err = g.parse_move(&pos, "Rza2").unwrap_err().to_string();
-    assert!(err.contains("expected a move like"), "{err}");
+    let err = g.parse_move(&pos, "Ra2").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "move 'Ra2': ambiguous: it could be Ra1a2+ or Ra4a2+ (name the starting file or rank too)"
+    );
+    let err = g.parse_move(&pos, "Rza2").unwrap_err();
+    assert!(matches!(err, MoveError::Unreadable { .. }), "{err}");
+    assert!(err.to_string().contains("expected a move like"), "{err}");
 }
 
 #[test]

@@ -1,4 +1,5 @@
-//! Square names shared by the games on file/rank boards (`a1`, `b2`, ...).
+//! What the games on boards share: square names (`a1`, `b2`, ...), position-string
+//! rows, pictures of square boards, and the box key of a game without history.
 
 /// The name of the cell on file `f` and rank `r` (both from 0): `a1`, `c3`, `k11`.
 pub fn cell_name(f: u32, r: u32) -> String {
@@ -92,3 +93,20 @@ pub fn square_board(files: u32, ranks: u32, checkered: bool, colours: [&'static 
         colours,
     }
 }
+
+/// The box key of a game whose positions carry no history: the position
+/// itself. Write `position_is_box_key!();` inside its `impl Game`.
+macro_rules! position_is_box_key {
+    () => {
+        type BoxKey = Self::Position;
+
+        fn box_key(&self, pos: &Self::Position) -> Self::Position {
+            pos.clone()
+        }
+
+        fn key_position(&self, key: &Self::Position) -> Self::Position {
+            key.clone()
+        }
+    };
+}
+pub(crate) use position_is_box_key;

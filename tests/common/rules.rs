@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 
 use menace::error::shown;
-use menace::{Game, Outcome};
+use menace::{Game, MoveError, Outcome};
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -211,8 +211,10 @@ fn check_games_end<G: Game>(game: &G) {
             pos = game.play(&pos, mv);
         }
         assert!(game.outcome(&pos).is_over());
-        // Moves by text are refused once the game is over.
-        assert!(game.parse_move(&pos, "a1").is_err());
+        // Moves by text are refused once the game is over, saying so.
+        let err = game.parse_move(&pos, "a1").unwrap_err();
+        assert!(matches!(err, MoveError::GameOver { .. }), "{err}");
+        assert!(err.to_string().contains("the game is over"), "{err}");
     }
 }
 

@@ -120,12 +120,9 @@ pub fn parse_move<G: ChessLike>(game: &G, pos: &G::Position, text: &str) -> Resu
         .map(|m| (m, game.describe(pos, m)))
         .collect();
     if moves.is_empty() {
-        return Err(game.illegal(pos, text, "the game is over"));
+        return Err(MoveError::GameOver { text: text.to_string() });
     }
-    let unreadable = || MoveError {
-        text: text.to_string(),
-        reason: format!("expected a move like {}", G::MOVE_EXAMPLES),
-    };
+    let unreadable = || MoveError::unreadable(text, format!("expected a move like {}", G::MOVE_EXAMPLES));
     let name_promotion = || match G::PROMOTIONS.last() {
         Some(k) => format!("name the promotion, e.g. ={}", k.letter()),
         None => "name it in full".to_string(),
@@ -135,12 +132,7 @@ pub fn parse_move<G: ChessLike>(game: &G, pos: &G::Position, text: &str) -> Resu
             let kind = p.chars().next().and_then(G::Kind::from_letter);
             match kind.filter(|k| G::PROMOTIONS.contains(k)) {
                 Some(k) => (body, Some(k)),
-                None => {
-                    return Err(MoveError {
-                        text: text.to_string(),
-                        reason: G::PROMOTION_RULE.to_string(),
-                    })
-                }
+                None => return Err(game.illegal(pos, text, G::PROMOTION_RULE)),
             }
         }
         _ => (clean.as_str(), None),
@@ -164,7 +156,7 @@ pub fn parse_move<G: ChessLike>(game: &G, pos: &G::Position, text: &str) -> Resu
             return match found.as_slice() {
                 [one] => Ok(*one),
                 [] => Err(game.illegal(pos, text, &format!("no legal move from that {0} to that {0}", G::CELL))),
-                _ => Err(game.illegal(pos, text, &name_promotion())),
+                _ => Err(game.ambiguous(pos, text, &name_promotion(), &found)),
             };
         }
     }
@@ -201,12 +193,13 @@ pub fn parse_move<G: ChessLike>(game: &G, pos: &G::Position, text: &str) -> Resu
     if kind == G::Kind::PAWN && hint.is_empty() && found.len() > 1 && found.iter().any(|(_, d)| !d.capture) {
         found.retain(|(_, d)| !d.capture);
     }
+    let candidates: Vec<G::Move> = found.iter().map(|&&(m, _)| m).collect();
     match found.as_slice() {
         [one] => Ok(one.0),
         [] => Err(game.illegal(pos, text, "no legal move matches")),
         [first, rest @ ..] if rest.iter().all(|(_, d)| d.from == first.1.from) => {
-            Err(game.illegal(pos, text, &format!("ambiguous: {}", name_promotion())))
+            Err(game.ambiguous(pos, text, &name_promotion(), &candidates))
         }
-        _ => Err(game.illegal(pos, text, "ambiguous: name the starting file or rank too")),
+        _ => Err(game.ambiguous(pos, text, "name the starting file or rank too", &candidates)),
     }
 }
