@@ -43,20 +43,91 @@ impl Outcome {
     }
 }
 
-/// A move text that could not be read, or names a move that is not legal.
+/// A move text that was refused, and why: the kind of problem, the text as
+/// the user gave it, and what a message needs (what was expected, the legal
+/// moves, the moves it could mean).
+///
+/// ```
+/// use menace::{Game, Hexapawn, MoveError};
+/// let game = Hexapawn::new(3, 3).unwrap();
+/// let err = game.parse_move(&game.start(), "b3").unwrap_err();
+/// assert!(matches!(err, MoveError::Illegal { .. }));
+/// assert_eq!(err.to_string(), "move 'b3': no legal step to that cell; legal moves: a2 b2 c2");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MoveError {
+pub enum MoveError {
+    /// The text is a move in no notation the game reads.
+    Unreadable {
+        text: String,
+        /// What a move looks like (`expected a move like b2, axb2 or a1-b2`).
+        expected: String,
+    },
+    /// The text reads as a move, but no legal one.
+    Illegal {
+        text: String,
+        /// Why not (`no legal step to that cell`).
+        why: String,
+        /// The legal moves, by name.
+        legal: Vec<String>,
+    },
+    /// The text fits more than one legal move.
+    Ambiguous {
+        text: String,
+        /// What would tell them apart (`name the starting file or rank too`).
+        hint: String,
+        /// The moves it fits, by name.
+        candidates: Vec<String>,
+    },
+    /// The game is over: no move is legal.
+    GameOver { text: String },
+}
+
+impl MoveError {
     /// The text as the user gave it.
-    pub text: String,
-    /// What was wrong and what was expected.
-    pub reason: String,
+    pub fn text(&self) -> &str {
+        match self {
+            MoveError::Unreadable { text, .. }
+            | MoveError::Illegal { text, .. }
+            | MoveError::Ambiguous { text, .. }
+            | MoveError::GameOver { text } => text,
+        }
+    }
+
+    /// Text that is a move in no notation the game reads.
+    pub fn unreadable(text: &str, expected: impl Into<String>) -> MoveError {
+        MoveError::Unreadable {
+            text: text.to_string(),
+            expected: expected.into(),
+        }
+    }
 }
 
 impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // The reason may quote the text: escaped too (the legal moves it lists are kept whole).
-        let reason = crate::error::shown_to(&self.reason, usize::MAX);
-        write!(f, "move '{}': {reason}", crate::error::shown(&self.text))
+        // What the user typed is escaped; so are the parts a game wrote, which
+        // may quote it (the move names listed are kept whole).
+        let said = |s: &str| crate::error::shown_to(s, usize::MAX);
+        write!(f, "move '{}': ", crate::error::shown(self.text()))?;
+        match self {
+            MoveError::Unreadable { expected, .. } => f.write_str(&said(expected)),
+            MoveError::Illegal { why, legal, .. } if legal.is_empty() => {
+                write!(f, "{}; legal moves: none (the game is over)", said(why))
+            }
+            MoveError::Illegal { why, legal, .. } => write!(f, "{}; legal moves: {}", said(why), legal.join(" ")),
+            MoveError::Ambiguous { hint, candidates, .. } => {
+                write!(f, "ambiguous: it could be {} ({})", or_list(candidates), said(hint))
+            }
+            MoveError::GameOver { .. } => f.write_str("the game is over; no move is legal"),
+        }
+    }
+}
+
+/// `a`, `a or b`, `a, b or c`.
+fn or_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
     }
 }
 
@@ -122,6 +193,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     type Position: Clone + Eq + Ord + Hash + fmt::Debug + Send + Sync;
     /// A small value naming one move in one position.
     type Move: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync;
+    /// The key of a matchbox: the board and side to move (packed, where the
+    /// position is large), without the history a position carries for its
+    /// rules (repetition, move clocks), so that a box belongs to a board and
+    /// a side to move however reached. A game whose positions carry no
+    /// history uses the position itself.
+    type BoxKey: Clone + Eq + Ord + Hash + fmt::Debug + Send + Sync;
 
     /// The game spec string that makes this game again (e.g. `hexapawn:4x4`).
     fn spec(&self) -> String;
@@ -183,13 +260,13 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// A text diagram of the board for people.
     fn diagram(&self, pos: &Self::Position) -> String;
 
-    /// The key of the matchbox for a position: the position with whatever
-    /// history it carries for its rules (repetition, move clocks) dropped, so
-    /// that a box belongs to a board and a side to move, however reached.
-    /// It must not change the legal moves; the default is the position itself.
-    fn box_key(&self, pos: &Self::Position) -> Self::Position {
-        pos.clone()
-    }
+    /// The key of the matchbox for a position (see [`Game::BoxKey`]).
+    fn box_key(&self, pos: &Self::Position) -> Self::BoxKey;
+
+    /// The position a box stands for: the board and side to move of `key`
+    /// with no history (a fresh repetition record and move clock). It has
+    /// the legal moves of every position with that key, and its key is `key`.
+    fn key_position(&self, key: &Self::BoxKey) -> Self::Position;
 
     /// The possible starting positions with their probabilities, where the
     /// start depends on each game's seed (Hex: who places first). One start
@@ -282,6 +359,17 @@ pub trait Game: Clone + Send + Sync + 'static {
         (best, best_sym)
     }
 
+    /// The key of the box for `pos` under the symmetry group: the key of its
+    /// canonical image ([`Game::canonical`]), and a symmetry that maps `pos`
+    /// onto that image.
+    fn canonical_key(&self, pos: &Self::Position) -> (Self::BoxKey, usize) {
+        if self.symmetry_count() == 1 {
+            return (self.box_key(pos), 0);
+        }
+        let (image, sym) = self.canonical(pos);
+        (self.box_key(&image), sym)
+    }
+
     /// Read a player name: the game's own (`white`, `x`, `red`), or `first`/`second`.
     fn parse_player(&self, text: &str) -> Result<Player, InvalidValue> {
         let t = text.trim().to_ascii_lowercase();
@@ -305,9 +393,14 @@ pub trait Game: Clone + Send + Sync + 'static {
         }
     }
 
-    /// The legal moves as a readable list, for error messages.
+    /// The names of the legal moves, for error messages.
+    fn legal_move_list(&self, pos: &Self::Position) -> Vec<String> {
+        self.moves(pos).into_iter().map(|m| self.move_name(pos, m)).collect()
+    }
+
+    /// The legal moves as a readable list, for prompts.
     fn legal_move_names(&self, pos: &Self::Position) -> String {
-        let names: Vec<String> = self.moves(pos).into_iter().map(|m| self.move_name(pos, m)).collect();
+        let names = self.legal_move_list(pos);
         if names.is_empty() {
             "none (the game is over)".to_string()
         } else {
@@ -315,11 +408,26 @@ pub trait Game: Clone + Send + Sync + 'static {
         }
     }
 
-    /// A `MoveError` for text that names no legal move, listing the legal ones.
+    /// A `MoveError` for text that names no legal move, listing the legal
+    /// ones (or that the game is over, where there are none).
     fn illegal(&self, pos: &Self::Position, text: &str, why: &str) -> MoveError {
-        MoveError {
+        let legal = self.legal_move_list(pos);
+        if legal.is_empty() {
+            return MoveError::GameOver { text: text.to_string() };
+        }
+        MoveError::Illegal {
             text: text.to_string(),
-            reason: format!("{why}; legal moves: {}", self.legal_move_names(pos)),
+            why: why.to_string(),
+            legal,
+        }
+    }
+
+    /// A `MoveError` for text that fits each of `candidates`, all legal in `pos`.
+    fn ambiguous(&self, pos: &Self::Position, text: &str, hint: &str, candidates: &[Self::Move]) -> MoveError {
+        MoveError::Ambiguous {
+            text: text.to_string(),
+            hint: hint.to_string(),
+            candidates: candidates.iter().map(|&m| self.move_name(pos, m)).collect(),
         }
     }
 }

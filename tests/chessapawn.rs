@@ -3,7 +3,7 @@
 
 mod common;
 
-use menace::{Chessapawn, Game, Outcome, Player};
+use menace::{Chessapawn, Game, MoveError, Outcome, Player};
 
 const GAME: Chessapawn = Chessapawn;
 
@@ -509,13 +509,28 @@ fn notation_round_trips_and_accepts_coordinates() {
         named.contains(&"Ncd5".to_string()) && named.contains(&"Ned5".to_string()),
         "{named:?}"
     );
-    assert!(GAME
-        .parse_move(&two, "Nd5")
-        .unwrap_err()
-        .to_string()
-        .contains("ambiguous"));
-    let err = GAME.parse_move(&start, "Nf4").unwrap_err().to_string();
+    let err = GAME.parse_move(&two, "Nd5").unwrap_err();
+    assert_eq!(
+        err,
+        MoveError::Ambiguous {
+            text: "Nd5".into(),
+            hint: "name the starting file or rank too".into(),
+            candidates: vec!["Ncd5".into(), "Ned5".into()],
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "move 'Nd5': ambiguous: it could be Ncd5 or Ned5 (name the starting file or rank too)"
+    );
+    let err = GAME.parse_move(&start, "Nf4").unwrap_err();
+    assert!(
+        matches!(&err, MoveError::Illegal { legal, .. } if legal.len() == 20),
+        "{err}"
+    );
+    let err = err.to_string();
     assert!(err.contains("'Nf4'") && err.contains("legal moves"), "{err}");
+    let err = GAME.parse_move(&start, "e4=Q").unwrap_err();
+    assert!(matches!(err, MoveError::Unreadable { .. }), "{err}");
     let err = GAME.parse_position("8/8 w -").unwrap_err().to_string();
     assert!(err.contains("found 2 ranks"), "{err}");
     let err = GAME.parse_position("8/8/8/8/8/8/8/8 w e4").unwrap_err().to_string();

@@ -181,7 +181,16 @@ fn bad_specs_moves_and_positions_are_explained() {
     }
     let game = board(3, 3);
     let start = game.start();
-    let err = game.parse_move(&start, "b3").unwrap_err().to_string();
+    let err = game.parse_move(&start, "b3").unwrap_err();
+    assert_eq!(
+        err,
+        menace::MoveError::Illegal {
+            text: "b3".into(),
+            why: "no legal step to that cell".into(),
+            legal: vec!["a2".into(), "b2".into(), "c2".into()],
+        }
+    );
+    let err = err.to_string();
     assert!(err.contains("'b3'") && err.contains("legal moves: a2 b2 c2"), "{err}");
     let err = game.parse_move(&start, "hello").unwrap_err().to_string();
     assert!(

@@ -5,7 +5,7 @@
 mod common;
 
 use menace::games::minihexchess::{axial, cell_name, HexchessPosition, Kind, Piece};
-use menace::{parse_spec, AnyGame, Game, MiniHexchess, Outcome, Player};
+use menace::{parse_spec, AnyGame, Game, MiniHexchess, MoveError, Outcome, Player};
 
 fn game() -> MiniHexchess {
     MiniHexchess::new()
@@ -578,7 +578,15 @@ fn promotion_to_rook_bishop_or_knight() {
             kind: Kind::Knight
         })
     );
-    assert!(g.parse_move(&pos, "c6=Q").unwrap_err().to_string().contains("no queen"));
+    let err = g.parse_move(&pos, "c6=Q").unwrap_err();
+    assert!(matches!(err, MoveError::Illegal { .. }), "{err}");
+    assert!(err.to_string().contains("no queen"), "{err}");
+    // Three promotions share a from-to pair: the promotion tells them apart.
+    let err = g.parse_move(&pos, "c5c6").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "move 'c5c6': ambiguous: it could be c6=R, c6=B or c6=N (name the promotion, e.g. =N)"
+    );
 }
 
 #[test]
@@ -651,6 +659,31 @@ fn notation() {
 }
 
 #[test]
+fn two_rooks_on_one_file_are_told_apart_by_their_cells() {
+    // Rooks on a1 and a4 both reach a2 and a3 along the a-file; neither
+    // attacks Black's king on f5, but from a2 = (-3,2) a rook would, along
+    // (1,-1) through (-2,1), (-1,0), (0,-1), (1,-2) (worked out by hand).
+    let g = custom("-3,3:R,-3,0:R,3,0:K,2,-3:k");
+    let pos = g.start();
+    let named = names(&g, &pos);
+    for n in ["Ra1a2+", "Ra4a2+", "Ra1a3", "Ra4a3"] {
+        assert!(named.contains(&n.to_string()), "{n} in {named:?}");
+    }
+    let a1a2 = g.parse_move(&pos, "a1a2").unwrap();
+    assert_eq!(g.parse_move(&pos, "Ra1a2").unwrap(), a1a2);
+    // A rank alone tells them apart too, when read.
+    assert_eq!(g.parse_move(&pos, "R1a2").unwrap(), a1a2);
+    let err = g.parse_move(&pos, "Ra2").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "move 'Ra2': ambiguous: it could be Ra1a2+ or Ra4a2+ (name the starting file or rank too)"
+    );
+    let err = g.parse_move(&pos, "Rza2").unwrap_err();
+    assert!(matches!(err, MoveError::Unreadable { .. }), "{err}");
+    assert!(err.to_string().contains("expected a move like"), "{err}");
+}
+
+#[test]
 #[ignore = "four MCTS games: over a minute in release mode; CI runs it"]
 fn mcts_1000_beats_random() {
     use menace::search::mcts::Mcts;
@@ -716,5 +749,9 @@ fn two_move_orders_reaching_the_same_board_share_one_box() {
     m.choose(&start, 1, &mut rng);
     m.choose(&again, 3, &mut rng);
     assert_eq!(m.boxes().len(), 1, "one box for one board");
+    // The key is the packed board (37 cells, four bits each) and the side to
+    // move: no history, nothing like the position's 101 words.
+    assert_eq!(std::mem::size_of::<<MiniHexchess as Game>::BoxKey>(), 19 + 1);
+    assert_eq!(m.boxes()[0].position(&g), start);
     assert_eq!(m.box_for(&start).map(|b| b.0), m.box_for(&again).map(|b| b.0));
 }

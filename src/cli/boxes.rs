@@ -124,9 +124,9 @@ fn show_state<G: Game>(game: &G, path: &Path, json: bool) -> anyhow::Result<()> 
                     .moves
                     .iter()
                     .zip(&b.beads)
-                    .map(|(&mv, n)| json!({"move": game.move_name(&b.position, mv), "beads": n}))
+                    .map(|(&mv, n)| json!({"move": game.move_name(&b.position(game), mv), "beads": n}))
                     .collect();
-                json!({"position": game.position_string(&b.position), "own_move": b.own_move, "beads": beads})
+                json!({"position": game.position_string(&b.position(game)), "own_move": b.own_move, "beads": beads})
             })
             .collect();
         return print_json(&json!({
@@ -153,13 +153,13 @@ fn show_state<G: Game>(game: &G, path: &Path, json: bool) -> anyhow::Result<()> 
             let count = m.boxes().iter().filter(|x| x.own_move == current).count();
             println!("\n== the machine's move {current}: {count} boxes ==");
         }
-        println!("\nbox {} ({})", n + 1, game.position_string(&b.position));
-        print!("{}", game.diagram(&b.position));
+        println!("\nbox {} ({})", n + 1, game.position_string(&b.position(game)));
+        print!("{}", game.diagram(&b.position(game)));
         let beads: Vec<String> = b
             .moves
             .iter()
             .zip(&b.beads)
-            .map(|(&mv, k)| format!("{}: {k}", game.move_name(&b.position, mv)))
+            .map(|(&mv, k)| format!("{}: {k}", game.move_name(&b.position(game), mv)))
             .collect();
         println!("beads  {}", beads.join("   "));
     }

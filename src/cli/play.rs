@@ -381,7 +381,10 @@ fn report_changes<G: Game>(
                 let real = game.map_move(stored, game.inverse_symmetry(*sym));
                 (game.move_name(played, real), game.position_string(played))
             }
-            None => (game.move_name(&b.position, stored), game.position_string(&b.position)),
+            None => (
+                game.move_name(&b.position(game), stored),
+                game.position_string(&b.position(game)),
+            ),
         };
         let verb = if c.after < c.before { "loses" } else { "gains" };
         println!(

@@ -1,4 +1,5 @@
-//! Square names shared by the games on file/rank boards (`a1`, `b2`, ...).
+//! What the games on boards share: square names (`a1`, `b2`, ...), position-string
+//! rows, pictures of square boards, and the box key of a game without history.
 
 /// The name of the cell on file `f` and rank `r` (both from 0): `a1`, `c3`, `k11`.
 pub fn cell_name(f: u32, r: u32) -> String {
@@ -28,30 +29,36 @@ pub fn split_cell(text: &str) -> Option<(&str, &str)> {
     (digits > 0).then(|| text.split_at(1 + digits))
 }
 
-/// Ranks from the top down, '/'-separated, one character a piece and a
-/// count for each run of empty cells (as in chess FEN): `ppp/3/PPP`.
-pub fn encode_ranks(files: usize, ranks: usize, piece: impl Fn(usize, usize) -> Option<char>) -> String {
-    let mut rows = Vec::with_capacity(ranks);
-    for r in (0..ranks).rev() {
-        let mut row = String::new();
-        let mut empty = 0;
-        for f in 0..files {
-            match piece(f, r) {
-                Some(c) => {
-                    if empty > 0 {
-                        row.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    row.push(c);
+/// One row of cells as a position string writes it: a character a piece
+/// and a count for each run of empty cells (as in chess FEN): `p2P`.
+pub fn encode_run(cells: impl IntoIterator<Item = Option<char>>) -> String {
+    let mut row = String::new();
+    let mut empty = 0;
+    for cell in cells {
+        match cell {
+            Some(c) => {
+                if empty > 0 {
+                    row.push_str(&empty.to_string());
+                    empty = 0;
                 }
-                None => empty += 1,
+                row.push(c);
             }
+            None => empty += 1,
         }
-        if empty > 0 {
-            row.push_str(&empty.to_string());
-        }
-        rows.push(row);
     }
+    if empty > 0 {
+        row.push_str(&empty.to_string());
+    }
+    row
+}
+
+/// Ranks from the top down, '/'-separated, each as [`encode_run`] writes
+/// it: `ppp/3/PPP`.
+pub fn encode_ranks(files: usize, ranks: usize, piece: impl Fn(usize, usize) -> Option<char>) -> String {
+    let rows: Vec<String> = (0..ranks)
+        .rev()
+        .map(|r| encode_run((0..files).map(|f| piece(f, r))))
+        .collect();
     rows.join("/")
 }
 
@@ -86,3 +93,20 @@ pub fn square_board(files: u32, ranks: u32, checkered: bool, colours: [&'static 
         colours,
     }
 }
+
+/// The box key of a game whose positions carry no history: the position
+/// itself. Write `position_is_box_key!();` inside its `impl Game`.
+macro_rules! position_is_box_key {
+    () => {
+        type BoxKey = Self::Position;
+
+        fn box_key(&self, pos: &Self::Position) -> Self::Position {
+            pos.clone()
+        }
+
+        fn key_position(&self, key: &Self::Position) -> Self::Position {
+            key.clone()
+        }
+    };
+}
+pub(crate) use position_is_box_key;

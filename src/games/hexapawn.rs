@@ -150,6 +150,8 @@ impl Game for Hexapawn {
     type Position = HexapawnPosition;
     type Move = HexapawnMove;
 
+    crate::games::board::position_is_box_key!();
+
     fn spec(&self) -> String {
         if (self.width, self.height) == (3, 3) {
             "hexapawn".to_string()
@@ -270,29 +272,34 @@ impl Game for Hexapawn {
 
     fn parse_move(&self, pos: &HexapawnPosition, text: &str) -> Result<HexapawnMove, MoveError> {
         let clean = text.trim().trim_end_matches(['#', '+', '!', '?']).to_ascii_lowercase();
-        let unreadable = || MoveError {
-            text: text.to_string(),
-            reason: "expected a step like b2, a capture like axb2, or a from-to move like b1b2 or a3-b2".to_string(),
+        let unreadable = || {
+            MoveError::unreadable(
+                text,
+                "expected a step like b2, a capture like axb2, or a from-to move like b1b2 or a3-b2",
+            )
         };
         // A cell name off this board is said to be, not called unreadable.
         let on_board = |cell: &str| match parse_cell(cell) {
-            Some(_) => self.cell_index(cell).ok_or_else(|| MoveError {
-                text: text.to_string(),
-                reason: format!(
-                    "{cell} is off the board: files a to {}, ranks 1 to {}",
-                    char::from(b'a' + self.width - 1),
-                    self.height
-                ),
+            Some(_) => self.cell_index(cell).ok_or_else(|| {
+                self.illegal(
+                    pos,
+                    text,
+                    &format!(
+                        "{cell} is off the board: files a to {}, ranks 1 to {}",
+                        char::from(b'a' + self.width - 1),
+                        self.height
+                    ),
+                )
             }),
             None => Err(unreadable()),
         };
         let moves = self.moves(pos);
         let pick = |pred: &dyn Fn(&HexapawnMove) -> bool, what: &str| -> Result<HexapawnMove, MoveError> {
-            let found: Vec<&HexapawnMove> = moves.iter().filter(|m| pred(m)).collect();
+            let found: Vec<HexapawnMove> = moves.iter().copied().filter(|m| pred(m)).collect();
             match found.as_slice() {
-                [one] => Ok(**one),
+                [one] => Ok(*one),
                 [] => Err(self.illegal(pos, text, &format!("no legal {what}"))),
-                _ => Err(self.illegal(pos, text, "ambiguous")),
+                _ => Err(self.ambiguous(pos, text, "name the cell it moves from", &found)),
             }
         };
         // Coordinate forms: b1b2, a3-b2, a3xb2.

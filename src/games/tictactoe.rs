@@ -102,6 +102,8 @@ impl Game for TicTacToe {
     type Position = TicTacToePosition;
     type Move = TicTacToeMove;
 
+    crate::games::board::position_is_box_key!();
+
     fn spec(&self) -> String {
         "tictactoe".to_string()
     }
@@ -188,12 +190,14 @@ impl Game for TicTacToe {
 
     fn parse_move(&self, pos: &TicTacToePosition, text: &str) -> Result<TicTacToeMove, MoveError> {
         let clean = text.trim().to_ascii_lowercase();
-        let cell = Self::cell(&clean).ok_or_else(|| MoveError {
-            text: text.to_string(),
-            reason: "expected a cell a1..c3 or a number 1..9 (1 = a3 top left, 9 = c1 bottom right)".to_string(),
+        let cell = Self::cell(&clean).ok_or_else(|| {
+            MoveError::unreadable(
+                text,
+                "expected a cell a1..c3 or a number 1..9 (1 = a3 top left, 9 = c1 bottom right)",
+            )
         })?;
         if self.outcome(pos).is_over() {
-            return Err(self.illegal(pos, text, "the game is over"));
+            return Err(MoveError::GameOver { text: text.to_string() });
         }
         if (pos.x | pos.o) & (1 << cell) != 0 {
             return Err(self.illegal(pos, text, "that cell is taken"));

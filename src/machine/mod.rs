@@ -48,15 +48,16 @@ impl GameResult {
     }
 }
 
-/// One matchbox: a position (canonical when symmetry is on), and a bead
-/// colour for each class of moves, with its bead count.
+/// One matchbox: the key of a board and side to move (of the canonical
+/// image when symmetry is on), and a bead colour for each class of moves,
+/// with its bead count.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MatchBox<G: Game> {
-    /// The position this box stands for, as stored (canonical under symmetry).
-    pub position: G::Position,
+    /// The key of the position this box stands for (see [`Game::BoxKey`]).
+    pub key: G::BoxKey,
     /// The machine's own move number here (1 = its first move).
     pub own_move: u32,
-    /// One move per bead colour, in the frame of `position`. Moves that a
+    /// One move per bead colour, in the frame of the box's position. Moves that a
     /// symmetry fixing the position maps onto each other share one colour.
     pub moves: Vec<G::Move>,
     /// Beads of each colour.
@@ -64,6 +65,12 @@ pub struct MatchBox<G: Game> {
 }
 
 impl<G: Game> MatchBox<G> {
+    /// The position the box stands for ([`Game::key_position`] of its key):
+    /// its moves are in this position's frame.
+    pub fn position(&self, game: &G) -> G::Position {
+        game.key_position(&self.key)
+    }
+
     /// All the beads in the box (a u64: each colour may hold up to u32::MAX).
     pub fn total(&self) -> u64 {
         self.beads.iter().map(|&n| u64::from(n)).sum()
@@ -83,7 +90,7 @@ pub fn bead_colours<G: Game>(game: &G, position: &G::Position, symmetry: bool) -
     } else {
         Vec::new()
     };
-    let mut moves: Vec<G::Move> = Vec::new();
+    let mut moves: Vec<G::Move> = Vec::with_capacity(legal.len());
     for m in legal {
         let rep = fixing.iter().map(|&s| game.map_move(m, s)).fold(m, |a, b| a.min(b));
         if !moves.contains(&rep) {
@@ -187,8 +194,11 @@ impl<G: Game> Machine<G> {
         if let Some(found) = found {
             for b in found {
                 let own_move = (b.move_number - 1) / 2 + 1;
-                let made = machine.make_box(b.position, own_move);
-                machine.insert(made);
+                let key = machine.game.box_key(&b.position);
+                if machine.find(&key).is_none() {
+                    let made = machine.make_box(key, own_move);
+                    machine.insert(made);
+                }
             }
             machine.enumerated = true;
         }
@@ -230,7 +240,7 @@ impl<G: Game> Machine<G> {
         let i = self.boxes.len() as u32;
         self.add_beads(&b, b.total() as i64);
         self.initial_beads += u64::from(self.settings.beads.beads(b.own_move)) * b.moves.len() as u64;
-        let hash = FxBuildHasher.hash_one(&b.position);
+        let hash = FxBuildHasher.hash_one(&b.key);
         self.index.insert_unique(hash, (hash, i), |&(h, _)| h);
         self.boxes.push(b);
         i
@@ -300,22 +310,21 @@ impl<G: Game> Machine<G> {
     }
 
     /// The key of a position's box (its board and side to move, see
-    /// [`Game::box_key`], in canonical form when symmetry is on) and a
-    /// symmetry taking the position to it.
-    pub fn key(&self, pos: &G::Position) -> (G::Position, usize) {
-        let board = self.game.box_key(pos);
+    /// [`Game::box_key`], of its canonical image when symmetry is on) and a
+    /// symmetry taking the position to that image.
+    pub fn key(&self, pos: &G::Position) -> (G::BoxKey, usize) {
         if self.settings.symmetry {
-            self.game.canonical(&board)
+            self.game.canonical_key(pos)
         } else {
-            (board, 0)
+            (self.game.box_key(pos), 0)
         }
     }
 
     /// The index of the box with this key.
-    fn find(&self, key: &G::Position) -> Option<u32> {
+    fn find(&self, key: &G::BoxKey) -> Option<u32> {
         let hash = FxBuildHasher.hash_one(key);
         self.index
-            .find(hash, |&(h, i)| h == hash && self.boxes[i as usize].position == *key)
+            .find(hash, |&(h, i)| h == hash && self.boxes[i as usize].key == *key)
             .map(|&(_, i)| i)
     }
 
@@ -325,12 +334,13 @@ impl<G: Game> Machine<G> {
         self.find(&key).map(|i| (i, sym))
     }
 
-    /// A new box for a stored position, with the initial beads for `own_move`.
-    fn make_box(&self, position: G::Position, own_move: u32) -> MatchBox<G> {
+    /// A new box for a key, with the initial beads for `own_move`.
+    fn make_box(&self, key: G::BoxKey, own_move: u32) -> MatchBox<G> {
+        let position = self.game.key_position(&key);
         let moves = bead_colours(&self.game, &position, self.settings.symmetry);
         let beads = vec![self.settings.beads.beads(own_move); moves.len()];
         MatchBox {
-            position,
+            key,
             own_move,
             moves,
             beads,
@@ -404,7 +414,7 @@ impl<G: Game> Machine<G> {
 
     /// Open a box on first visit if the settings allow; `None` if the
     /// position is played without a box.
-    fn open_box(&mut self, pos: &G::Position, key: G::Position, own_move: u32) -> Option<u32> {
+    fn open_box(&mut self, pos: &G::Position, key: G::BoxKey, own_move: u32) -> Option<u32> {
         if self.enumerated {
             return None;
         }

@@ -84,15 +84,18 @@ fn machine_file<G: Game>(m: &Machine<G>) -> MachineFile {
         boxes: m
             .boxes()
             .iter()
-            .map(|b| BoxFile {
-                position: game.position_string(&b.position),
-                own_move: b.own_move,
-                beads: b
-                    .moves
-                    .iter()
-                    .zip(&b.beads)
-                    .map(|(&mv, &n)| (game.move_name(&b.position, mv), n))
-                    .collect(),
+            .map(|b| {
+                let position = b.position(game);
+                BoxFile {
+                    position: game.position_string(&position),
+                    own_move: b.own_move,
+                    beads: b
+                        .moves
+                        .iter()
+                        .zip(&b.beads)
+                        .map(|(&mv, &n)| (game.move_name(&position, mv), n))
+                        .collect(),
+                }
             })
             .collect(),
     }
@@ -114,7 +117,8 @@ fn read_machine<G: Game>(game: &G, file: MachineFile, field: &str) -> Result<Mac
             .parse_position(&b.position)
             .map_err(|e| FieldError::new(format!("{at}.position"), e))?;
         // A box is keyed by board and side to move (history a file may carry is dropped).
-        let position = game.box_key(&position);
+        let key = game.box_key(&position);
+        let position = game.key_position(&key);
         if game.turn(&position) != side {
             return Err(FieldError::new(
                 format!("{at}.position"),
@@ -188,7 +192,7 @@ fn read_machine<G: Game>(game: &G, file: MachineFile, field: &str) -> Result<Mac
             ));
         }
         boxes.push(MatchBox {
-            position,
+            key,
             own_move: b.own_move.max(1),
             moves,
             beads,

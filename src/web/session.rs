@@ -424,7 +424,7 @@ impl<G: Picture> GameSession<G> {
             "own_move": b.own_move,
             "move": game.move_name(pos, mv),
             "mirrored": sym != 0,
-            "position": game.position_string(&b.position),
+            "position": game.position_string(&b.position(game)),
             "svg": box_svg(game, pos, &marks, 44.0),
             "beads": beads,
         })
@@ -453,13 +453,13 @@ impl<G: Picture> GameSession<G> {
                     .collect();
                 json!({
                     "box": c.box_index + 1,
-                    "position": game.position_string(&b.position),
-                    "move": game.move_name(&b.position, mv),
+                    "position": game.position_string(&b.position(game)),
+                    "move": game.move_name(&b.position(game), mv),
                     "colour": colour,
                     "css": css,
                     "before": c.before,
                     "after": c.after,
-                    "svg": box_svg(game, &b.position, &marks, 30.0),
+                    "svg": box_svg(game, &b.position(game), &marks, 30.0),
                 })
             })
             .collect();
@@ -618,14 +618,14 @@ impl<G: Picture> Session for GameSession<G> {
                     .iter()
                     .map(|m| {
                         let (colour, css) = bead_colour(m.colour);
-                        json!({"move": game.move_name(&b.position, m.mv), "beads": m.beads, "colour": colour, "css": css})
+                        json!({"move": game.move_name(&b.position(game), m.mv), "beads": m.beads, "colour": colour, "css": css})
                     })
                     .collect();
                 json!({
                     "box": i + 1,
                     "own_move": b.own_move,
-                    "position": game.position_string(&b.position),
-                    "svg": box_svg(game, &b.position, &marks, 30.0),
+                    "position": game.position_string(&b.position(game)),
+                    "svg": box_svg(game, &b.position(game), &marks, 30.0),
                     "beads": beads,
                     "changed": changed.contains(&(i as u64 + 1)),
                 })

@@ -483,7 +483,7 @@ fn one_label<G: Picture>(
     board_width: f64,
 ) -> String {
     let b = label.matchbox;
-    let pos = &b.position;
+    let pos = &b.position(game);
     let options = Options {
         unit,
         arrows: b

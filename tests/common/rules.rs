@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 
 use menace::error::shown;
-use menace::{Game, Outcome};
+use menace::{Game, MoveError, Outcome};
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -123,7 +123,40 @@ fn check_position<G: Game>(game: &G, pos: &G::Position) {
             );
         }
     }
+    check_box_key(game, pos, &moves);
     check_symmetry(game, pos, &moves);
+}
+
+/// A box key keeps the board and side to move: the position it stands for
+/// has the same key, the same side to move and the same legal moves, and
+/// every image under a symmetry has the key of the canonical image.
+fn check_box_key<G: Game>(game: &G, pos: &G::Position, moves: &[G::Move]) {
+    let text = game.position_string(pos);
+    let key = game.box_key(pos);
+    let stands_for = game.key_position(&key);
+    assert_eq!(
+        game.box_key(&stands_for),
+        key,
+        "{text}: the key's position has another key"
+    );
+    assert_eq!(
+        game.turn(&stands_for),
+        game.turn(pos),
+        "{text}: the key changes the side to move"
+    );
+    if !game.outcome(pos).is_over() {
+        let mut theirs = game.moves(&stands_for);
+        let mut ours = moves.to_vec();
+        theirs.sort();
+        ours.sort();
+        assert_eq!(theirs, ours, "{text}: the key's position has other legal moves");
+    }
+    let (canon, _) = game.canonical(pos);
+    for s in 0..game.symmetry_count() {
+        let (k, sym) = game.canonical_key(&game.map_position(pos, s));
+        assert_eq!(k, game.box_key(&canon), "{text}: image {s} has another box");
+        assert_eq!(game.box_key(&game.map_position(&game.map_position(pos, s), sym)), k);
+    }
 }
 
 fn check_symmetry<G: Game>(game: &G, pos: &G::Position, moves: &[G::Move]) {
@@ -178,8 +211,10 @@ fn check_games_end<G: Game>(game: &G) {
             pos = game.play(&pos, mv);
         }
         assert!(game.outcome(&pos).is_over());
-        // Moves by text are refused once the game is over.
-        assert!(game.parse_move(&pos, "a1").is_err());
+        // Moves by text are refused once the game is over, saying so.
+        let err = game.parse_move(&pos, "a1").unwrap_err();
+        assert!(matches!(err, MoveError::GameOver { .. }), "{err}");
+        assert!(err.to_string().contains("the game is over"), "{err}");
     }
 }
 

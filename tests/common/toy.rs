@@ -36,6 +36,16 @@ impl Game for Subtraction {
     type Position = (u32, Player);
     type Move = u32;
 
+    type BoxKey = Self::Position;
+
+    fn box_key(&self, pos: &Self::Position) -> Self::Position {
+        *pos
+    }
+
+    fn key_position(&self, key: &Self::Position) -> Self::Position {
+        *key
+    }
+
     fn spec(&self) -> String {
         format!("subtraction:{}", self.pile)
     }
@@ -71,11 +81,9 @@ impl Game for Subtraction {
     }
     fn parse_move(&self, pos: &(u32, Player), text: &str) -> Result<u32, MoveError> {
         match text.parse::<u32>() {
+            _ if self.moves(pos).is_empty() => Err(MoveError::GameOver { text: text.into() }),
             Ok(t) if self.moves(pos).contains(&t) => Ok(t),
-            _ => Err(MoveError {
-                text: text.into(),
-                reason: "expected 1 or 2".into(),
-            }),
+            _ => Err(MoveError::unreadable(text, "expected 1 or 2")),
         }
     }
     fn position_string(&self, pos: &(u32, Player)) -> String {
@@ -157,6 +165,16 @@ impl Game for Tree {
     type Position = usize;
     type Move = usize;
 
+    type BoxKey = Self::Position;
+
+    fn box_key(&self, pos: &Self::Position) -> Self::Position {
+        *pos
+    }
+
+    fn key_position(&self, key: &Self::Position) -> Self::Position {
+        *key
+    }
+
     fn spec(&self) -> String {
         "tree".into()
     }
@@ -192,11 +210,9 @@ impl Game for Tree {
     }
     fn parse_move(&self, pos: &usize, text: &str) -> Result<usize, MoveError> {
         match text.parse::<usize>() {
+            _ if self.children[*pos].is_empty() => Err(MoveError::GameOver { text: text.into() }),
             Ok(t) if self.children[*pos].contains(&t) => Ok(t),
-            _ => Err(MoveError {
-                text: text.into(),
-                reason: "expected a child node".into(),
-            }),
+            _ => Err(MoveError::unreadable(text, "expected a child node")),
         }
     }
     fn position_string(&self, pos: &usize) -> String {

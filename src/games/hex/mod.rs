@@ -36,6 +36,8 @@ impl Game for Hex {
     type Position = HexPosition;
     type Move = HexMove;
 
+    crate::games::board::position_is_box_key!();
+
     fn spec(&self) -> String {
         self.spec_string()
     }
@@ -167,7 +169,7 @@ impl Game for Hex {
     fn parse_move(&self, pos: &HexPosition, text: &str) -> Result<HexMove, MoveError> {
         let clean = text.trim().to_ascii_lowercase();
         if self.outcome(pos).is_over() {
-            return Err(self.illegal(pos, text, "the game is over"));
+            return Err(MoveError::GameOver { text: text.to_string() });
         }
         if clean == "swap" {
             return if self.swap_legal(pos) {
@@ -179,12 +181,9 @@ impl Game for Hex {
             };
         }
         let n = self.n() as u32;
-        let (f, r) = parse_cell(&clean)
-            .filter(|&(f, r)| f < n && r < n)
-            .ok_or_else(|| MoveError {
-                text: text.to_string(),
-                reason: format!("expected a cell a1..{} or swap", cell_name(n - 1, n - 1)),
-            })?;
+        let (f, r) = parse_cell(&clean).filter(|&(f, r)| f < n && r < n).ok_or_else(|| {
+            MoveError::unreadable(text, format!("expected a cell a1..{} or swap", cell_name(n - 1, n - 1)))
+        })?;
         let i = (r * n + f) as usize;
         if get(&pos.red, i) || get(&pos.blue, i) {
             return Err(self.illegal(pos, text, "that cell is taken"));
