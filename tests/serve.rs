@@ -499,7 +499,7 @@ fn bad_requests_get_a_clear_refusal() {
             &format!("/api/sessions/{chess}/train"),
             "{\"opponent\": \"perfect\", \"games\": 5}",
         ),
-        400,
+        422,
         "needs the game solved",
     );
     // Uploads: not a state file, one for an unknown game, one too large.
@@ -524,6 +524,7 @@ fn bad_requests_get_a_clear_refusal() {
     // Oversized bodies (a small limit here, so the body is sent whole before the answer).
     let small = Server::with(Config {
         max_body: 4096,
+        max_upload: 4096,
         ..Config::default()
     });
     let (tab, _) = small.session("{}");
