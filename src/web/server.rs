@@ -32,6 +32,7 @@ use tokio::sync::{Notify, Semaphore};
 
 use crate::experiment::plot::FONT_BYTES;
 use crate::fsutil::{read_text, write_atomic};
+use crate::training::opponent::OpponentSpec;
 use crate::web::session::{
     load_session, new_session, parse_opponent, Limits, NewMachine, Session, SessionError, TrainRequest,
 };
@@ -314,6 +315,11 @@ struct Shared {
     work: Arc<Semaphore>,
     /// Training slices, a fair queue of bounded width.
     train: Arc<Semaphore>,
+    /// Bodies larger than `max_body` (uploads) read at once: memory.
+    big_bodies: Arc<Semaphore>,
+    /// Games found too large for a perfect opponent, with why: asked
+    /// again, refused at once.
+    unsolvable: Mutex<HashMap<String, String>>,
     state: Option<StateFile>,
     /// Training runs not yet ended, and a signal when one ends.
     runs: AtomicUsize,
@@ -609,15 +615,19 @@ impl Shared {
         Ok(new_session(ask, limits)?)
     }
 
-    /// One training slice on the training pool, under the session's lock;
-    /// [`Slice::Gone`] at once if the session changed since the run began.
+    /// One step of a training run on `pool` (the training pool for slices of
+    /// games; the request pool for its start and end, so that a request
+    /// waiting on them does not queue behind every other run's slice),
+    /// under the session's lock; [`Slice::Gone`] at once if the session
+    /// changed since the run began.
     async fn slice(
         self: &Arc<Self>,
+        pool: &Arc<Semaphore>,
         entry: &Arc<Entry>,
         generation: u64,
         f: impl FnOnce(&Shared, &mut Slot) -> Slice + Send + 'static,
     ) -> Slice {
-        let Ok(permit) = self.train.clone().acquire_owned().await else {
+        let Ok(permit) = pool.clone().acquire_owned().await else {
             return Slice::Gone;
         };
         let shared = self.clone();
@@ -682,18 +692,25 @@ async fn run_training(
     shared: Arc<Shared>,
     entry: Arc<Entry>,
     generation: u64,
-    opponent: crate::training::opponent::OpponentSpec,
+    opponent: OpponentSpec,
+    began: tokio::sync::oneshot::Sender<Result<(), ApiError>>,
 ) {
     let _token = RunToken(shared.clone());
     let cancel = entry.cancel.clone();
     let begun = shared
-        .slice(&entry, generation, move |_, slot| {
+        .slice(&shared.work, &entry, generation, move |shared, slot| {
             match slot.session.begin_training(&opponent, cancel) {
-                Ok(()) => Slice::More,
+                Ok(()) => {
+                    let _ = began.send(Ok(()));
+                    Slice::More
+                }
                 Err(e) => {
                     // Nothing changed: the machine is still the person's.
-                    slot.progress.running = false;
-                    slot.note = Some(e.message().to_string());
+                    slot.progress = Progress::default();
+                    if matches!((&opponent, &e), (OpponentSpec::Perfect(_), SessionError::OverLimit(_))) {
+                        lock(&shared.unsolvable).insert(slot.spec.clone(), e.message().to_string());
+                    }
+                    let _ = began.send(Err(e.into()));
                     Slice::Gone
                 }
             }
@@ -719,7 +736,7 @@ async fn run_training(
         let one_game = gate.is_some();
         let cancel = entry.cancel.clone();
         let slice = shared
-            .slice(&entry, generation, move |_, slot| {
+            .slice(&shared.train, &entry, generation, move |_, slot| {
                 let p = &slot.progress;
                 let left = p.total.saturating_sub(p.done);
                 let (games, deadline) = if one_game {
@@ -743,7 +760,7 @@ async fn run_training(
         }
     }
     shared
-        .slice(&entry, generation, |shared, slot| {
+        .slice(&shared.work, &entry, generation, |shared, slot| {
             slot.session.end_training();
             slot.note = shared.save(slot);
             slot.progress.running = false;
@@ -771,6 +788,8 @@ fn build(config: Config, addr: SocketAddr) -> (Router, Arc<Shared>) {
         },
         work: Arc::new(Semaphore::new(config.workers.max(1))),
         train: Arc::new(Semaphore::new(config.trainers.max(1))),
+        big_bodies: Arc::new(Semaphore::new(2)),
+        unsolvable: Mutex::new(HashMap::new()),
         config,
         sessions: Mutex::new(HashMap::new()),
         serial: AtomicUsize::new(0),
@@ -898,7 +917,17 @@ async fn checked(shared: &Shared, request: Request) -> Result<Request, ApiError>
             ),
         ));
     }
-    let (parts, body) = request.into_parts();
+    let (mut parts, body) = request.into_parts();
+    if upload && length.is_none_or(|n| n > shared.config.max_body as u64) {
+        // A large body waits its turn before it is read: two at a time.
+        let permit = shared
+            .big_bodies
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping"))?;
+        parts.extensions.insert(BigBody(Arc::new(permit)));
+    }
     let read = tokio::time::timeout(shared.config.body_timeout, axum::body::to_bytes(body, limit)).await;
     let bytes = match read {
         Err(_) => {
@@ -922,6 +951,10 @@ async fn checked(shared: &Shared, request: Request) -> Result<Request, ApiError>
     };
     Ok(Request::from_parts(parts, Body::from(bytes)))
 }
+
+/// The turn of a large body, held until its request is done with it.
+#[derive(Clone)]
+struct BigBody(#[allow(dead_code)] Arc<tokio::sync::OwnedSemaphorePermit>);
 
 async fn not_found(uri: Uri) -> ApiError {
     ApiError::new(StatusCode::NOT_FOUND, format!("no page or endpoint at {}", uri.path()))
@@ -1081,8 +1114,14 @@ async fn new_machine(State(shared): State<Arc<Shared>>, Path(id): Path<String>, 
     replace(shared, id, move |shared| shared.make(&ask)).await
 }
 
-async fn upload(State(shared): State<Arc<Shared>>, Path(id): Path<String>, bytes: Bytes) -> ApiResult {
+async fn upload(
+    State(shared): State<Arc<Shared>>,
+    Path(id): Path<String>,
+    turn: Option<axum::Extension<BigBody>>,
+    bytes: Bytes,
+) -> ApiResult {
     replace(shared, id, move |shared| {
+        let _turn = turn;
         let text = std::str::from_utf8(&bytes).map_err(|_| ApiError::bad("state file: not UTF-8 text"))?;
         Ok(load_session(text, shared.config.limits)?)
     })
@@ -1146,19 +1185,25 @@ async fn train(State(shared): State<Arc<Shared>>, Path(id): Path<String>, bytes:
     let opponent = parse_opponent(&ask.opponent, limits)?;
     refuse_while_stopping(&shared)?;
     let runtime = tokio::runtime::Handle::current();
-    shared
-        .work(move |shared_ref| {
-            let entry = shared_ref.entry(&id)?;
+    let (began, begun) = tokio::sync::oneshot::channel();
+    let entry = shared
+        .work(move |shared| {
+            let entry = shared.entry(&id)?;
             if entry.running() {
                 return Err(ApiError::new(StatusCode::CONFLICT, "the machine is already training"));
             }
-            let generation = shared_ref.change(&entry, |slot| {
+            let generation = shared.change(&entry, |slot| {
                 if slot.progress.running {
                     return Err(ApiError::new(StatusCode::CONFLICT, "the machine is already training"));
                 }
-                // Refused by estimate now; the solve itself is the run's first step.
+                // Refused by estimate now, or as it was before; the solve itself is the run's first step.
                 slot.session.check_opponent(&opponent)?;
-                refuse_while_stopping(shared_ref)?;
+                if matches!(opponent, OpponentSpec::Perfect(_)) {
+                    if let Some(why) = lock(&shared.unsolvable).get(&slot.spec) {
+                        return Err(ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, why.clone()));
+                    }
+                }
+                refuse_while_stopping(shared)?;
                 slot.note = None;
                 slot.progress = Progress {
                     running: true,
@@ -1167,17 +1212,28 @@ async fn train(State(shared): State<Arc<Shared>>, Path(id): Path<String>, bytes:
                     total: ask.games,
                 };
                 entry.cancel.store(false, Ordering::Relaxed);
-                shared_ref.runs.fetch_add(1, Ordering::SeqCst);
+                shared.runs.fetch_add(1, Ordering::SeqCst);
                 Ok(slot.generation)
             })?;
             // Spawned here, not after the answer: a request dropped now (its
             // client gone) must not leave the session marked as training.
-            runtime.spawn(run_training(shared_ref.clone(), entry.clone(), generation, opponent));
+            runtime.spawn(run_training(shared.clone(), entry.clone(), generation, opponent, began));
+            Ok(entry)
+        })
+        .await?;
+    // Answered once the opponent is made (a perfect player's solve, within the page's limits).
+    match begun.await {
+        Ok(Ok(())) => {
             let (mut parts, body) = arc_json(&entry.view()).into_parts();
             parts.status = StatusCode::ACCEPTED;
             Ok(Response::from_parts(parts, body))
-        })
-        .await
+        }
+        Ok(Err(e)) => Err(e),
+        Err(_) => Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "the machine was replaced or closed before training could start",
+        )),
+    }
 }
 
 async fn stop(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> ApiResult {
@@ -1356,4 +1412,137 @@ pub fn start(addr: SocketAddr, config: Config) -> std::io::Result<Running> {
         stop: Some(stop),
         thread: Some(thread),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::web::session::Trained;
+
+    /// A machine whose training panics, to see the server survive it.
+    struct Faulty(Box<dyn Session>);
+
+    impl Session for Faulty {
+        fn game_spec(&self) -> String {
+            self.0.game_spec()
+        }
+        fn view(&self) -> Json {
+            self.0.view()
+        }
+        fn new_game(&mut self) -> Result<(), SessionError> {
+            self.0.new_game()
+        }
+        fn play(&mut self, text: &str) -> Result<(), SessionError> {
+            self.0.play(text)
+        }
+        fn resign(&mut self) -> Result<(), SessionError> {
+            self.0.resign()
+        }
+        fn boxes(&self, limit: usize) -> Json {
+            self.0.boxes(limit)
+        }
+        fn curves(&self) -> Json {
+            self.0.curves()
+        }
+        fn state_json(&mut self) -> String {
+            self.0.state_json()
+        }
+        fn check_opponent(&self, opponent: &OpponentSpec) -> Result<(), SessionError> {
+            self.0.check_opponent(opponent)
+        }
+        fn begin_training(&mut self, opponent: &OpponentSpec, cancel: Arc<AtomicBool>) -> Result<(), SessionError> {
+            self.0.begin_training(opponent, cancel)
+        }
+        fn train(&mut self, _: u64, _: u64, _: Instant, _: &AtomicBool) -> Trained {
+            panic!("a fault in training")
+        }
+        fn end_training(&mut self) {
+            self.0.end_training()
+        }
+        fn box_count(&self) -> usize {
+            self.0.box_count()
+        }
+        fn games_played(&self) -> u64 {
+            self.0.games_played()
+        }
+    }
+
+    #[test]
+    fn a_panic_in_training_or_a_request_resets_the_session_and_nothing_stays_running() {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let (_, shared) = build(Config::default(), "127.0.0.1:8000".parse().unwrap());
+            let inner = new_session(&NewMachine::default(), Limits::default()).unwrap();
+            let (_, entry) = shared.insert(Box::new(Faulty(inner))).unwrap();
+            // As the train request does.
+            let generation = shared
+                .change(&entry, |slot| {
+                    slot.progress.running = true;
+                    slot.progress.total = 10;
+                    shared.runs.fetch_add(1, Ordering::SeqCst);
+                    Ok(slot.generation)
+                })
+                .unwrap();
+            assert!(entry.running());
+            let (began, begun) = tokio::sync::oneshot::channel();
+            run_training(shared.clone(), entry.clone(), generation, OpponentSpec::Random, began).await;
+            assert!(matches!(begun.await, Ok(Ok(()))));
+            assert!(!entry.running());
+            assert_eq!(shared.runs.load(Ordering::SeqCst), 0);
+            let view = entry.view();
+            let message = view["message"].as_str().unwrap_or_default();
+            assert!(
+                message.contains("internal error (the training run failed: a fault in training)"),
+                "{message}"
+            );
+            assert_eq!(view["training"]["running"], false);
+            // The fresh machine plays; a panic inside a request resets it too.
+            shared.change(&entry, |slot| Ok(slot.session.new_game()?)).unwrap();
+            let e = shared
+                .change(&entry, |_| -> Result<(), ApiError> { panic!("a fault in a request") })
+                .unwrap_err();
+            assert_eq!(e.status, StatusCode::INTERNAL_SERVER_ERROR);
+            assert!(e.message.contains("a fault in a request"), "{}", e.message);
+            assert!(shared.change(&entry, |slot| Ok(slot.session.play("b2")?)).is_ok());
+        });
+    }
+
+    #[test]
+    fn hosts_are_the_address_served_and_localhost_only() {
+        let loopback = Hosts {
+            ip: "127.0.0.1".parse().unwrap(),
+            port: 8000,
+            names: vec!["classroom".to_string()],
+        };
+        for ok in [
+            "127.0.0.1:8000",
+            "localhost:8000",
+            "LOCALHOST:8000",
+            "[::1]:8000",
+            "classroom:8000",
+        ] {
+            assert!(loopback.allows(ok), "{ok}");
+        }
+        for no in [
+            "evil.example:8000",
+            "127.0.0.1:8001",
+            "127.0.0.1",
+            "",
+            "10.0.0.1:8000",
+            "localhost.evil:8000",
+        ] {
+            assert!(!loopback.allows(no), "{no}");
+        }
+        let everywhere = Hosts {
+            ip: "0.0.0.0".parse().unwrap(),
+            port: 80,
+            names: Vec::new(),
+        };
+        assert!(everywhere.allows("192.168.1.20") && everywhere.allows("192.168.1.20:80"));
+        assert!(!everywhere.allows("school.example"));
+    }
 }
