@@ -403,8 +403,6 @@ enum Slice {
     More,
     /// The run is over: end it (save, hand the machine back to the person).
     Done,
-    /// The session was replaced, reset or closed: touch nothing more.
-    Gone,
 }
 
 impl Shared {
@@ -618,25 +616,23 @@ impl Shared {
     /// One step of a training run on `pool` (the training pool for slices of
     /// games; the request pool for its start and end, so that a request
     /// waiting on them does not queue behind every other run's slice),
-    /// under the session's lock; [`Slice::Gone`] at once if the session
-    /// changed since the run began.
-    async fn slice(
+    /// under the session's lock; nothing at once if the session
+    /// changed since the run began (`None`, as after a panic).
+    async fn slice<T: Send + 'static>(
         self: &Arc<Self>,
         pool: &Arc<Semaphore>,
         entry: &Arc<Entry>,
         generation: u64,
-        f: impl FnOnce(&Shared, &mut Slot) -> Slice + Send + 'static,
-    ) -> Slice {
-        let Ok(permit) = pool.clone().acquire_owned().await else {
-            return Slice::Gone;
-        };
+        f: impl FnOnce(&Shared, &mut Slot) -> T + Send + 'static,
+    ) -> Option<T> {
+        let permit = pool.clone().acquire_owned().await.ok()?;
         let shared = self.clone();
         let entry = entry.clone();
         tokio::task::spawn_blocking(move || {
             let _permit = permit;
             let mut slot = lock(&entry.slot);
             if slot.closed || slot.generation != generation {
-                return Slice::Gone;
+                return None;
             }
             lock(&entry.published).last_used = Instant::now();
             match catch_unwind(AssertUnwindSafe(|| {
@@ -644,16 +640,17 @@ impl Shared {
                 shared.publish(&entry, &slot);
                 s
             })) {
-                Ok(s) => s,
+                Ok(s) => Some(s),
                 Err(panic) => {
                     let why = panic_text(panic.as_ref());
                     shared.reset_broken(&entry, &mut slot, &format!("the training run failed: {why}"));
-                    Slice::Gone
+                    None
                 }
             }
         })
         .await
-        .unwrap_or(Slice::Gone)
+        .ok()
+        .flatten()
     }
 
     /// Stop every training run and wait (at most `patience`) for them to end and save.
@@ -699,25 +696,25 @@ async fn run_training(
     let cancel = entry.cancel.clone();
     let begun = shared
         .slice(&shared.work, &entry, generation, move |shared, slot| {
-            match slot.session.begin_training(&opponent, cancel) {
-                Ok(()) => {
-                    let _ = began.send(Ok(()));
-                    Slice::More
+            slot.session.begin_training(&opponent, cancel).inspect_err(|e| {
+                // Nothing changed: the machine is still the person's.
+                slot.progress = Progress::default();
+                if matches!((&opponent, e), (OpponentSpec::Perfect(_), SessionError::OverLimit(_))) {
+                    lock(&shared.unsolvable).insert(slot.spec.clone(), e.message().to_string());
                 }
-                Err(e) => {
-                    // Nothing changed: the machine is still the person's.
-                    slot.progress = Progress::default();
-                    if matches!((&opponent, &e), (OpponentSpec::Perfect(_), SessionError::OverLimit(_))) {
-                        lock(&shared.unsolvable).insert(slot.spec.clone(), e.message().to_string());
-                    }
-                    let _ = began.send(Err(e.into()));
-                    Slice::Gone
-                }
-            }
+            })
         })
         .await;
-    if !matches!(begun, Slice::More) {
-        return;
+    // Told once the view is published: a request after the answer sees it.
+    match begun {
+        Some(Ok(())) => {
+            let _ = began.send(Ok(()));
+        }
+        Some(Err(e)) => {
+            let _ = began.send(Err(e.into()));
+            return;
+        }
+        None => return,
     }
     let gate = shared.config.gate.clone();
     loop {
@@ -754,9 +751,10 @@ async fn run_training(
             })
             .await;
         match slice {
-            Slice::More => {}
-            Slice::Done => break,
-            Slice::Gone => return,
+            Some(Slice::More) => {}
+            Some(Slice::Done) => break,
+            // The session was replaced, reset or closed: touch nothing more.
+            None => return,
         }
     }
     shared
@@ -764,7 +762,6 @@ async fn run_training(
             slot.session.end_training();
             slot.note = shared.save(slot);
             slot.progress.running = false;
-            Slice::Done
         })
         .await;
 }
