@@ -181,14 +181,14 @@ pub fn lock(path: &Path) -> Result<FileLock, FileError> {
         .truncate(false)
         .write(true)
         .open(&lock)
-        .map_err(|e| FileError::io("lock", path, e))?;
+        .map_err(|e| FileError::io("lock", shown, e))?;
     match file.try_lock() {
         Ok(()) => Ok(FileLock { _file: file }),
         Err(fs::TryLockError::WouldBlock) => Err(FileError::Locked {
             path: shown.to_path_buf(),
             lock,
         }),
-        Err(fs::TryLockError::Error(e)) => Err(FileError::io("lock", path, e)),
+        Err(fs::TryLockError::Error(e)) => Err(FileError::io("lock", shown, e)),
     }
 }
 

@@ -727,7 +727,8 @@ async fn run_training(
                     Ok(p) => p.forget(),
                     Err(_) => break,
                 },
-                _ = entry.stopped.notified() => break,
+                // A wake-up left from a stop before this run is not one for it: the flag decides.
+                _ = entry.stopped.notified() => continue,
             }
         }
         let one_game = gate.is_some();
