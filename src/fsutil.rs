@@ -135,8 +135,53 @@ pub struct FileLock {
     _file: fs::File,
 }
 
-/// Lock `path` for this process (see [`FileLock`]).
+/// The file `path` names once symbolic links are followed (to a target
+/// that need not exist yet): two spellings of one file get one lock.
+fn resolve_links(path: &Path) -> PathBuf {
+    let mut path = path.to_path_buf();
+    // A loop of links ends here, and the last name is locked.
+    for _ in 0..40 {
+        match fs::read_link(&path) {
+            Ok(target) => {
+                path = match path.parent() {
+                    Some(dir) if target.is_relative() => dir.join(target),
+                    _ => target,
+                }
+            }
+            Err(_) => break,
+        }
+    }
+    path
+}
+
+/// Remove the temporary files a killed write to `path` left beside it
+/// (call while holding its [`lock`]); how many were removed.
+pub fn remove_leftovers(path: &Path) -> usize {
+    let path = resolve_links(path);
+    let (Some(name), dir) = (path.file_name(), path.parent()) else {
+        return 0;
+    };
+    let dir = match dir {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let prefix = format!(".{}.", name.to_string_lossy());
+    let Ok(entries) = fs::read_dir(&dir) else { return 0 };
+    entries
+        .filter_map(Result::ok)
+        .filter(|e| {
+            let n = e.file_name().to_string_lossy().into_owned();
+            n.starts_with(&prefix) && n.ends_with(".menace-tmp") && e.file_type().is_ok_and(|t| t.is_file())
+        })
+        .filter(|e| fs::remove_file(e.path()).is_ok())
+        .count()
+}
+
+/// Lock `path` for this process (see [`FileLock`]); the lock is the file's
+/// own whatever link it is reached by.
 pub fn lock(path: &Path) -> Result<FileLock, FileError> {
+    let shown = path;
+    let path = &resolve_links(path);
     let name = path.file_name().ok_or_else(|| FileError::NotAFile {
         path: path.to_path_buf(),
     })?;
@@ -146,14 +191,14 @@ pub fn lock(path: &Path) -> Result<FileLock, FileError> {
         .truncate(false)
         .write(true)
         .open(&lock)
-        .map_err(|e| FileError::io("lock", path, e))?;
+        .map_err(|e| FileError::io("lock", shown, e))?;
     match file.try_lock() {
         Ok(()) => Ok(FileLock { _file: file }),
         Err(fs::TryLockError::WouldBlock) => Err(FileError::Locked {
-            path: path.to_path_buf(),
+            path: shown.to_path_buf(),
             lock,
         }),
-        Err(fs::TryLockError::Error(e)) => Err(FileError::io("lock", path, e)),
+        Err(fs::TryLockError::Error(e)) => Err(FileError::io("lock", shown, e)),
     }
 }
 

@@ -2,11 +2,12 @@
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
+use std::time::Duration;
 
 use anyhow::{anyhow, Context};
 use clap::Args;
 
-use menace::fsutil::{lock, read_text};
+use menace::fsutil::{lock, read_text, remove_leftovers};
 use menace::web::server::{serve, Config};
 use menace::web::session::load_session;
 
@@ -18,17 +19,26 @@ pub struct ServeArgs {
     /// The address to listen on; only this computer can reach the default.
     #[arg(long, default_value = "127.0.0.1")]
     host: IpAddr,
+    /// A host name the page may be opened by, besides the address listened on
+    /// (e.g. this computer's name on the classroom network); may be repeated.
+    #[arg(long, value_name = "NAME")]
+    allow_host: Vec<String>,
     /// A state file: new tabs start from its machine if it exists, and a tab's machine is saved to it after every game and training run.
     #[arg(long, value_name = "FILE")]
     state: Option<PathBuf>,
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
-    let mut config = Config::default();
+    let mut config = Config {
+        hosts: args.allow_host.clone(),
+        ..Config::default()
+    };
     // Held while the server runs: a `train` or `play` (or another server)
     // on the same state file is refused at once instead of losing games.
     let _lock = args.state.as_deref().map(lock).transpose()?;
     if let Some(path) = &args.state {
+        // Ours alone now: what a killed save left behind goes.
+        remove_leftovers(path);
         if path.exists() {
             // Refuse a bad file now rather than in the page.
             let text = read_text(path).map_err(|e| anyhow!(e))?;
@@ -40,7 +50,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         .enable_all()
         .build()
         .context("cannot start the server's runtime")?;
-    runtime.block_on(async {
+    let served = runtime.block_on(async {
         let addr = SocketAddr::new(args.host, args.port);
         let listener = tokio::net::TcpListener::bind(addr)
             .await
@@ -59,7 +69,16 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         }
         let shutdown = async {
             let _ = tokio::signal::ctrl_c().await;
+            eprintln!("menace serve: stopping (training stopped, the machine saved); Ctrl-C again quits at once");
+            // A second Ctrl-C does not wait for anything.
+            tokio::spawn(async {
+                let _ = tokio::signal::ctrl_c().await;
+                std::process::exit(130);
+            });
         };
         serve(listener, config, shutdown).await.context("the server stopped")
-    })
+    });
+    // Blocking work still running (a request's solve) is not waited for.
+    runtime.shutdown_timeout(Duration::from_millis(100));
+    served
 }

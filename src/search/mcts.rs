@@ -1,6 +1,9 @@
 //! Monte Carlo tree search (UCT with random playouts), written against
 //! [`Game`] only: the opponent for games too large to solve.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
 use rand::Rng;
 
 use crate::game::{Game, Outcome, Player};
@@ -44,6 +47,8 @@ pub struct Mcts<G: Game> {
     nodes: Vec<Node<G>>,
     buf: Vec<G::Move>,
     playouts_run: u64,
+    /// Set from outside to cut a search short (a training run stopped).
+    interrupt: Option<Arc<AtomicBool>>,
 }
 
 impl<G: Game> Mcts<G> {
@@ -56,7 +61,14 @@ impl<G: Game> Mcts<G> {
             nodes: Vec::new(),
             buf: Vec::new(),
             playouts_run: 0,
+            interrupt: None,
         }
+    }
+
+    /// Stop each search early once `flag` is set (the move then comes from
+    /// the playouts run so far): a training run stops within a playout.
+    pub fn set_interrupt(&mut self, flag: Arc<AtomicBool>) {
+        self.interrupt = Some(flag);
     }
 
     /// Forget the tree (at the start of a game).
@@ -178,6 +190,9 @@ impl<G: Game> Mcts<G> {
     pub fn choose<R: Rng>(&mut self, pos: &G::Position, rng: &mut R) -> G::Move {
         self.reroot(pos);
         for _ in 0..self.playouts {
+            if self.interrupt.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) {
+                break;
+            }
             // Selection.
             let mut node = 0u32;
             while self.nodes[node as usize].untried.is_empty() && !self.nodes[node as usize].children.is_empty() {

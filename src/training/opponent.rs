@@ -120,9 +120,14 @@ impl<G: Game> PerfectPlayer<G> {
     /// Solve the game from its start; an error if it needs more than
     /// [`PERFECT_LIMIT`] positions.
     pub fn new(game: G) -> Result<PerfectPlayer<G>, TooLarge> {
+        PerfectPlayer::with_limit(game, PERFECT_LIMIT)
+    }
+
+    /// [`PerfectPlayer::new`] storing at most `limit` positions.
+    pub fn with_limit(game: G, limit: usize) -> Result<PerfectPlayer<G>, TooLarge> {
         // Where the game's position bound is already over the limit, say so at once.
-        game.check_exhaustive(PERFECT_LIMIT)?;
-        let mut solver = Solver::with_limit(game.clone(), PERFECT_LIMIT);
+        game.check_exhaustive(limit)?;
+        let mut solver = Solver::with_limit(game.clone(), limit);
         solver.value(&game.start())?;
         Ok(PerfectPlayer {
             solver,

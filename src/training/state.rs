@@ -20,6 +20,10 @@ pub enum StateError {
     /// A field holds something impossible for this game.
     #[error(transparent)]
     Field(#[from] FieldError),
+    /// A field is beyond the reader's [`ReadLimits`] (too many boxes, a box
+    /// set too large to check).
+    #[error("{0}")]
+    OverLimit(FieldError),
 }
 
 /// The format tag written into every state file.
@@ -101,7 +105,75 @@ fn machine_file<G: Game>(m: &Machine<G>) -> MachineFile {
     }
 }
 
-fn read_machine<G: Game>(game: &G, file: MachineFile, field: &str) -> Result<Machine<G>, FieldError> {
+/// How far reading a state file may go: the most positions enumerating
+/// an `enumerated` machine's box set may store, and whether a program
+/// opponent (a perfect player: a solve) is made now or left to the caller.
+#[derive(Clone, Copy, Debug)]
+pub struct ReadLimits {
+    /// Positions the check of an enumerated box set may store.
+    pub enumerate: usize,
+    /// The most boxes a machine in the file may have.
+    pub boxes: usize,
+    /// Make the opponent the file names (false: [`Opponent::Human`] stands
+    /// in for any but a learning one, whose boxes are in the file).
+    pub make_opponent: bool,
+}
+
+impl Default for ReadLimits {
+    fn default() -> ReadLimits {
+        ReadLimits {
+            enumerate: crate::search::solver::DEFAULT_LIMIT,
+            boxes: usize::MAX,
+            make_opponent: true,
+        }
+    }
+}
+
+fn read_machine<G: Game>(
+    game: &G,
+    file: MachineFile,
+    field: &str,
+    limits: ReadLimits,
+) -> Result<Machine<G>, StateError> {
+    if file.boxes.len() > limits.boxes {
+        return Err(StateError::OverLimit(FieldError::new(
+            format!("{field}.boxes"),
+            format!(
+                "{} boxes, more than the {} accepted here",
+                file.boxes.len(),
+                limits.boxes
+            ),
+        )));
+    }
+    let machine = read_boxes(game, file, field)?;
+    if machine.is_enumerated() {
+        let boxes = machine.boxes();
+        let side = machine.side();
+        let settings = machine.settings();
+        let symmetry = settings.symmetry;
+        let seen: std::collections::HashSet<&G::BoxKey> = boxes.iter().map(|b| &b.key).collect();
+        // A machine made up front must hold exactly the boxes of its box set;
+        // a set many times larger than the file's boxes cannot match, so the
+        // enumeration stops long before it would fill memory.
+        let sized = boxes
+            .len()
+            .saturating_mul(4 * game.symmetry_count().max(1))
+            .saturating_add(10_000);
+        let expected =
+            crate::machine::boxes::enumerate(game, side, settings.box_set, symmetry, sized.min(limits.enumerate))
+                .map_err(|e| StateError::OverLimit(FieldError::new(format!("{field}.enumerated"), e)))?;
+        if expected.len() != boxes.len() || expected.iter().any(|b| !seen.contains(&game.box_key(&b.position))) {
+            return Err(FieldError::new(format!("{field}.boxes"), format!("{} boxes, but the '{}' box set of this game has {} (set enumerated to false for boxes opened on first visit)",
+                boxes.len(),
+                settings.box_set.name(),
+                expected.len()
+            )).into());
+        }
+    }
+    Ok(machine)
+}
+
+fn read_boxes<G: Game>(game: &G, file: MachineFile, field: &str) -> Result<Machine<G>, FieldError> {
     let side = game
         .parse_player(&file.side)
         .map_err(|e| FieldError::new(format!("{field}.side"), e))?;
@@ -198,24 +270,6 @@ fn read_machine<G: Game>(game: &G, file: MachineFile, field: &str) -> Result<Mac
             beads,
         });
     }
-    if file.enumerated {
-        // A machine made up front must hold exactly the boxes of its box set.
-        let expected = crate::machine::boxes::enumerate(
-            game,
-            side,
-            file.settings.box_set,
-            symmetry,
-            crate::search::solver::DEFAULT_LIMIT,
-        )
-        .map_err(|e| FieldError::new(format!("{field}.enumerated"), e))?;
-        if expected.len() != boxes.len() || expected.iter().any(|b| !seen.contains(&b.position)) {
-            return Err(FieldError::new(format!("{field}.boxes"), format!("{} boxes, but the '{}' box set of this game has {} (set enumerated to false for boxes opened on first visit)",
-                boxes.len(),
-                file.settings.box_set.name(),
-                expected.len()
-            )));
-        }
-    }
     Ok(Machine::from_boxes(
         game.clone(),
         side,
@@ -242,6 +296,11 @@ pub fn to_json<G: Game>(t: &Trainer<G>) -> String {
 
 /// Rebuild a trainer from state-file text for `game`. Errors name the field.
 pub fn from_json<G: Game>(game: &G, text: &str) -> Result<Trainer<G>, StateError> {
+    from_json_within(game, text, ReadLimits::default())
+}
+
+/// [`from_json`] within `limits` (a server's, for files from anyone).
+pub fn from_json_within<G: Game>(game: &G, text: &str, limits: ReadLimits) -> Result<Trainer<G>, StateError> {
     let spec = peek_game(text)?;
     if spec != game.spec() {
         let reason = format!("the file is for '{spec}', not '{}'", game.spec());
@@ -249,9 +308,11 @@ pub fn from_json<G: Game>(game: &G, text: &str) -> Result<Trainer<G>, StateError
     }
     let file: StateFile = serde_json::from_str(text)?;
     let opponent_spec = OpponentSpec::parse(&file.opponent).map_err(|e| FieldError::new("opponent", e))?;
-    let machine = read_machine(game, file.machine, "machine")?;
+    let machine = read_machine(game, file.machine, "machine", limits)?;
     let opponent = match (file.opponent_machine, &opponent_spec) {
-        (Some(m), OpponentSpec::Menace(_)) => Opponent::Menace(Box::new(read_machine(game, m, "opponent_machine")?)),
+        (Some(m), OpponentSpec::Menace(_)) => {
+            Opponent::Menace(Box::new(read_machine(game, m, "opponent_machine", limits)?))
+        }
         (None, OpponentSpec::Menace(_)) => {
             return Err(FieldError::new("opponent_machine", "missing for opponent menace").into())
         }
@@ -259,6 +320,7 @@ pub fn from_json<G: Game>(game: &G, text: &str) -> Result<Trainer<G>, StateError
             let reason = format!("only for opponent menace, not {opponent_spec}");
             return Err(FieldError::new("opponent_machine", reason).into());
         }
+        (None, _) if !limits.make_opponent => Opponent::Human,
         (None, spec) => {
             make_opponent(game, spec, machine.side(), machine.settings()).map_err(|e| FieldError::new("opponent", e))?
         }

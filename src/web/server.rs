@@ -1,27 +1,38 @@
 //! `menace serve`: the page (HTML, CSS, JS and the font, all embedded) and
 //! a thin layer of JSON endpoints over [`crate::web::session`], one session
-//! per browser tab. Sessions are capped in number and expire when idle;
-//! training runs on a blocking thread in short chunks, so the page stays
-//! answered while it goes. The only file it touches is the `--state` file.
+//! per browser tab.
+//!
+//! Each session has one owner of its state, a lock held for the whole of
+//! every check-and-change, and a generation number that a training run
+//! carries: a run whose session was replaced or closed touches nothing.
+//! Training runs in short slices on a bounded pool of threads, a move at a
+//! time, and publishes a snapshot of the view after each slice, so reading a
+//! tab's view never waits for its machine. Every request is bounded before
+//! work starts (body size and read time, the cost of a solve or an upload),
+//! connections are capped and time out, and the only file touched is the
+//! `--state` file.
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::body::{Body, Bytes};
+use axum::extract::{DefaultBodyLimit, Path, Request, State};
 use axum::http::{header, HeaderValue, Method, StatusCode, Uri};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use serde_json::{json, Value as Json};
+use tokio::sync::{Notify, Semaphore};
 
 use crate::font::FONT_BYTES;
 use crate::fsutil::{read_text, write_atomic};
+use crate::training::opponent::OpponentSpec;
 use crate::web::session::{
     load_session, new_session, parse_opponent, Limits, NewMachine, Session, SessionError, TrainRequest,
 };
@@ -31,6 +42,10 @@ const STYLE_CSS: &str = include_str!("page/style.css");
 const APP_JS: &str = include_str!("page/app.js");
 const CHARTS_JS: &str = include_str!("page/charts.js");
 
+/// How long a training slice holds its session (then it lets go, and the
+/// next slice waits its turn on the training pool).
+const SLICE: Duration = Duration::from_millis(40);
+
 /// How the server behaves: its limits, and the one file it may use.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -39,25 +54,75 @@ pub struct Config {
     pub max_sessions: usize,
     /// A session unused this long is dropped (unless it is training).
     pub idle: Duration,
-    /// The largest request body accepted (an uploaded state file).
+    /// The largest request body accepted, but for an uploaded state file.
     pub max_body: usize,
+    /// The largest uploaded state file (at least the largest download).
+    pub max_upload: usize,
     /// Boxes listed at most by the boxes endpoint.
     pub max_listed_boxes: usize,
     /// `--state`: new tabs start from this machine if the file exists, and
-    /// every tab's machine is saved to it after each game and training run.
+    /// the first tab's machine is saved to it after each game and training run.
     pub state: Option<PathBuf>,
+    /// Connections open at once; more are closed as they arrive.
+    pub max_connections: usize,
+    /// The time a connection has to send a request's head, and the most an
+    /// idle connection is kept open.
+    pub header_timeout: Duration,
+    /// The time a request has to send its body.
+    pub body_timeout: Duration,
+    /// Threads doing requests' blocking work (a move, an upload) at once.
+    pub workers: usize,
+    /// Training slices running at once.
+    pub trainers: usize,
+    /// Host names accepted besides the address served (`--allow-host`).
+    pub hosts: Vec<String>,
+    /// For tests: training plays a game only for each one [`Gate::allow`]s.
+    pub gate: Option<Gate>,
 }
 
 impl Default for Config {
     fn default() -> Config {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         Config {
             limits: Limits::default(),
             max_sessions: 32,
             idle: Duration::from_secs(30 * 60),
-            max_body: 8 << 20,
+            max_body: 64 << 10,
+            max_upload: 128 << 20,
             max_listed_boxes: 2000,
             state: None,
+            max_connections: 256,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(60),
+            workers: 4,
+            trainers: cores.max(1),
+            hosts: Vec::new(),
+            gate: None,
         }
+    }
+}
+
+/// Training's pace set from outside, for tests that must know where a run
+/// is: a run plays one game for each game allowed, and waits (or stops when
+/// told) in between.
+#[derive(Clone, Debug)]
+pub struct Gate(Arc<Semaphore>);
+
+impl Gate {
+    /// A gate that lets no game through yet.
+    pub fn new() -> Gate {
+        Gate(Arc::new(Semaphore::new(0)))
+    }
+
+    /// Let `games` more games be played (by whichever runs ask first).
+    pub fn allow(&self, games: usize) {
+        self.0.add_permits(games);
+    }
+}
+
+impl Default for Gate {
+    fn default() -> Gate {
+        Gate::new()
     }
 }
 
@@ -70,27 +135,196 @@ struct Progress {
     total: u64,
 }
 
-/// One tab's session and its bookkeeping.
-struct Entry {
-    session: Mutex<Box<dyn Session>>,
-    last_used: Mutex<Instant>,
-    progress: Mutex<Progress>,
-    stop: AtomicBool,
-    /// Whether this tab's machine is the one saved to `--state`: the first
-    /// tab opened while no other holds it. Other tabs play unsaved, so that
-    /// two tabs never overwrite each other's machine in one file.
+/// A session's state, behind its one lock.
+struct Slot {
+    session: Box<dyn Session>,
+    /// The game spec, kept to make a fresh machine should the session fail.
+    spec: String,
+    /// Bumped whenever the machine is replaced, reset or closed: a training
+    /// run carries the generation it started in and stops on a change.
+    generation: u64,
+    progress: Progress,
+    closed: bool,
+    /// Whether this tab's machine is the one saved to `--state`.
     owns_state: bool,
+    /// What the page should be told with the next view (a failed save).
+    note: Option<String>,
 }
 
-/// Lock a mutex even if a thread panicked holding it: the data is still the
-/// last consistent state each operation left.
+impl Slot {
+    fn replace(&mut self, session: Box<dyn Session>) {
+        self.spec = session.game_spec();
+        self.session = session;
+        self.generation += 1;
+        self.progress = Progress::default();
+        self.note = None;
+    }
+
+    fn idle(&self) -> Result<(), ApiError> {
+        if self.progress.running {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "the machine is training: wait for it to finish, or stop it",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// What readers see without waiting for the session: its view and curves
+/// as of the last change or training slice.
+struct Published {
+    view: Arc<Json>,
+    curves: Arc<Json>,
+    running: bool,
+    last_used: Instant,
+}
+
+/// One tab's session and its bookkeeping.
+struct Entry {
+    slot: Mutex<Slot>,
+    published: Mutex<Published>,
+    /// Set to stop the training run: checked every move and every MCTS playout.
+    cancel: Arc<AtomicBool>,
+    /// Wakes a run waiting at the gate when it is stopped.
+    stopped: Notify,
+}
+
+/// Lock a mutex that no panic can poison: every change to a session runs
+/// under `catch_unwind` inside the lock (see [`Shared::change`]), and the
+/// other locks guard plain values set in one step.
 fn lock<T: ?Sized>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+impl Entry {
+    fn view(&self) -> Arc<Json> {
+        lock(&self.published).view.clone()
+    }
+
+    fn running(&self) -> bool {
+        lock(&self.published).running
+    }
+
+    fn stop(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+        self.stopped.notify_one();
+    }
+}
+
+/// A file's identity and version, to tell whether something else changed it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stamp {
+    dev: u64,
+    ino: u64,
+    len: u64,
+    mtime: i64,
+    mtime_nsec: i64,
+}
+
+fn stamp(path: &std::path::Path) -> Option<Stamp> {
+    use std::os::unix::fs::MetadataExt;
+    let m = std::fs::metadata(path).ok()?;
+    Some(Stamp {
+        dev: m.dev(),
+        ino: m.ino(),
+        len: m.len(),
+        mtime: m.mtime(),
+        mtime_nsec: m.mtime_nsec(),
+    })
+}
+
+/// The `--state` file: who may write it, and the version last read or written.
+struct StateFile {
+    path: PathBuf,
+    /// The session whose machine is saved to it.
+    owner: Mutex<Option<u64>>,
+    /// The file as this server last saw it: a save finding another refuses.
+    seen: Mutex<Option<Stamp>>,
+}
+
+impl StateFile {
+    fn write(&self, text: &str) -> Result<(), String> {
+        let mut seen = lock(&self.seen);
+        let now = stamp(&self.path);
+        if now.is_some() && now != *seen {
+            return Err(format!(
+                "the machine was not saved: '{}' was changed on disk since this server last read or wrote it, \
+                 and is left as it is (download this machine to keep it; restart menace serve to use the new file)",
+                self.path.display()
+            ));
+        }
+        write_atomic(&self.path, text.as_bytes()).map_err(|e| format!("the machine could not be saved: {e}"))?;
+        *seen = stamp(&self.path);
+        Ok(())
+    }
+}
+
+/// The hosts a request may name (its `Host` and `Origin`): the address
+/// served, `localhost` when that is this computer, and those allowed by
+/// name. Names point anywhere (DNS rebinding), so no other is accepted.
+#[derive(Debug)]
+struct Hosts {
+    ip: IpAddr,
+    port: u16,
+    names: Vec<String>,
+}
+
+impl Hosts {
+    fn allows(&self, host: &str) -> bool {
+        let (name, port) = match host.rsplit_once(':') {
+            Some((n, p)) if !n.is_empty() && !p.contains(']') => match p.parse::<u16>() {
+                Ok(p) => (n, p),
+                Err(_) => return false,
+            },
+            _ => (host, 80),
+        };
+        if port != self.port {
+            return false;
+        }
+        let bare = name.trim_start_matches('[').trim_end_matches(']');
+        if let Ok(ip) = bare.parse::<IpAddr>() {
+            return ip == self.ip || self.ip.is_unspecified() || (self.ip.is_loopback() && ip.is_loopback());
+        }
+        let name = name.to_ascii_lowercase();
+        (name == "localhost" && (self.ip.is_loopback() || self.ip.is_unspecified()))
+            || self.names.iter().any(|n| n.eq_ignore_ascii_case(&name))
+    }
+
+    fn describe(&self) -> String {
+        let ip = match self.ip {
+            IpAddr::V6(ip) => format!("[{ip}]"),
+            IpAddr::V4(ip) => ip.to_string(),
+        };
+        let mut all = vec![format!("{ip}:{}", self.port)];
+        if self.ip.is_loopback() {
+            all.push(format!("localhost:{}", self.port));
+        }
+        all.extend(self.names.iter().map(|n| format!("{n}:{}", self.port)));
+        all.join(", ")
+    }
+}
+
 struct Shared {
     config: Config,
+    hosts: Hosts,
     sessions: Mutex<HashMap<String, Arc<Entry>>>,
+    /// Numbers sessions, for the state file's owner.
+    serial: AtomicUsize,
+    /// Requests' blocking work, a fair queue of bounded width.
+    work: Arc<Semaphore>,
+    /// Training slices, a fair queue of bounded width.
+    train: Arc<Semaphore>,
+    /// Bodies larger than `max_body` (uploads) read at once: memory.
+    big_bodies: Arc<Semaphore>,
+    /// Games found too large for a perfect opponent, with why: asked
+    /// again, refused at once.
+    unsolvable: Mutex<HashMap<String, String>>,
+    state: Option<StateFile>,
+    /// Training runs not yet ended, and a signal when one ends.
+    runs: AtomicUsize,
+    run_ended: Notify,
+    stopping: AtomicBool,
 }
 
 /// An error answer: a status and a JSON `{"error": message}`.
@@ -111,28 +345,16 @@ impl ApiError {
     fn bad(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, message)
     }
+
+    fn internal(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message)
+    }
 }
 
 impl From<SessionError> for ApiError {
     fn from(e: SessionError) -> ApiError {
-        match e {
-            SessionError::Invalid(m) => ApiError::new(StatusCode::BAD_REQUEST, m),
-            SessionError::NotNow(m) => ApiError::new(StatusCode::CONFLICT, m),
-        }
-    }
-}
-
-impl From<BytesRejection> for ApiError {
-    fn from(e: BytesRejection) -> ApiError {
-        let status = e.status();
-        if status == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::new(
-                status,
-                "request body too large: a state file of at most 8 MiB is accepted",
-            )
-        } else {
-            ApiError::new(status, format!("request body unreadable: {e}"))
-        }
+        let status = StatusCode::from_u16(e.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        ApiError::new(status, e.message())
     }
 }
 
@@ -167,126 +389,412 @@ fn body<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     serde_json::from_slice(bytes).map_err(|e| ApiError::bad(format!("request body: not the JSON expected: {e}")))
 }
 
-/// Run blocking work (a game, a solve, a state file) off the async threads.
-async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T, ApiError> + Send + 'static) -> Result<T, ApiError> {
-    tokio::task::spawn_blocking(f).await.unwrap_or_else(|e| {
-        Err(ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            format!("internal error: {e}"),
-        ))
-    })
+fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".to_string())
+}
+
+/// How a training slice ended.
+enum Slice {
+    /// More to play.
+    More,
+    /// The run is over: end it (save, hand the machine back to the person).
+    Done,
 }
 
 impl Shared {
-    /// A request body, or why it could not be read (too large: 413).
-    fn body(&self, bytes: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
-        bytes.map_err(|e| {
-            let status = e.status();
-            if status == StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::new(
-                    status,
-                    format!(
-                        "request body too large: at most {} bytes are accepted",
-                        self.config.max_body
-                    ),
-                )
-            } else {
-                ApiError::new(status, format!("request body unreadable: {e}"))
-            }
+    /// Run blocking work on the request pool: its turn comes in order of
+    /// arrival, and at most `workers` run at once however many wait.
+    async fn work<T: Send + 'static>(
+        self: &Arc<Self>,
+        f: impl FnOnce(&Arc<Shared>) -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let permit = self
+            .work
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping"))?;
+        let shared = self.clone();
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            f(&shared)
         })
+        .await
+        .unwrap_or_else(|e| Err(ApiError::internal(format!("internal error: {e}"))))
     }
 
     fn entry(&self, id: &str) -> Result<Arc<Entry>, ApiError> {
         let sessions = lock(&self.sessions);
-        let entry = sessions.get(id).cloned().ok_or_else(|| {
-            ApiError::new(
-                StatusCode::NOT_FOUND,
-                format!(
-                    "no session '{id}': it may have expired after {} minutes unused; reload the page",
-                    self.config.idle.as_secs() / 60
-                ),
-            )
-        })?;
-        *lock(&entry.last_used) = Instant::now();
+        let entry = sessions.get(id).cloned().ok_or_else(|| self.gone(id))?;
+        lock(&entry.published).last_used = Instant::now();
         Ok(entry)
+    }
+
+    fn gone(&self, id: &str) -> ApiError {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!(
+                "no session '{}': it may have expired after {} minutes unused; reload the page",
+                crate::error::shown(id),
+                self.config.idle.as_secs() / 60
+            ),
+        )
     }
 
     /// Drop sessions unused for longer than the idle time (never one training).
     fn expire(&self) {
         let idle = self.config.idle;
-        lock(&self.sessions).retain(|_, e| lock(&e.progress).running || lock(&e.last_used).elapsed() < idle);
+        let mut dropped = Vec::new();
+        lock(&self.sessions).retain(|_, e| {
+            let p = lock(&e.published);
+            let keep = p.running || p.last_used.elapsed() < idle;
+            if !keep {
+                dropped.push(e.clone());
+            }
+            keep
+        });
+        dropped.iter().for_each(|e| self.close(e));
     }
 
-    fn insert(&self, session: Box<dyn Session>) -> Result<String, ApiError> {
+    /// Close a session taken out of the table: its run stops and saves nothing.
+    fn close(&self, entry: &Entry) {
+        entry.stop();
+        let mut slot = lock(&entry.slot);
+        slot.closed = true;
+        slot.generation += 1;
+        if std::mem::take(&mut slot.owns_state) {
+            if let Some(file) = &self.state {
+                *lock(&file.owner) = None;
+            }
+        }
+    }
+
+    fn full(&self) -> ApiError {
+        ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "too many sessions open (at most {}): close another tab, or wait for unused ones to expire",
+                self.config.max_sessions
+            ),
+        )
+    }
+
+    fn insert(&self, session: Box<dyn Session>) -> Result<(String, Arc<Entry>), ApiError> {
         self.expire();
         let mut sessions = lock(&self.sessions);
         if sessions.len() >= self.config.max_sessions {
-            return Err(ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                format!(
-                    "too many sessions open (at most {}): close another tab, or wait for unused ones to expire",
-                    self.config.max_sessions
-                ),
-            ));
+            return Err(self.full());
         }
         let id = format!("{:016x}{:016x}", rand::random::<u64>(), rand::random::<u64>());
-        let owns_state = self.config.state.is_some() && !sessions.values().any(|e| e.owns_state);
-        sessions.insert(
-            id.clone(),
-            Arc::new(Entry {
-                session: Mutex::new(session),
-                last_used: Mutex::new(Instant::now()),
-                progress: Mutex::new(Progress::default()),
-                stop: AtomicBool::new(false),
-                owns_state,
+        let serial = self.serial.fetch_add(1, Ordering::Relaxed) as u64;
+        let owns_state = self.state.as_ref().is_some_and(|file| {
+            let mut owner = lock(&file.owner);
+            owner.is_none() && {
+                *owner = Some(serial);
+                true
+            }
+        });
+        let slot = Slot {
+            spec: session.game_spec(),
+            session,
+            generation: 0,
+            progress: Progress::default(),
+            closed: false,
+            owns_state,
+            note: None,
+        };
+        let entry = Arc::new(Entry {
+            published: Mutex::new(Published {
+                view: Arc::new(Json::Null),
+                curves: Arc::new(Json::Null),
+                running: false,
+                last_used: Instant::now(),
             }),
-        );
-        Ok(id)
+            slot: Mutex::new(slot),
+            cancel: Arc::new(AtomicBool::new(false)),
+            stopped: Notify::new(),
+        });
+        self.publish(&entry, &lock(&entry.slot));
+        sessions.insert(id.clone(), entry.clone());
+        Ok((id, entry))
+    }
+
+    /// Make the session's view and curves the ones readers see.
+    fn publish(&self, entry: &Entry, slot: &Slot) {
+        let mut view = slot.session.view();
+        let p = &slot.progress;
+        view["training"] = json!({"running": p.running, "opponent": p.opponent, "done": p.done, "total": p.total});
+        view["state_file"] = json!(self.state.as_ref().map(|f| f.path.display().to_string()));
+        view["state_held_elsewhere"] = json!(self.state.is_some() && !slot.owns_state);
+        if let Some(n) = &slot.note {
+            view["message"] = json!(n);
+        }
+        let mut curves = slot.session.curves();
+        curves["training"] = json!({"running": p.running, "done": p.done, "total": p.total});
+        let mut published = lock(&entry.published);
+        published.view = Arc::new(view);
+        published.curves = Arc::new(curves);
+        published.running = p.running;
+    }
+
+    /// Check and change a session under its one lock, then publish it. A
+    /// panic inside resets the session to a fresh machine of its game.
+    fn change<T>(&self, entry: &Entry, f: impl FnOnce(&mut Slot) -> Result<T, ApiError>) -> Result<T, ApiError> {
+        let mut slot = lock(&entry.slot);
+        if slot.closed {
+            return Err(ApiError::new(StatusCode::NOT_FOUND, "the session was closed"));
+        }
+        match catch_unwind(AssertUnwindSafe(|| {
+            let r = f(&mut slot);
+            self.publish(entry, &slot);
+            r
+        })) {
+            Ok(r) => r,
+            Err(panic) => {
+                let why = panic_text(panic.as_ref());
+                self.reset_broken(entry, &mut slot, &why);
+                Err(ApiError::internal(format!(
+                    "internal error ({why}): the machine was reset to a fresh one"
+                )))
+            }
+        }
+    }
+
+    /// After a panic: a fresh machine of the same game, nothing running.
+    fn reset_broken(&self, entry: &Entry, slot: &mut Slot, why: &str) {
+        let limits = self.config.limits;
+        let ask = NewMachine {
+            game: Some(slot.spec.clone()),
+            ..NewMachine::default()
+        };
+        let fresh = catch_unwind(AssertUnwindSafe(|| {
+            new_session(&ask, limits).or_else(|_| new_session(&NewMachine::default(), limits))
+        }));
+        if let Ok(Ok(session)) = fresh {
+            slot.replace(session);
+        } else {
+            slot.generation += 1;
+            slot.progress = Progress::default();
+        }
+        slot.note = Some(format!("internal error ({why}): the machine was reset to a fresh one"));
+        if catch_unwind(AssertUnwindSafe(|| self.publish(entry, slot))).is_err() {
+            let mut published = lock(&entry.published);
+            published.running = false;
+            published.view = Arc::new(json!({"message": slot.note, "training": {"running": false}}));
+        }
     }
 
     /// Save a session's machine to the `--state` file, if there is one and
     /// the tab holds it; what to tell the page if that failed.
-    fn save(&self, entry: &Entry, session: &mut dyn Session) -> Option<String> {
-        let path = self.config.state.as_ref().filter(|_| entry.owns_state)?;
-        let text = session.state_json();
-        write_atomic(path, text.as_bytes())
-            .err()
-            .map(|e| format!("the machine could not be saved: {e}"))
+    fn save(&self, slot: &mut Slot) -> Option<String> {
+        let file = self.state.as_ref().filter(|_| slot.owns_state && !slot.closed)?;
+        let text = slot.session.state_json();
+        file.write(&text).err()
     }
 
-    fn view(&self, entry: &Entry, note: Option<String>) -> Json {
-        let mut view = lock(&entry.session).view();
-        let p = lock(&entry.progress).clone();
-        view["training"] = json!({"running": p.running, "opponent": p.opponent, "done": p.done, "total": p.total});
-        view["state_file"] = json!(self.config.state.as_ref().map(|p| p.display().to_string()));
-        view["state_held_elsewhere"] = json!(self.config.state.is_some() && !entry.owns_state);
-        if let Some(n) = note {
-            view["message"] = json!(n);
+    /// A machine as asked: from the body's settings, or (with no game named)
+    /// from the `--state` file when there is one.
+    fn make(&self, ask: &NewMachine) -> Result<Box<dyn Session>, ApiError> {
+        let limits = self.config.limits;
+        if ask.game.is_none() {
+            if let Some(file) = self.state.as_ref().filter(|f| f.path.exists()) {
+                let path = &file.path;
+                let text = read_text(path).map_err(|e| ApiError::bad(e.to_string()))?;
+                return load_session(&text, limits).map_err(|e| {
+                    let e = ApiError::from(e);
+                    ApiError::new(e.status, format!("'{}': {}", path.display(), e.message))
+                });
+            }
         }
-        view
+        Ok(new_session(ask, limits)?)
+    }
+
+    /// One step of a training run on `pool` (the training pool for slices of
+    /// games; the request pool for its start and end, so that a request
+    /// waiting on them does not queue behind every other run's slice),
+    /// under the session's lock; nothing at once if the session
+    /// changed since the run began (`None`, as after a panic).
+    async fn slice<T: Send + 'static>(
+        self: &Arc<Self>,
+        pool: &Arc<Semaphore>,
+        entry: &Arc<Entry>,
+        generation: u64,
+        f: impl FnOnce(&Shared, &mut Slot) -> T + Send + 'static,
+    ) -> Option<T> {
+        let permit = pool.clone().acquire_owned().await.ok()?;
+        let shared = self.clone();
+        let entry = entry.clone();
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            let mut slot = lock(&entry.slot);
+            if slot.closed || slot.generation != generation {
+                return None;
+            }
+            lock(&entry.published).last_used = Instant::now();
+            match catch_unwind(AssertUnwindSafe(|| {
+                let s = f(&shared, &mut slot);
+                shared.publish(&entry, &slot);
+                s
+            })) {
+                Ok(s) => Some(s),
+                Err(panic) => {
+                    let why = panic_text(panic.as_ref());
+                    shared.reset_broken(&entry, &mut slot, &format!("the training run failed: {why}"));
+                    None
+                }
+            }
+        })
+        .await
+        .ok()
+        .flatten()
+    }
+
+    /// Stop every training run and wait (at most `patience`) for them to end and save.
+    async fn stop_training(&self, patience: Duration) {
+        self.stopping.store(true, Ordering::Relaxed);
+        let all: Vec<Arc<Entry>> = lock(&self.sessions).values().cloned().collect();
+        all.iter().for_each(|e| e.stop());
+        let deadline = tokio::time::Instant::now() + patience;
+        loop {
+            let ended = self.run_ended.notified();
+            tokio::pin!(ended);
+            ended.as_mut().enable();
+            if self.runs.load(Ordering::SeqCst) == 0 {
+                return;
+            }
+            if tokio::time::timeout_at(deadline, ended).await.is_err() {
+                return;
+            }
+        }
     }
 }
 
-fn not_while_training(entry: &Entry) -> Result<(), ApiError> {
-    if lock(&entry.progress).running {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "the machine is training: wait for it to finish, or stop it",
-        ));
+/// Counts a training run as live until dropped.
+struct RunToken(Arc<Shared>);
+
+impl Drop for RunToken {
+    fn drop(&mut self) {
+        self.0.runs.fetch_sub(1, Ordering::SeqCst);
+        self.0.run_ended.notify_waiters();
     }
-    Ok(())
 }
 
-/// The router of the page and its endpoints.
-pub fn router(config: Config) -> Router {
-    build(config).0
+/// A training run: make the opponent, play slice after slice until the
+/// games are done or it is stopped, then hand the machine back and save.
+async fn run_training(
+    shared: Arc<Shared>,
+    entry: Arc<Entry>,
+    generation: u64,
+    opponent: OpponentSpec,
+    began: tokio::sync::oneshot::Sender<Result<(), ApiError>>,
+) {
+    let _token = RunToken(shared.clone());
+    let cancel = entry.cancel.clone();
+    let begun = shared
+        .slice(&shared.work, &entry, generation, move |shared, slot| {
+            slot.session.begin_training(&opponent, cancel).inspect_err(|e| {
+                // Nothing changed: the machine is still the person's.
+                slot.progress = Progress::default();
+                if matches!((&opponent, e), (OpponentSpec::Perfect(_), SessionError::OverLimit(_))) {
+                    lock(&shared.unsolvable).insert(slot.spec.clone(), e.message().to_string());
+                }
+            })
+        })
+        .await;
+    // Told once the view is published: a request after the answer sees it.
+    match begun {
+        Some(Ok(())) => {
+            let _ = began.send(Ok(()));
+        }
+        Some(Err(e)) => {
+            let _ = began.send(Err(e.into()));
+            return;
+        }
+        None => return,
+    }
+    let gate = shared.config.gate.clone();
+    loop {
+        if entry.cancel.load(Ordering::Relaxed) {
+            break;
+        }
+        if let Some(gate) = &gate {
+            tokio::select! {
+                permit = gate.0.acquire() => match permit {
+                    Ok(p) => p.forget(),
+                    Err(_) => break,
+                },
+                // A wake-up left from a stop before this run is not one for it: the flag decides.
+                _ = entry.stopped.notified() => continue,
+            }
+        }
+        let one_game = gate.is_some();
+        let cancel = entry.cancel.clone();
+        let slice = shared
+            .slice(&shared.train, &entry, generation, move |_, slot| {
+                let p = &slot.progress;
+                let left = p.total.saturating_sub(p.done);
+                let (games, deadline) = if one_game {
+                    (left.min(1), Instant::now() + Duration::from_secs(86_400))
+                } else {
+                    (left, Instant::now() + SLICE)
+                };
+                let trained = slot.session.train(games, p.total, deadline, &cancel);
+                slot.progress.done += trained.games;
+                if trained.halted || slot.progress.done >= slot.progress.total || cancel.load(Ordering::Relaxed) {
+                    Slice::Done
+                } else {
+                    Slice::More
+                }
+            })
+            .await;
+        match slice {
+            Some(Slice::More) => {}
+            Some(Slice::Done) => break,
+            // The session was replaced, reset or closed: touch nothing more.
+            None => return,
+        }
+    }
+    shared
+        .slice(&shared.work, &entry, generation, |shared, slot| {
+            slot.session.end_training();
+            slot.note = shared.save(slot);
+            slot.progress.running = false;
+        })
+        .await;
 }
 
-fn build(config: Config) -> (Router, Arc<Shared>) {
-    let max_body = config.max_body;
+/// The router of the page and its endpoints, for a server at `addr`.
+pub fn router(config: Config, addr: SocketAddr) -> Router {
+    build(config, addr).0
+}
+
+fn build(config: Config, addr: SocketAddr) -> (Router, Arc<Shared>) {
+    let state = config.state.as_ref().map(|path| StateFile {
+        seen: Mutex::new(stamp(path)),
+        path: path.clone(),
+        owner: Mutex::new(None),
+    });
     let shared = Arc::new(Shared {
+        hosts: Hosts {
+            ip: addr.ip(),
+            port: addr.port(),
+            names: config.hosts.clone(),
+        },
+        work: Arc::new(Semaphore::new(config.workers.max(1))),
+        train: Arc::new(Semaphore::new(config.trainers.max(1))),
+        big_bodies: Arc::new(Semaphore::new(2)),
+        unsolvable: Mutex::new(HashMap::new()),
         config,
         sessions: Mutex::new(HashMap::new()),
+        serial: AtomicUsize::new(0),
+        state,
+        runs: AtomicUsize::new(0),
+        run_ended: Notify::new(),
+        stopping: AtomicBool::new(false),
     });
     let router = Router::new()
         .route("/", get(index))
@@ -317,10 +825,134 @@ fn build(config: Config) -> (Router, Arc<Shared>) {
         .route("/api/sessions/{id}/state", get(download).put(upload))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
-        .layer(DefaultBodyLimit::max(max_body))
+        // The guard reads bodies, within its own limits.
+        .layer(DefaultBodyLimit::disable())
+        .layer(middleware::from_fn_with_state(shared.clone(), guard))
         .with_state(shared.clone());
     (router, shared)
 }
+
+/// Every request passes here first: its `Host` and `Origin` must name this
+/// server (no other web page can drive it, nor a rebound name), a body must
+/// be JSON, within the size allowed, and sent within the time allowed.
+async fn guard(State(shared): State<Arc<Shared>>, request: Request, next: Next) -> Response {
+    match checked(&shared, request).await {
+        Ok(request) => next.run(request).await,
+        Err(e) => e.into_response(),
+    }
+}
+
+async fn checked(shared: &Shared, request: Request) -> Result<Request, ApiError> {
+    let headers = request.headers();
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
+    if !shared.hosts.allows(host) {
+        return Err(ApiError::new(
+            StatusCode::MISDIRECTED_REQUEST,
+            format!(
+                "host '{}' is not this server's: open it as http://{}/ (or start it with --allow-host NAME)",
+                crate::error::shown(host),
+                shared.hosts.describe().split(", ").next().unwrap_or_default()
+            ),
+        ));
+    }
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let origin = origin.to_str().unwrap_or("");
+        let allowed = origin.strip_prefix("http://").is_some_and(|h| shared.hosts.allows(h));
+        if !allowed {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                format!(
+                    "requests from the page at '{}' are refused: only this server's own page may use it",
+                    crate::error::shown(origin)
+                ),
+            ));
+        }
+    }
+    if headers.get("sec-fetch-site").is_some_and(|v| v == "cross-site") {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "cross-site requests are refused: only this server's own page may use it",
+        ));
+    }
+    if !matches!(*request.method(), Method::POST | Method::PUT) {
+        return Ok(request);
+    }
+    let upload = request.method() == Method::PUT;
+    let limit = if upload {
+        shared.config.max_upload
+    } else {
+        shared.config.max_body
+    };
+    let too_large = || {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "request body too large: at most {limit} bytes are accepted{}",
+                if upload { " (a state file)" } else { "" }
+            ),
+        )
+    };
+    let length = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if length.is_some_and(|n| n > limit as u64) {
+        return Err(too_large());
+    }
+    let has_body = length != Some(0) && (length.is_some() || headers.contains_key(header::TRANSFER_ENCODING));
+    let kind = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok());
+    let json = kind.is_some_and(|k| {
+        k.split(';')
+            .next()
+            .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
+    });
+    if (has_body || kind.is_some()) && !json {
+        return Err(ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            format!(
+                "request body of type '{}': expected application/json",
+                crate::error::shown(kind.unwrap_or("none"))
+            ),
+        ));
+    }
+    let (mut parts, body) = request.into_parts();
+    if upload && length.is_none_or(|n| n > shared.config.max_body as u64) {
+        // A large body waits its turn before it is read: two at a time.
+        let permit = shared
+            .big_bodies
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping"))?;
+        parts.extensions.insert(BigBody(Arc::new(permit)));
+    }
+    let read = tokio::time::timeout(shared.config.body_timeout, axum::body::to_bytes(body, limit)).await;
+    let bytes = match read {
+        Err(_) => {
+            return Err(ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                format!(
+                    "request body not sent within {} seconds",
+                    shared.config.body_timeout.as_secs()
+                ),
+            ))
+        }
+        Ok(Err(e)) => {
+            let limited = format!("{e:?}").contains("LengthLimitError");
+            return Err(if limited {
+                too_large()
+            } else {
+                ApiError::bad(format!("request body unreadable: {e}"))
+            });
+        }
+        Ok(Ok(b)) => b,
+    };
+    Ok(Request::from_parts(parts, Body::from(bytes)))
+}
+
+/// The turn of a large body, held until its request is done with it.
+#[derive(Clone)]
+struct BigBody(#[allow(dead_code)] Arc<tokio::sync::OwnedSemaphorePermit>);
 
 async fn not_found(uri: Uri) -> ApiError {
     ApiError::new(StatusCode::NOT_FOUND, format!("no page or endpoint at {}", uri.path()))
@@ -356,28 +988,29 @@ async fn font() -> Response {
         .into_response()
 }
 
-/// The games the page offers, with their sides and historical machines.
+/// A title for the game list, from the game's own spec and machine.
+fn title(any: &crate::registry::AnyGame) -> String {
+    let spec = any.spec();
+    let (name, size, _) = crate::registry::split_spec(&spec);
+    let mut title: String = name.chars().take(1).flat_map(char::to_uppercase).collect();
+    title.push_str(&name[name.chars().next().map_or(0, char::len_utf8)..]);
+    if let Some(size) = size {
+        title.push(' ');
+        title.push_str(&size.replace('x', "×"));
+    }
+    format!("{title} ({})", any.machine_name())
+}
+
+/// The games the page offers (the registry's examples), with their sides
+/// and historical machines.
 async fn games() -> Response {
-    let offered = [
-        ("hexapawn", "Hexapawn 3×3 (Gardner's HER)"),
-        ("hexapawn:3x4", "Hexapawn 3×4"),
-        ("hexapawn:4x3", "Hexapawn 4×3"),
-        ("octopawn", "Octopawn (Hexapawn 4×4)"),
-        ("hexapawn:5x3", "Hexapawn 5×3"),
-        ("tictactoe", "Noughts and crosses (Michie's MENACE)"),
-        ("hex:3", "Hex 3×3"),
-        ("hex:4", "Hex 4×4"),
-        ("hex:5", "Hex 5×5"),
-        ("chessapawn", "Chessapawn"),
-        ("minihexchess", "Mini Hexchess"),
-    ];
-    let list: Vec<Json> = offered
-        .iter()
-        .filter_map(|&(spec, title)| {
+    let list: Vec<Json> = crate::registry::AnyGame::examples()
+        .into_iter()
+        .filter_map(|spec| {
             let g = crate::registry::parse_spec(spec).ok()?;
             Some(json!({
                 "spec": spec,
-                "title": title,
+                "title": title(&g),
                 "players": [g.player_name(crate::game::Player::One), g.player_name(crate::game::Player::Two)],
                 "machine_side": g.player_name(g.machine_side()),
                 "machine": g.machine_name(),
@@ -396,60 +1029,99 @@ async fn games() -> Response {
     )
 }
 
-/// A machine as asked: from the body's settings, or (with no game named)
-/// from the `--state` file when there is one.
-fn make(shared: &Shared, ask: &NewMachine) -> Result<Box<dyn Session>, ApiError> {
-    let limits = shared.config.limits;
-    if ask.game.is_none() {
-        if let Some(path) = shared.config.state.as_ref().filter(|p| p.exists()) {
-            let text = read_text(path).map_err(|e| ApiError::bad(e.to_string()))?;
-            return load_session(&text, limits).map_err(|e| ApiError::bad(format!("'{}': {e}", path.display())));
-        }
+fn refuse_while_stopping(shared: &Shared) -> Result<(), ApiError> {
+    if shared.stopping.load(Ordering::Relaxed) {
+        return Err(ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping"));
     }
-    Ok(new_session(ask, limits)?)
+    Ok(())
 }
 
-async fn create(State(shared): State<Arc<Shared>>, bytes: Result<Bytes, BytesRejection>) -> ApiResult {
-    let ask: NewMachine = body(&shared.body(bytes)?)?;
-    blocking(move || {
-        let session = make(&shared, &ask)?;
-        let id = shared.insert(session)?;
-        let entry = shared.entry(&id)?;
-        let mut view = shared.view(&entry, None);
-        view["session"] = json!(id);
-        Ok(json_response(StatusCode::CREATED, &view))
-    })
-    .await
+async fn create(State(shared): State<Arc<Shared>>, bytes: Bytes) -> ApiResult {
+    let ask: NewMachine = body(&bytes)?;
+    refuse_while_stopping(&shared)?;
+    shared
+        .work(move |shared| {
+            // Refuse before making the machine when the server is full.
+            shared.expire();
+            if lock(&shared.sessions).len() >= shared.config.max_sessions {
+                return Err(shared.full());
+            }
+            let session = shared.make(&ask)?;
+            let (id, entry) = shared.insert(session)?;
+            let mut view = (*entry.view()).clone();
+            view["session"] = json!(id);
+            Ok(json_response(StatusCode::CREATED, &view))
+        })
+        .await
+}
+
+fn arc_json(value: &Json) -> Response {
+    json_response(StatusCode::OK, value)
 }
 
 async fn view(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> ApiResult {
-    blocking(move || {
-        let entry = shared.entry(&id)?;
-        Ok(json_response(StatusCode::OK, &shared.view(&entry, None)))
-    })
-    .await
+    let entry = shared.entry(&id)?;
+    Ok(arc_json(&entry.view()))
 }
 
 async fn close(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> ApiResult {
-    let entry = shared.entry(&id)?;
-    entry.stop.store(true, Ordering::Relaxed);
-    lock(&shared.sessions).remove(&id);
-    Ok(StatusCode::NO_CONTENT.into_response())
+    let entry = lock(&shared.sessions).remove(&id).ok_or_else(|| shared.gone(&id))?;
+    // Waits for a training slice to let go (a move at most).
+    shared
+        .work(move |shared| {
+            shared.close(&entry);
+            Ok(StatusCode::NO_CONTENT.into_response())
+        })
+        .await
 }
 
-async fn new_machine(
+fn not_while_training(entry: &Entry) -> Result<(), ApiError> {
+    if entry.running() {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "the machine is training: wait for it to finish, or stop it",
+        ));
+    }
+    Ok(())
+}
+
+/// Replace a session's machine by one made (outside its lock) by `make`.
+async fn replace(
+    shared: Arc<Shared>,
+    id: String,
+    make: impl FnOnce(&Arc<Shared>) -> Result<Box<dyn Session>, ApiError> + Send + 'static,
+) -> ApiResult {
+    shared
+        .work(move |shared| {
+            let entry = shared.entry(&id)?;
+            not_while_training(&entry)?;
+            let session = make(shared)?;
+            // Checked again under the lock that makes the change.
+            shared.change(&entry, |slot| {
+                slot.idle()?;
+                slot.replace(session);
+                Ok(())
+            })?;
+            Ok(arc_json(&entry.view()))
+        })
+        .await
+}
+
+async fn new_machine(State(shared): State<Arc<Shared>>, Path(id): Path<String>, bytes: Bytes) -> ApiResult {
+    let ask: NewMachine = body(&bytes)?;
+    replace(shared, id, move |shared| shared.make(&ask)).await
+}
+
+async fn upload(
     State(shared): State<Arc<Shared>>,
     Path(id): Path<String>,
-    bytes: Result<Bytes, BytesRejection>,
+    turn: Option<axum::Extension<BigBody>>,
+    bytes: Bytes,
 ) -> ApiResult {
-    let ask: NewMachine = body(&shared.body(bytes)?)?;
-    blocking(move || {
-        let entry = shared.entry(&id)?;
-        not_while_training(&entry)?;
-        let session = make(&shared, &ask)?;
-        *lock(&entry.session) = session;
-        *lock(&entry.progress) = Progress::default();
-        Ok(json_response(StatusCode::OK, &shared.view(&entry, None)))
+    replace(shared, id, move |shared| {
+        let _turn = turn;
+        let text = std::str::from_utf8(&bytes).map_err(|_| ApiError::bad("state file: not UTF-8 text"))?;
+        Ok(load_session(text, shared.config.limits)?)
     })
     .await
 }
@@ -460,22 +1132,23 @@ async fn act(
     id: String,
     f: impl FnOnce(&mut dyn Session) -> Result<(), SessionError> + Send + 'static,
 ) -> ApiResult {
-    blocking(move || {
-        let entry = shared.entry(&id)?;
-        not_while_training(&entry)?;
-        let note = {
-            let mut session = lock(&entry.session);
-            let before = session.games_played();
-            f(session.as_mut())?;
-            if session.games_played() != before {
-                shared.save(&entry, session.as_mut())
-            } else {
-                None
-            }
-        };
-        Ok(json_response(StatusCode::OK, &shared.view(&entry, note)))
-    })
-    .await
+    shared
+        .work(move |shared| {
+            let entry = shared.entry(&id)?;
+            not_while_training(&entry)?;
+            shared.change(&entry, |slot| {
+                slot.idle()?;
+                slot.note = None;
+                let before = slot.session.games_played();
+                f(slot.session.as_mut())?;
+                if slot.session.games_played() != before {
+                    slot.note = shared.save(slot);
+                }
+                Ok(())
+            })?;
+            Ok(arc_json(&entry.view()))
+        })
+        .await
 }
 
 async fn new_game(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> ApiResult {
@@ -489,12 +1162,8 @@ struct MoveRequest {
     text: String,
 }
 
-async fn play(
-    State(shared): State<Arc<Shared>>,
-    Path(id): Path<String>,
-    bytes: Result<Bytes, BytesRejection>,
-) -> ApiResult {
-    let ask: MoveRequest = body(&shared.body(bytes)?)?;
+async fn play(State(shared): State<Arc<Shared>>, Path(id): Path<String>, bytes: Bytes) -> ApiResult {
+    let ask: MoveRequest = body(&bytes)?;
     act(shared, id, move |s| s.play(&ask.text)).await
 }
 
@@ -502,12 +1171,8 @@ async fn resign(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> Ap
     act(shared, id, |s| s.resign()).await
 }
 
-async fn train(
-    State(shared): State<Arc<Shared>>,
-    Path(id): Path<String>,
-    bytes: Result<Bytes, BytesRejection>,
-) -> ApiResult {
-    let ask: TrainRequest = body(&shared.body(bytes)?)?;
+async fn train(State(shared): State<Arc<Shared>>, Path(id): Path<String>, bytes: Bytes) -> ApiResult {
+    let ask: TrainRequest = body(&bytes)?;
     let limits = shared.config.limits;
     if !(1..=limits.max_games).contains(&ask.games) {
         return Err(ApiError::bad(format!(
@@ -516,158 +1181,209 @@ async fn train(
         )));
     }
     let opponent = parse_opponent(&ask.opponent, limits)?;
-    let entry = shared.entry(&id)?;
-    {
-        let mut progress = lock(&entry.progress);
-        if progress.running {
-            return Err(ApiError::new(StatusCode::CONFLICT, "the machine is already training"));
+    refuse_while_stopping(&shared)?;
+    let runtime = tokio::runtime::Handle::current();
+    let (began, begun) = tokio::sync::oneshot::channel();
+    let entry = shared
+        .work(move |shared| {
+            let entry = shared.entry(&id)?;
+            if entry.running() {
+                return Err(ApiError::new(StatusCode::CONFLICT, "the machine is already training"));
+            }
+            let generation = shared.change(&entry, |slot| {
+                if slot.progress.running {
+                    return Err(ApiError::new(StatusCode::CONFLICT, "the machine is already training"));
+                }
+                // Refused by estimate now, or as it was before; the solve itself is the run's first step.
+                slot.session.check_opponent(&opponent)?;
+                if matches!(opponent, OpponentSpec::Perfect(_)) {
+                    if let Some(why) = lock(&shared.unsolvable).get(&slot.spec) {
+                        return Err(ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, why.clone()));
+                    }
+                }
+                refuse_while_stopping(shared)?;
+                slot.note = None;
+                slot.progress = Progress {
+                    running: true,
+                    opponent: opponent.to_string(),
+                    done: 0,
+                    total: ask.games,
+                };
+                entry.cancel.store(false, Ordering::Relaxed);
+                shared.runs.fetch_add(1, Ordering::SeqCst);
+                Ok(slot.generation)
+            })?;
+            // Spawned here, not after the answer: a request dropped now (its
+            // client gone) must not leave the session marked as training.
+            runtime.spawn(run_training(shared.clone(), entry.clone(), generation, opponent, began));
+            Ok(entry)
+        })
+        .await?;
+    // Answered once the opponent is made (a perfect player's solve, within the page's limits).
+    match begun.await {
+        Ok(Ok(())) => {
+            let (mut parts, body) = arc_json(&entry.view()).into_parts();
+            parts.status = StatusCode::ACCEPTED;
+            Ok(Response::from_parts(parts, body))
         }
-        *progress = Progress {
-            running: true,
-            opponent: opponent.to_string(),
-            done: 0,
-            total: ask.games,
-        };
+        Ok(Err(e)) => Err(e),
+        Err(_) => Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "the machine was replaced or closed before training could start",
+        )),
     }
-    entry.stop.store(false, Ordering::Relaxed);
-    let ready = {
-        let entry = entry.clone();
-        blocking(move || Ok(lock(&entry.session).begin_training(&opponent)?)).await
-    };
-    if let Err(e) = ready {
-        lock(&entry.progress).running = false;
-        return Err(e);
-    }
-    let worker = entry.clone();
-    let saver = shared.clone();
-    tokio::task::spawn_blocking(move || run_training(&saver, &worker, ask.games, limits));
-    Ok(json_response(StatusCode::ACCEPTED, &shared.view(&entry, None)))
-}
-
-/// Train in chunks of a few milliseconds, letting go of the session between
-/// them so that the page can read the progress and the curves meanwhile.
-fn run_training(shared: &Shared, entry: &Entry, total: u64, limits: Limits) {
-    let mut done = 0;
-    while done < total && !entry.stop.load(Ordering::Relaxed) {
-        let mut session = lock(&entry.session);
-        let deadline = Instant::now() + Duration::from_millis(40);
-        let played = session.train(total - done, total, deadline);
-        done += played;
-        lock(&entry.progress).done = done;
-        *lock(&entry.last_used) = Instant::now();
-        if played == 0 || session.box_count() >= limits.max_boxes {
-            break;
-        }
-        // Let go for a moment: a request waiting for the session (the page
-        // reading the curves) gets it, instead of this loop taking it back at
-        // once and starving it (a std mutex is not fair).
-        drop(session);
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    let mut session = lock(&entry.session);
-    session.end_training();
-    let _ = shared.save(entry, session.as_mut());
-    lock(&entry.progress).running = false;
 }
 
 async fn stop(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> ApiResult {
     let entry = shared.entry(&id)?;
-    entry.stop.store(true, Ordering::Relaxed);
-    Ok(json_response(
-        StatusCode::OK,
-        &json!({"stopping": lock(&entry.progress).running}),
-    ))
+    entry.stop();
+    Ok(json_response(StatusCode::OK, &json!({"stopping": entry.running()})))
 }
 
 async fn curves(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> ApiResult {
-    blocking(move || {
-        let entry = shared.entry(&id)?;
-        let mut c = lock(&entry.session).curves();
-        let p = lock(&entry.progress).clone();
-        c["training"] = json!({"running": p.running, "done": p.done, "total": p.total});
-        Ok(json_response(StatusCode::OK, &c))
-    })
-    .await
+    let entry = shared.entry(&id)?;
+    let curves = lock(&entry.published).curves.clone();
+    Ok(arc_json(&curves))
 }
 
 async fn boxes(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> ApiResult {
-    blocking(move || {
-        let entry = shared.entry(&id)?;
-        let limit = shared.config.max_listed_boxes;
-        let listed = lock(&entry.session).boxes(limit);
-        Ok(json_response(StatusCode::OK, &listed))
-    })
-    .await
+    shared
+        .work(move |shared| {
+            let entry = shared.entry(&id)?;
+            let limit = shared.config.max_listed_boxes;
+            let listed = shared.change(&entry, |slot| Ok(slot.session.boxes(limit)))?;
+            Ok(json_response(StatusCode::OK, &listed))
+        })
+        .await
 }
 
 async fn download(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> ApiResult {
-    blocking(move || {
-        let entry = shared.entry(&id)?;
-        let mut session = lock(&entry.session);
-        let text = session.state_json();
-        let name: String = session
-            .game_spec()
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-            .collect();
-        let disposition = format!("attachment; filename=\"menace-{name}.json\"");
-        Ok((
-            [
-                (header::CONTENT_TYPE, HeaderValue::from_static("application/json")),
-                (
-                    header::CONTENT_DISPOSITION,
-                    HeaderValue::from_str(&disposition).unwrap_or(HeaderValue::from_static("attachment")),
-                ),
-            ],
-            text,
-        )
-            .into_response())
-    })
-    .await
+    shared
+        .work(move |shared| {
+            let entry = shared.entry(&id)?;
+            let (text, spec) = shared.change(&entry, |slot| Ok((slot.session.state_json(), slot.spec.clone())))?;
+            let name: String = spec
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+                .collect();
+            let disposition = format!("attachment; filename=\"menace-{name}.json\"");
+            Ok((
+                [
+                    (header::CONTENT_TYPE, HeaderValue::from_static("application/json")),
+                    (
+                        header::CONTENT_DISPOSITION,
+                        HeaderValue::from_str(&disposition).unwrap_or(HeaderValue::from_static("attachment")),
+                    ),
+                ],
+                text,
+            )
+                .into_response())
+        })
+        .await
 }
 
-async fn upload(
-    State(shared): State<Arc<Shared>>,
-    Path(id): Path<String>,
-    bytes: Result<Bytes, BytesRejection>,
-) -> ApiResult {
-    let bytes = shared.body(bytes)?;
-    blocking(move || {
-        let entry = shared.entry(&id)?;
-        not_while_training(&entry)?;
-        let text = std::str::from_utf8(&bytes).map_err(|_| ApiError::bad("state file: not UTF-8 text"))?;
-        let session = load_session(text, shared.config.limits)?;
-        *lock(&entry.session) = session;
-        *lock(&entry.progress) = Progress::default();
-        Ok(json_response(StatusCode::OK, &shared.view(&entry, None)))
-    })
-    .await
-}
-
-/// Serve on `listener` until `shutdown` completes; idle sessions are swept every minute.
+/// Serve on `listener` until `shutdown` completes; idle sessions are swept
+/// every minute. Connections are capped at `max_connections` (more are
+/// closed at once) and time out when idle or slow to send a request. On
+/// shutdown, training runs stop and save, and connections get a moment to
+/// finish their answers.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     config: Config,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let (router, shared) = build(config);
-    let sweeper = tokio::spawn(async move {
-        // The first sweep a minute from now, not at once (an interval's first tick is immediate).
-        let minute = Duration::from_secs(60);
-        let mut every = tokio::time::interval_at(tokio::time::Instant::now() + minute, minute);
-        loop {
-            every.tick().await;
-            shared.expire();
-        }
-    });
-    let served = axum::serve(listener, router).with_graceful_shutdown(shutdown).await;
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use hyper_util::service::TowerToHyperService;
+
+    let addr = listener.local_addr()?;
+    let max_connections = config.max_connections.max(1);
+    let header_timeout = config.header_timeout;
+    let (router, shared) = build(config, addr);
+    let sweeper = {
+        let shared = shared.clone();
+        tokio::spawn(async move {
+            // The first sweep a minute from now, not at once (an interval's first tick is immediate).
+            let minute = Duration::from_secs(60);
+            let mut every = tokio::time::interval_at(tokio::time::Instant::now() + minute, minute);
+            loop {
+                every.tick().await;
+                let shared = shared.clone();
+                let _ = tokio::task::spawn_blocking(move || shared.expire()).await;
+            }
+        })
+    };
+    let connections = Arc::new(Semaphore::new(max_connections));
+    let (closing, closed) = tokio::sync::watch::channel(false);
+    tokio::pin!(shutdown);
+    loop {
+        let accepted = tokio::select! {
+            _ = &mut shutdown => break,
+            accepted = listener.accept() => accepted,
+        };
+        let stream = match accepted {
+            Ok((stream, _)) => stream,
+            // Out of file descriptors, a connection reset before accept: go on.
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+                continue;
+            }
+        };
+        let Ok(permit) = connections.clone().try_acquire_owned() else {
+            // Over the cap: closed at once.
+            drop(stream);
+            continue;
+        };
+        let service = TowerToHyperService::new(router.clone());
+        let mut closed = closed.clone();
+        tokio::spawn(async move {
+            let _permit = permit;
+            let _ = stream.set_nodelay(true);
+            let mut builder = hyper::server::conn::http1::Builder::new();
+            builder.timer(TokioTimer::new()).header_read_timeout(header_timeout);
+            let connection = builder.serve_connection(TokioIo::new(stream), service);
+            tokio::pin!(connection);
+            tokio::select! {
+                _ = connection.as_mut() => {}
+                _ = closed.changed() => {
+                    connection.as_mut().graceful_shutdown();
+                    let _ = tokio::time::timeout(Duration::from_millis(200), connection).await;
+                }
+            }
+        });
+    }
+    drop(listener);
+    // Training stops within a move (or an MCTS playout) and saves.
+    shared.stop_training(Duration::from_millis(800)).await;
+    let _ = closing.send(true);
+    let _ = tokio::time::timeout(
+        Duration::from_millis(250),
+        connections.acquire_many(max_connections as u32),
+    )
+    .await;
+    shared.work.close();
     sweeper.abort();
-    served
+    Ok(())
 }
 
-/// A server started on its own threads (for tests and embedding): its address.
+/// A server started on its own threads (for tests and embedding).
 pub struct Running {
+    /// The address it listens on.
     pub addr: SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Running {
+    /// Stop it as Ctrl-C does, and wait until it has stopped (training
+    /// stopped and saved).
+    pub fn shut_down(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
 }
 
 /// Start a server on `addr` (port 0: any free port) on a thread of its own,
@@ -679,8 +1395,152 @@ pub fn start(addr: SocketAddr, config: Config) -> std::io::Result<Running> {
         .build()?;
     let listener = runtime.block_on(tokio::net::TcpListener::bind(addr))?;
     let addr = listener.local_addr()?;
-    std::thread::spawn(move || {
-        let _ = runtime.block_on(serve(listener, config, std::future::pending()));
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let thread = std::thread::spawn(move || {
+        let _ = runtime.block_on(serve(listener, config, async {
+            // Dropped without a word (a test done with it): serve on until the process ends.
+            if stopped.await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        }));
+        runtime.shutdown_timeout(Duration::from_millis(100));
     });
-    Ok(Running { addr })
+    Ok(Running {
+        addr,
+        stop: Some(stop),
+        thread: Some(thread),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::web::session::Trained;
+
+    /// A machine whose training panics, to see the server survive it.
+    struct Faulty(Box<dyn Session>);
+
+    impl Session for Faulty {
+        fn game_spec(&self) -> String {
+            self.0.game_spec()
+        }
+        fn view(&self) -> Json {
+            self.0.view()
+        }
+        fn new_game(&mut self) -> Result<(), SessionError> {
+            self.0.new_game()
+        }
+        fn play(&mut self, text: &str) -> Result<(), SessionError> {
+            self.0.play(text)
+        }
+        fn resign(&mut self) -> Result<(), SessionError> {
+            self.0.resign()
+        }
+        fn boxes(&self, limit: usize) -> Json {
+            self.0.boxes(limit)
+        }
+        fn curves(&self) -> Json {
+            self.0.curves()
+        }
+        fn state_json(&mut self) -> String {
+            self.0.state_json()
+        }
+        fn check_opponent(&self, opponent: &OpponentSpec) -> Result<(), SessionError> {
+            self.0.check_opponent(opponent)
+        }
+        fn begin_training(&mut self, opponent: &OpponentSpec, cancel: Arc<AtomicBool>) -> Result<(), SessionError> {
+            self.0.begin_training(opponent, cancel)
+        }
+        fn train(&mut self, _: u64, _: u64, _: Instant, _: &AtomicBool) -> Trained {
+            panic!("a fault in training")
+        }
+        fn end_training(&mut self) {
+            self.0.end_training()
+        }
+        fn box_count(&self) -> usize {
+            self.0.box_count()
+        }
+        fn games_played(&self) -> u64 {
+            self.0.games_played()
+        }
+    }
+
+    #[test]
+    fn a_panic_in_training_or_a_request_resets_the_session_and_nothing_stays_running() {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let (_, shared) = build(Config::default(), "127.0.0.1:8000".parse().unwrap());
+            let inner = new_session(&NewMachine::default(), Limits::default()).unwrap();
+            let (_, entry) = shared.insert(Box::new(Faulty(inner))).unwrap();
+            // As the train request does.
+            let generation = shared
+                .change(&entry, |slot| {
+                    slot.progress.running = true;
+                    slot.progress.total = 10;
+                    shared.runs.fetch_add(1, Ordering::SeqCst);
+                    Ok(slot.generation)
+                })
+                .unwrap();
+            assert!(entry.running());
+            let (began, begun) = tokio::sync::oneshot::channel();
+            run_training(shared.clone(), entry.clone(), generation, OpponentSpec::Random, began).await;
+            assert!(matches!(begun.await, Ok(Ok(()))));
+            assert!(!entry.running());
+            assert_eq!(shared.runs.load(Ordering::SeqCst), 0);
+            let view = entry.view();
+            let message = view["message"].as_str().unwrap_or_default();
+            assert!(
+                message.contains("internal error (the training run failed: a fault in training)"),
+                "{message}"
+            );
+            assert_eq!(view["training"]["running"], false);
+            // The fresh machine plays; a panic inside a request resets it too.
+            shared.change(&entry, |slot| Ok(slot.session.new_game()?)).unwrap();
+            let e = shared
+                .change(&entry, |_| -> Result<(), ApiError> { panic!("a fault in a request") })
+                .unwrap_err();
+            assert_eq!(e.status, StatusCode::INTERNAL_SERVER_ERROR);
+            assert!(e.message.contains("a fault in a request"), "{}", e.message);
+            assert!(shared.change(&entry, |slot| Ok(slot.session.play("b2")?)).is_ok());
+        });
+    }
+
+    #[test]
+    fn hosts_are_the_address_served_and_localhost_only() {
+        let loopback = Hosts {
+            ip: "127.0.0.1".parse().unwrap(),
+            port: 8000,
+            names: vec!["classroom".to_string()],
+        };
+        for ok in [
+            "127.0.0.1:8000",
+            "localhost:8000",
+            "LOCALHOST:8000",
+            "[::1]:8000",
+            "classroom:8000",
+        ] {
+            assert!(loopback.allows(ok), "{ok}");
+        }
+        for no in [
+            "evil.example:8000",
+            "127.0.0.1:8001",
+            "127.0.0.1",
+            "",
+            "10.0.0.1:8000",
+            "localhost.evil:8000",
+        ] {
+            assert!(!loopback.allows(no), "{no}");
+        }
+        let everywhere = Hosts {
+            ip: "0.0.0.0".parse().unwrap(),
+            port: 80,
+            names: Vec::new(),
+        };
+        assert!(everywhere.allows("192.168.1.20") && everywhere.allows("192.168.1.20:80"));
+        assert!(!everywhere.allows("school.example"));
+    }
 }

@@ -3,6 +3,8 @@
 //! against, its curves, and what it last did (the box it drew from, the
 //! beads a game added or removed), as JSON for the page.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use serde::Deserialize;
@@ -16,12 +18,13 @@ use crate::machine::{BeadChange, GameResult};
 use crate::picture::Picture;
 use crate::registry::{default_settings, default_side, machine_name, parse_spec, AnyGame};
 use crate::training::driver::{Ending, Match, Mover, Step};
-use crate::training::opponent::{Opponent, OpponentSpec};
+use crate::training::opponent::{Opponent, OpponentSpec, PerfectPlayer};
 use crate::training::state;
 use crate::training::trainer::{make_opponent, GameRecord, Trainer};
 use crate::web::svg::{bead_colour, board_svg, box_svg, BeadMark, Options};
 
-/// A request a session cannot carry out, with what was wrong.
+/// A request a session (or the server) cannot carry out, by kind: the kind
+/// decides the HTTP status, the text says what was wrong.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SessionError {
     /// The request asks for something impossible: an unknown game, an
@@ -31,10 +34,58 @@ pub enum SessionError {
     /// Not now: no game in progress, or the machine is training (HTTP 409).
     #[error("{0}")]
     NotNow(String),
+    /// Well formed, but beyond what this server does for a page: a machine
+    /// with too many boxes, a game too large to solve (HTTP 422).
+    #[error("{0}")]
+    OverLimit(String),
+    /// The request is larger than the server reads (HTTP 413).
+    #[error("{0}")]
+    TooLarge(String),
+    /// No such session (HTTP 404).
+    #[error("{0}")]
+    NotFound(String),
+    /// The server is full or stopping: try again later (HTTP 429 or 503).
+    #[error("{0}")]
+    Busy(String),
+    /// A fault of the server's own (HTTP 500).
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl SessionError {
+    /// The HTTP status code of this kind of refusal.
+    pub fn status(&self) -> u16 {
+        match self {
+            SessionError::Invalid(_) => 400,
+            SessionError::NotNow(_) => 409,
+            SessionError::OverLimit(_) => 422,
+            SessionError::TooLarge(_) => 413,
+            SessionError::NotFound(_) => 404,
+            SessionError::Busy(_) => 503,
+            SessionError::Internal(_) => 500,
+        }
+    }
+
+    /// What was wrong, for the page.
+    pub fn message(&self) -> &str {
+        match self {
+            SessionError::Invalid(m)
+            | SessionError::NotNow(m)
+            | SessionError::OverLimit(m)
+            | SessionError::TooLarge(m)
+            | SessionError::NotFound(m)
+            | SessionError::Busy(m)
+            | SessionError::Internal(m) => m,
+        }
+    }
 }
 
 fn invalid(e: impl std::fmt::Display) -> SessionError {
     SessionError::Invalid(e.to_string())
+}
+
+fn over_limit(e: impl std::fmt::Display) -> SessionError {
+    SessionError::OverLimit(e.to_string())
 }
 
 /// Bounds on what one session may hold.
@@ -50,6 +101,9 @@ pub struct Limits {
     pub window: u64,
     /// The most MCTS playouts a move an opponent may use (time).
     pub max_playouts: u32,
+    /// The most positions a perfect opponent's solve may store (time and
+    /// memory: about a second and 100 MB at a million).
+    pub max_perfect_positions: usize,
 }
 
 impl Default for Limits {
@@ -60,6 +114,7 @@ impl Default for Limits {
             curve_points: 1000,
             window: 20,
             max_playouts: 10_000,
+            max_perfect_positions: 1_000_000,
         }
     }
 }
@@ -87,6 +142,15 @@ pub struct TrainRequest {
     pub games: u64,
 }
 
+/// What a slice of training did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Trained {
+    /// Games finished.
+    pub games: u64,
+    /// Training cannot go on: the machine has all the boxes a page's machine may.
+    pub halted: bool,
+}
+
 /// One tab's machine, whatever its game.
 pub trait Session: Send {
     /// The spec of the game the machine plays.
@@ -105,12 +169,18 @@ pub trait Session: Send {
     fn curves(&self) -> Json;
     /// The state file, as `menace train --save` writes it.
     fn state_json(&mut self) -> String;
-    /// Get ready to train against `opponent`: the game in progress is dropped.
-    fn begin_training(&mut self, opponent: &OpponentSpec) -> Result<(), SessionError>;
-    /// Train up to `games` games, stopping early at `deadline` or when the
-    /// machine has `max_boxes` boxes; the games played.
-    fn train(&mut self, games: u64, total: u64, deadline: Instant) -> u64;
-    /// Training is over: the person is the opponent again, and a new game starts.
+    /// Refuse an opponent the page cannot make, by estimate (before any solve).
+    fn check_opponent(&self, opponent: &OpponentSpec) -> Result<(), SessionError>;
+    /// Get ready to train against `opponent`: the game in progress is
+    /// dropped. A search opponent stops searching once `cancel` is set.
+    fn begin_training(&mut self, opponent: &OpponentSpec, cancel: Arc<AtomicBool>) -> Result<(), SessionError>;
+    /// Train for one slice: finish at most `games` games (of a run of
+    /// `total`), stopping after the move that passes `deadline`, or once
+    /// `cancel` is set, or when the machine has `max_boxes` boxes. A game cut
+    /// off by the deadline is resumed by the next slice.
+    fn train(&mut self, games: u64, total: u64, deadline: Instant, cancel: &AtomicBool) -> Trained;
+    /// Training is over: a game left unfinished is dropped (no beads
+    /// change), the person is the opponent again, and a new game starts.
     fn end_training(&mut self);
     /// Boxes the machine has.
     fn box_count(&self) -> usize;
@@ -141,11 +211,25 @@ pub fn load_session(text: &str, limits: Limits) -> Result<Box<dyn Session>, Sess
     let spec = state::peek_game(text).map_err(|e| invalid(format!("state file: {e}")))?;
     let any = parse_spec(&spec).map_err(|e| invalid(format!("state file: game: {e}")))?;
     let name = machine_name(&any);
+    let read = state::ReadLimits {
+        enumerate: limits.max_boxes.saturating_mul(40),
+        // Training stops at `max_boxes`, after a game that may have opened a
+        // few more: what a page's machine downloads as, it uploads as.
+        boxes: limits.max_boxes.saturating_add(limits.max_boxes / 10),
+        // A perfect opponent is solved when the machine trains against it, within the page's limits.
+        make_opponent: false,
+    };
     with_game!(any, g => {
-        let mut trainer = state::from_json(&g, text).map_err(|e| invalid(format!("state file: {e}")))?;
+        let mut trainer = state::from_json_within(&g, text, read).map_err(|e| match e {
+            state::StateError::OverLimit(f) => over_limit(format!("state file: {f}")),
+            e => invalid(format!("state file: {e}")),
+        })?;
         let parked = match trainer.opponent_spec() {
             OpponentSpec::Human => None,
-            _ => Some(trainer.set_opponent(OpponentSpec::Human, Opponent::Human)),
+            _ => {
+                let (spec, opponent) = trainer.set_opponent(OpponentSpec::Human, Opponent::Human);
+                Some((spec, (!matches!(opponent, Opponent::Human)).then_some(opponent)))
+            }
         };
         Ok(Box::new(GameSession::new(trainer, parked, name, limits)) as Box<dyn Session>)
     })
@@ -197,6 +281,12 @@ pub fn parse_opponent(text: &str, limits: Limits) -> Result<OpponentSpec, Sessio
     }
 }
 
+fn perfect_too_large(spec: &OpponentSpec, e: impl std::fmt::Display) -> SessionError {
+    over_limit(format!(
+        "opponent '{spec}' needs the game solved, but {e} on this page: train against mcts:N instead"
+    ))
+}
+
 /// A finished game shown until the next starts.
 struct Finished<G: Game> {
     pos: G::Position,
@@ -229,8 +319,8 @@ impl Score {
 struct GameSession<G: Picture> {
     trainer: Trainer<G>,
     /// The opponent the machine last trained against (or came with in a
-    /// state file), kept while the person plays.
-    parked: Option<(OpponentSpec, Opponent<G>)>,
+    /// state file: made only when it trains), kept while the person plays.
+    parked: Option<(OpponentSpec, Option<Opponent<G>>)>,
     name: &'static str,
     limits: Limits,
     current: Option<Match<G>>,
@@ -254,12 +344,14 @@ struct GameSession<G: Picture> {
     exact: Option<Json>,
     /// Whether the machine is training (its opponent is not the person).
     training: bool,
+    /// A training game left unfinished at the end of a slice, resumed in the next.
+    training_match: Option<Match<G>>,
 }
 
 impl<G: Picture> GameSession<G> {
     fn new(
         trainer: Trainer<G>,
-        parked: Option<(OpponentSpec, Opponent<G>)>,
+        parked: Option<(OpponentSpec, Option<Opponent<G>>)>,
         name: &'static str,
         limits: Limits,
     ) -> GameSession<G> {
@@ -281,6 +373,7 @@ impl<G: Picture> GameSession<G> {
             stride: 1,
             exact: None,
             training: false,
+            training_match: None,
         };
         if s.small() {
             let exact = s.trainer.exact();
@@ -288,6 +381,24 @@ impl<G: Picture> GameSession<G> {
         }
         let _ = s.new_game();
         s
+    }
+
+    /// The opponent `spec` names, within the page's limits: a perfect
+    /// player's solve stores at most `max_perfect_positions` positions.
+    fn make_opponent(&self, spec: &OpponentSpec) -> Result<Opponent<G>, SessionError> {
+        let machine = self.trainer.machine();
+        let game = machine.game();
+        match spec {
+            OpponentSpec::Perfect(p) => {
+                let limit = self.limits.max_perfect_positions;
+                let player = PerfectPlayer::with_limit(game.clone(), limit).map_err(|e| perfect_too_large(spec, e))?;
+                Ok(Opponent::Perfect {
+                    p: *p,
+                    player: Box::new(player),
+                })
+            }
+            spec => make_opponent(game, spec, machine.side(), machine.settings()).map_err(over_limit),
+        }
     }
 
     /// Whether exact results are worth computing after games: the machine's
@@ -652,30 +763,42 @@ impl<G: Picture> Session for GameSession<G> {
         // The file names the opponent the machine last trained against, as
         // `train --save` would; a machine only ever played by hand says human.
         if !self.training {
-            if let Some((spec, opponent)) = self.parked.take() {
-                let person = self.trainer.set_opponent(spec, opponent);
+            if let Some((spec, parked)) = self.parked.as_mut() {
+                // An opponent not made yet (from a state file) has no boxes to save.
+                let opponent = parked.take().unwrap_or(Opponent::Human);
+                let person = self.trainer.set_opponent(spec.clone(), opponent);
                 let text = state::to_json(&self.trainer);
-                self.parked = Some(self.trainer.set_opponent(person.0, person.1));
+                let (_, opponent) = self.trainer.set_opponent(person.0, person.1);
+                *parked = (!matches!(opponent, Opponent::Human)).then_some(opponent);
                 return text;
             }
         }
         state::to_json(&self.trainer)
     }
 
-    fn begin_training(&mut self, spec: &OpponentSpec) -> Result<(), SessionError> {
-        let opponent = match self.parked.take() {
-            Some((parked, opponent)) if parked == *spec => opponent,
-            other => {
-                let machine = self.trainer.machine();
-                match make_opponent(machine.game(), spec, machine.side(), machine.settings()) {
-                    Ok(o) => o,
-                    Err(e) => {
-                        self.parked = other;
-                        return Err(invalid(e));
-                    }
+    fn check_opponent(&self, spec: &OpponentSpec) -> Result<(), SessionError> {
+        if let OpponentSpec::Perfect(_) = spec {
+            self.game()
+                .check_exhaustive(self.limits.max_perfect_positions)
+                .map_err(|e| perfect_too_large(spec, e))?;
+        }
+        Ok(())
+    }
+
+    fn begin_training(&mut self, spec: &OpponentSpec, cancel: Arc<AtomicBool>) -> Result<(), SessionError> {
+        let mut opponent = match self.parked.take() {
+            Some((parked, Some(opponent))) if parked == *spec => opponent,
+            other => match self.make_opponent(spec) {
+                Ok(o) => o,
+                Err(e) => {
+                    self.parked = other;
+                    return Err(e);
                 }
-            }
+            },
         };
+        if let Opponent::Mcts(search) = &mut opponent {
+            search.set_interrupt(cancel);
+        }
         if let Some(m) = self.current.take() {
             m.abandon(&mut self.trainer);
         }
@@ -689,34 +812,69 @@ impl<G: Picture> Session for GameSession<G> {
         Ok(())
     }
 
-    fn train(&mut self, games: u64, total: u64, deadline: Instant) -> u64 {
+    fn train(&mut self, games: u64, total: u64, deadline: Instant, cancel: &AtomicBool) -> Trained {
         // About a hundred exact evaluations a run, however long.
         let exact_every = (total / 100).max(1);
         let mut played = 0;
-        while played < games {
-            if self.trainer.machine().boxes().len() >= self.limits.max_boxes {
-                self.message = Some(format!(
-                    "Training stopped: {} has {} boxes, the most a page's machine may open.",
-                    self.name,
-                    self.trainer.machine().boxes().len()
-                ));
-                break;
+        let mut halted = false;
+        // One move at a time (a whole game where the compiled table plays it),
+        // so that a slow opponent holds the session for one move at most.
+        while !cancel.load(Ordering::Relaxed) {
+            let exact = self.small()
+                && self
+                    .trainer
+                    .games_played()
+                    .saturating_add(1)
+                    .is_multiple_of(exact_every);
+            match self.training_match.as_mut() {
+                None => {
+                    if played >= games {
+                        break;
+                    }
+                    if self.trainer.machine().boxes().len() >= self.limits.max_boxes {
+                        self.message = Some(format!(
+                            "Training stopped: {} has {} boxes, the most a page's machine may open.",
+                            self.name,
+                            self.trainer.machine().boxes().len()
+                        ));
+                        halted = true;
+                        break;
+                    }
+                    if let Some(record) = self.trainer.play_compiled(exact) {
+                        played += 1;
+                        self.record(&record);
+                    } else {
+                        self.training_match = Some(Match::start(&mut self.trainer));
+                    }
+                }
+                Some(m) => match m.step(&mut self.trainer) {
+                    Step::Over(..) => {
+                        if let Some(m) = self.training_match.take() {
+                            let (record, _) = m.finish(&mut self.trainer, exact);
+                            played += 1;
+                            self.record(&record);
+                        }
+                    }
+                    // Never while training (the opponent is a program); were it
+                    // so, the game would end as if the person had resigned.
+                    Step::AwaitingPerson => m.opponent_resigns(),
+                    Step::Machine(_) | Step::Opponent(_) => {}
+                },
             }
-            played += 1;
-            let next = self.trainer.games_played().saturating_add(1);
-            let exact = self.small() && next.is_multiple_of(exact_every);
-            let record = self.trainer.play_game(exact);
-            self.record(&record);
             if Instant::now() >= deadline {
                 break;
             }
         }
-        played
+        Trained { games: played, halted }
     }
 
     fn end_training(&mut self) {
+        if let Some(m) = self.training_match.take() {
+            m.abandon(&mut self.trainer);
+        }
         if std::mem::take(&mut self.training) {
-            self.parked = Some(self.trainer.set_opponent(OpponentSpec::Human, Opponent::Human));
+            let (spec, opponent) = self.trainer.set_opponent(OpponentSpec::Human, Opponent::Human);
+            self.parked = Some((spec, Some(opponent)));
         }
         if self.small() {
             let exact = self.trainer.exact();
