@@ -126,11 +126,11 @@ impl Game for Chessapawn {
     type Move = ChessapawnMove;
     type BoxKey = ChessapawnKey;
 
-    chesslike::chess_game_methods!();
-
     fn spec(&self) -> String {
         "chessapawn".to_string()
     }
+
+    chesslike::chess_game_methods!();
 
     fn box_key(&self, pos: &ChessapawnPosition) -> ChessapawnKey {
         ChessapawnKey {

@@ -121,8 +121,6 @@ impl Game for MiniHexchess {
     type Move = HexchessMove;
     type BoxKey = HexchessKey;
 
-    chesslike::chess_game_methods!();
-
     fn spec(&self) -> String {
         match &self.setup {
             None => "minihexchess".to_string(),
@@ -135,6 +133,8 @@ impl Game for MiniHexchess {
             }
         }
     }
+
+    chesslike::chess_game_methods!();
 
     fn start(&self) -> HexchessPosition {
         let pieces = self.setup.clone().unwrap_or_else(Self::standard);
