@@ -29,7 +29,7 @@ use crate::game::{Game, Outcome};
 use crate::machine::settings::EmptyBox;
 use crate::machine::{uniform, GameResult, Machine};
 use crate::training::exact::{weigh_known, Expected, Odds};
-use crate::training::opponent::{random_or_best, Opponent, PerfectPlayer};
+use crate::training::opponent::{plays_best, Opponent, PerfectPlayer};
 
 /// The most positions a compiled table holds; larger games take the general path.
 pub const COMPILED_LIMIT: usize = 200_000;
@@ -279,13 +279,13 @@ impl<G: Game> Table<G> {
             (self.start_ids[&machine.game().seeded_start(seed)], Some(seed))
         };
         // The chance of a perfect move, where the opponent is the perfect player.
-        let (perfect, best) = match (opponent, &self.best) {
+        let perfect = match (opponent, &self.best) {
             // Opaque, so that the chance is read only from a perfect
             // opponent: hoisted, the multiplication by it ran on whatever
             // bytes a random opponent holds there, and a denormal float
             // there cost a slow microcode assist every game.
-            (Opponent::Perfect { p, .. }, Some(best)) => (Some(std::hint::black_box(*p)), Some(best)),
-            _ => (None, None),
+            (Opponent::Perfect { p, .. }, Some(best)) => Some((std::hint::black_box(*p), best)),
+            _ => None,
         };
         let mut plies = 0;
         let result = loop {
@@ -302,12 +302,10 @@ impl<G: Game> Table<G> {
                         }
                     }
                 }
-                Node::Opponent => random_or_best(
-                    perfect,
-                    rng,
-                    || self.children_of(at),
-                    || best.map_or(&[][..], |best| best.get(at)),
-                ),
+                Node::Opponent => match perfect {
+                    Some((p, best)) if plays_best(p, rng) => uniform(best.get(at), rng),
+                    _ => uniform(self.children_of(at), rng),
+                },
             };
             plies += 1;
         };

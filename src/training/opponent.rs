@@ -146,22 +146,14 @@ impl<G: Game> PerfectPlayer<G> {
     }
 }
 
-/// The move of a random opponent (`perfect` is `None`) or of one that plays
-/// perfectly with chance `perfect`: one of the `best` moves, else one of
-/// `all` the legal ones, uniformly. The one rule of both training paths (the
-/// compiled one passes child ids for moves), drawing from `rng` alike: a
-/// draw for the chance (none where it is certain), then one for the move.
-#[inline]
-pub(crate) fn random_or_best<'a, T: Copy + 'a, R: Rng>(
-    perfect: Option<f64>,
-    rng: &mut R,
-    all: impl FnOnce() -> &'a [T],
-    best: impl FnOnce() -> &'a [T],
-) -> T {
-    match perfect {
-        Some(p) if p >= 1.0 || rng.random_bool(p) => uniform(best(), rng),
-        _ => uniform(all(), rng),
-    }
+/// Whether an opponent that plays perfectly with chance `p` (else at
+/// random) plays one of its best moves this turn: the one rule of both
+/// training paths, which then pick uniformly ([`uniform`]) among the best
+/// moves or all of them. It draws from `rng` only where the chance is not
+/// certain, on both paths alike.
+#[inline(always)]
+pub(crate) fn plays_best<R: Rng>(p: f64, rng: &mut R) -> bool {
+    p >= 1.0 || rng.random_bool(p)
 }
 
 /// An opponent ready to play.
@@ -187,16 +179,17 @@ impl<G: Game> Opponent<G> {
         rng: &mut R,
         buf: &mut Vec<G::Move>,
     ) -> Option<G::Move> {
-        let legal = move || {
-            // Moved out of the capture: the slice outlives the call.
-            let buf = buf;
-            game.legal_moves(pos, buf);
-            &buf[..]
-        };
         match self {
-            Opponent::Random => Some(random_or_best(None, rng, legal, || &[])),
+            Opponent::Random => {
+                game.legal_moves(pos, buf);
+                Some(uniform(buf, rng))
+            }
             Opponent::Perfect { p, player } => {
-                Some(random_or_best(Some(*p), rng, legal, move || player.best_moves(pos)))
+                if plays_best(*p, rng) {
+                    return Some(uniform(player.best_moves(pos), rng));
+                }
+                game.legal_moves(pos, buf);
+                Some(uniform(buf, rng))
             }
             Opponent::Menace(machine) => match machine.choose(pos, own_move, rng) {
                 Choice::Play(m) => Some(m),
