@@ -35,8 +35,23 @@ pub fn write_outputs(exp: &Experiment, results: &[Vec<SeedRun>], dir: &Path) -> 
 ///
 /// The whole set is made in a temporary folder inside `dir` first and moved
 /// into place only once every file of it is made: a run that fails leaves
-/// the old set untouched, never new curves beside old charts.
+/// the old set untouched, never new curves beside old charts, and a folder
+/// it had to make is removed again.
 pub fn write_outputs_with<'r>(
+    exp: &Experiment,
+    dir: &Path,
+    arm_runs: &mut dyn FnMut(usize) -> Result<Cow<'r, [SeedRun]>, OutputError>,
+) -> Result<Written, OutputError> {
+    let existed = dir.exists();
+    let result = write_set(exp, dir, arm_runs);
+    if result.is_err() && !existed {
+        // Empty by now: the temporary folder inside it is gone with its guard.
+        let _ = std::fs::remove_dir(dir);
+    }
+    result
+}
+
+fn write_set<'r>(
     exp: &Experiment,
     dir: &Path,
     arm_runs: &mut dyn FnMut(usize) -> Result<Cow<'r, [SeedRun]>, OutputError>,
