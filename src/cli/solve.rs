@@ -9,6 +9,7 @@ use menace::training::exact::random_play;
 use menace::{with_game, Game, Outcome, Player};
 
 use super::output::{numbered_line, print_json};
+use super::progress::positions_spinner;
 
 #[derive(Args)]
 pub struct SolveArgs {
@@ -25,7 +26,7 @@ pub struct SolveArgs {
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(3..=16))]
     max_ranks: u8,
     /// Give up once the solver would store more positions than this
-    /// [default: 20000000, or 5000000 a board with --table].
+    /// [default: 20000000, or 5000000 a board with --table; lowered to keep a search under a gigabyte].
     #[arg(long)]
     max_positions: Option<usize>,
     /// Print the exact outcome probabilities of random against random play instead.
@@ -64,8 +65,13 @@ fn solve_game<G: Game>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
         }
     }
     let mut solver = Solver::with_limit(game.clone(), limit);
+    let bar = positions_spinner(&format!("solving {}", game.spec()));
+    let shown = bar.clone();
+    solver.on_progress(move |n| shown.set_position(n as u64));
     let start = game.start();
-    let value = match solver.value(&start) {
+    let value = solver.value(&start);
+    bar.finish_and_clear();
+    let value = match value {
         Ok(v) => v,
         Err(e) if has_oracle => return solve_winners(game, args, &e.to_string()),
         Err(_) if game.too_large_for_exhaustive_search() => {
@@ -222,7 +228,8 @@ type Cell = (u8, u8, Option<(Outcome, usize)>);
 const TABLE_LIMIT: usize = 5_000_000;
 
 fn random_against_random<G: Game>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
-    let limit = args.max_positions.unwrap_or(solver::DEFAULT_LIMIT);
+    // Each stored position holds three probabilities: bound the table by them too.
+    let limit = solver::memory_bounded::<(G::Position, [f64; 3])>(args.max_positions.unwrap_or(solver::DEFAULT_LIMIT));
     let p = random_play(game, &game.start(), limit)?;
     let (one, two) = (game.player_name(Player::One), game.player_name(Player::Two));
     if args.json {
@@ -251,7 +258,10 @@ fn table(family: &str, args: &SolveArgs) -> anyhow::Result<()> {
             "--table '{family}': only a game family sized WxH (hexapawn) has a table of board sizes"
         )));
     }
-    let limit = args.max_positions.unwrap_or(TABLE_LIMIT);
+    // The limit as each board's search lowers it, to stay under a gigabyte.
+    let limit =
+        solver::memory_bounded::<menace::games::hexapawn::HexapawnPosition>(args.max_positions.unwrap_or(TABLE_LIMIT));
+    let bar = positions_spinner("");
     let mut rows: Vec<Vec<Cell>> = Vec::new();
     for h in 3..=args.max_ranks {
         let mut row = Vec::new();
@@ -265,11 +275,16 @@ fn table(family: &str, args: &SolveArgs) -> anyhow::Result<()> {
                 continue;
             }
             let game = super::game_arg(&format!("{family}:{w}x{h}")).context("board size")?;
-            let result = with_game!(game, g => solver::winner(&g, &g.start(), limit).ok());
+            bar.set_message(format!("{family}:{w}x{h}"));
+            bar.set_position(0);
+            let shown = bar.clone();
+            let mut progress = move |n: usize| shown.set_position(n as u64);
+            let result = with_game!(game, g => solver::winner_reporting(&g, &g.start(), limit, &mut progress).ok());
             row.push((w, h, result));
         }
         rows.push(row);
     }
+    bar.finish_and_clear();
     if args.json {
         let cells: Vec<_> = rows
             .iter()
