@@ -21,7 +21,7 @@ pub struct MergeArgs {
 
 pub fn run(args: MergeArgs) -> anyhow::Result<()> {
     let (exp, results) = units::merge(&args.shards).map_err(|e| anyhow!(e))?;
-    println!(
+    outln!(
         "{}: {} arms × {} seeds × {} games, from {} shard folders",
         exp.name,
         exp.arms.len(),
@@ -30,6 +30,6 @@ pub fn run(args: MergeArgs) -> anyhow::Result<()> {
         args.shards.len()
     );
     let written = write_outputs(&exp, &results, &args.out).map_err(|e| anyhow!(e))?;
-    super::run::report(&exp, &results, &written);
+    super::run::report(&exp, &results, &written)?;
     Ok(())
 }

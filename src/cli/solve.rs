@@ -115,14 +115,14 @@ fn solve_game<G: Game>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
             "positions": solver.positions(),
         }));
     }
-    println!("{}: {} with best play.", game.spec(), verdict);
+    outln!("{}: {} with best play.", game.spec(), verdict);
     let plies = match value {
         Value::Win(n) | Value::Loss(n) => n,
         Value::Draw => line.len() as u32,
     };
     match value {
-        Value::Draw => println!("The best line lasts {plies} plies."),
-        _ => println!(
+        Value::Draw => outln!("The best line lasts {plies} plies."),
+        _ => outln!(
             "{} moves first and {} in {} {} ({} of {}'s own moves).",
             game.player_name(mover),
             if matches!(value, Value::Win(_)) {
@@ -136,12 +136,12 @@ fn solve_game<G: Game>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
             game.player_name(mover)
         ),
     }
-    println!("Principal line: {line_text}");
-    println!("First moves for {}:", game.player_name(mover));
+    outln!("Principal line: {line_text}");
+    outln!("First moves for {}:", game.player_name(mover));
     for (m, v) in &first_moves {
-        println!("  {:<8} {}", game.move_name(&start, *m), v);
+        outln!("  {:<8} {}", game.move_name(&start, *m), v);
     }
-    println!("({} positions solved)", solver.positions());
+    outln!("({} positions solved)", solver.positions());
     Ok(())
 }
 
@@ -205,9 +205,9 @@ fn solve_winners<G: Game>(game: &G, args: &SolveArgs, why: &str) -> anyhow::Resu
             "winning_first_moves": winning,
         }));
     }
-    println!("{}: {} wins with best play.", game.spec(), game.player_name(winner));
-    println!("(Distances not computed: {why}; winners found by the game's own solver.)");
-    println!(
+    outln!("{}: {} wins with best play.", game.spec(), game.player_name(winner));
+    outln!("(Distances not computed: {why}; winners found by the game's own solver.)");
+    outln!(
         "{} moves first; winning first moves ({} of {}): {}",
         game.player_name(mover),
         winning.len(),
@@ -241,13 +241,13 @@ fn random_against_random<G: Game>(game: &G, args: &SolveArgs) -> anyhow::Result<
             },
         }));
     }
-    println!(
+    outln!(
         "{}: random against random, computed exactly over the game tree:",
         game.spec()
     );
-    println!("  {one} wins {:.4}", p.one_wins);
-    println!("  {two} wins {:.4}", p.two_wins);
-    println!("  draw   {:.4}", p.draw);
+    outln!("  {one} wins {:.4}", p.one_wins);
+    outln!("  {two} wins {:.4}", p.two_wins);
+    outln!("  draw   {:.4}", p.draw);
     Ok(())
 }
 
@@ -301,14 +301,14 @@ fn table(family: &str, args: &SolveArgs) -> anyhow::Result<()> {
             .collect();
         return print_json(&json!({"family": "hexapawn", "max_positions": limit, "boards": cells}));
     }
-    println!("Hexapawn: who wins with best play (W = White, B = Black, - = too large: over {limit} positions)");
-    print!("ranks\\files");
+    outln!("Hexapawn: who wins with best play (W = White, B = Black, - = too large: over {limit} positions)");
+    out!("ranks\\files");
     for w in 1..=args.max_files {
-        print!("{w:>4}");
+        out!("{w:>4}");
     }
-    println!();
+    outln!();
     for row in &rows {
-        print!("{:>11}", row[0].1);
+        out!("{:>11}", row[0].1);
         for (_, _, r) in row {
             let c = match r {
                 Some((Outcome::Win(Player::One), _)) => "W",
@@ -316,9 +316,9 @@ fn table(family: &str, args: &SolveArgs) -> anyhow::Result<()> {
                 Some(_) => "D",
                 None => "-",
             };
-            print!("{c:>4}");
+            out!("{c:>4}");
         }
-        println!();
+        outln!();
     }
     Ok(())
 }

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use super::curves::{ArmCurves, CurveTable};
-use super::error::OutputError;
+use super::error::{ChartError, OutputError};
 use super::plot::{self, Chart, Series, MAX_SERIES};
 use crate::fsutil::create_dir;
 
@@ -178,7 +178,7 @@ fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> 
             .find(|k| k.name == name)
             .ok_or_else(|| OutputError::Chart {
                 path: dir.join(name),
-                reason: format!("unknown chart '{name}'"),
+                error: ChartError::Unknown(name.to_string()),
             })?;
         let mut series = Vec::new();
         let mut any_split = false;
