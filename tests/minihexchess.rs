@@ -651,7 +651,6 @@ fn notation() {
 }
 
 #[test]
-#[ignore = "four MCTS games: over a minute in release mode; CI runs it"]
 fn mcts_1000_beats_random() {
     use menace::search::mcts::Mcts;
     use rand::{Rng, SeedableRng};

@@ -265,6 +265,17 @@ pub fn winner_reporting<G: Game>(
     if let Some(answer) = game.winner_oracle(std::slice::from_ref(pos), limit) {
         return answer.map(|o| (o.first().copied().unwrap_or(Outcome::Ongoing), 0));
     }
+    generic_winner(game, pos, limit, progress)
+}
+
+/// [`winner_reporting`] by the generic search alone, even for a game with a
+/// dedicated solver of its own (to check one against the other).
+pub fn generic_winner<G: Game>(
+    game: &G,
+    pos: &G::Position,
+    limit: usize,
+    progress: &mut dyn FnMut(usize),
+) -> Result<(Outcome, usize), TooLarge> {
     let limit = memory_bounded::<G::Position>(limit);
     let mut memo: FxHashMap<G::Position, i8> = FxHashMap::default();
     let mut buffers: Vec<Vec<G::Move>> = Vec::new();
