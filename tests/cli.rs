@@ -358,3 +358,15 @@ fn a_closed_pipe_ends_quietly_and_a_full_disk_is_an_error() {
         );
     }
 }
+
+#[test]
+fn help_lists_the_games_of_the_registry() {
+    let forms = menace::AnyGame::forms();
+    for sub in ["train", "play", "boxes", "solve"] {
+        let out = menace(&[sub, "--help"]);
+        assert!(out.status.success());
+        // Clap may wrap the line: compare with whitespace folded.
+        let folded = stdout(&out).split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(folded.contains(&format!("The game spec: {forms}")), "{sub}: {folded}");
+    }
+}

@@ -19,7 +19,8 @@ use super::output::print_json;
 
 #[derive(Args)]
 pub struct BoxesArgs {
-    /// The game spec, e.g. hexapawn, tictactoe.
+    /// The game spec; the help lists the games of the registry.
+    #[arg(help = super::game_help())]
     game: String,
     /// The side the machine plays (e.g. black, white, x, o) [default: as train and play: black for hexapawn, white for octopawn, x for tictactoe].
     #[arg(long)]

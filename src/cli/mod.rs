@@ -131,6 +131,11 @@ pub fn usage(message: impl ToString) -> anyhow::Error {
     anyhow::Error::new(Usage(message.to_string()))
 }
 
+/// The help of a game argument: every game of the registry, as it reads them.
+pub fn game_help() -> String {
+    format!("The game spec: {}", menace::AnyGame::forms())
+}
+
 /// The game named on the command line; a bad spec is a usage error.
 pub fn game_arg(spec: &str) -> anyhow::Result<menace::AnyGame> {
     menace::parse_spec(spec).map_err(usage)

@@ -22,7 +22,8 @@ use super::machine_args::MachineArgs;
 
 #[derive(Args)]
 pub struct PlayArgs {
-    /// The game spec, e.g. hexapawn, tictactoe.
+    /// The game spec; the help lists the games of the registry.
+    #[arg(help = super::game_help())]
     game: String,
     /// The machine's state file: loaded if it exists, saved after every game.
     #[arg(long, value_name = "FILE")]

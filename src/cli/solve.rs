@@ -13,8 +13,8 @@ use super::progress::positions_spinner;
 
 #[derive(Args)]
 pub struct SolveArgs {
-    /// The game spec, e.g. hexapawn, hexapawn:4x4, tictactoe.
-    #[arg(required_unless_present = "table")]
+    /// The game spec; the help lists the games of the registry.
+    #[arg(required_unless_present = "table", help = super::game_help())]
     game: Option<String>,
     /// Print the winners-by-board-size table for a game family (only `hexapawn`).
     #[arg(long, value_name = "FAMILY", conflicts_with = "game")]

@@ -18,7 +18,8 @@ use super::progress::games_bar;
 
 #[derive(Args)]
 pub struct TrainArgs {
-    /// The game spec, e.g. hexapawn, tictactoe.
+    /// The game spec; the help lists the games of the registry.
+    #[arg(help = super::game_help())]
     game: String,
     /// The side the machine plays [default: the side that wins on a hexapawn board (black on 3x3, white on octopawn), x for tictactoe, the first player elsewhere].
     #[arg(long)]
