@@ -324,3 +324,54 @@ fn messages_say_what_is_so() {
     let out = menace(&["solve", "minihexchess"]);
     assert!(!stderr(&out).contains("raise --max-positions"), "{}", stderr(&out));
 }
+
+#[test]
+fn a_closed_pipe_ends_quietly_and_a_full_disk_is_an_error() {
+    use std::io::BufRead;
+    use std::process::Stdio;
+    // 20 000 lines of JSON, far more than a pipe holds: read one, close the pipe.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_menace"))
+        .args(["train", "hexapawn", "--games", "20000", "--json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut reader = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    reader.read_line(&mut first).unwrap();
+    assert!(first.starts_with("{\"game\":1,"), "{first}");
+    drop(reader);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
+    // A full disk: exit 1 and one line that says so.
+    for args in [
+        vec!["boxes", "hexapawn"],
+        vec!["train", "hexapawn", "--games", "100", "--json"],
+        vec!["solve", "hexapawn"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_menace"))
+            .args(&args)
+            .stdout(std::fs::File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+        assert_eq!(
+            stderr(&out),
+            "Error: cannot write to standard output: No space left on device (os error 28)\n",
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn help_lists_the_games_of_the_registry() {
+    let forms = menace::AnyGame::forms();
+    for sub in ["train", "play", "boxes", "solve"] {
+        let out = menace(&[sub, "--help"]);
+        assert!(out.status.success());
+        // Clap may wrap the line: compare with whitespace folded.
+        let folded = stdout(&out).split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(folded.contains(&format!("The game spec: {forms}")), "{sub}: {folded}");
+    }
+}

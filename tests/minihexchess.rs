@@ -684,7 +684,6 @@ fn two_rooks_on_one_file_are_told_apart_by_their_cells() {
 }
 
 #[test]
-#[ignore = "four MCTS games: over a minute in release mode; CI runs it"]
 fn mcts_1000_beats_random() {
     use menace::search::mcts::Mcts;
     use rand::{Rng, SeedableRng};

@@ -6,7 +6,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Far beyond what any case needs: a case still running then is a hang.
 const HANG: Duration = Duration::from_secs(120);
@@ -18,18 +18,23 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// Wait for a child, killing it (and failing) if it outlives [`HANG`].
-fn finish(mut child: Child, what: &str) -> Output {
-    let start = Instant::now();
-    loop {
-        if child.try_wait().unwrap().is_some() {
-            return child.wait_with_output().unwrap();
-        }
-        if start.elapsed() > HANG {
-            let _ = child.kill();
+/// Wait for a child, killing it (and failing) if it outlives [`HANG`]: a
+/// thread waits on it and says when it ends (an event, not a spin).
+fn finish(child: Child, what: &str) -> Output {
+    let pid = child.id() as i32;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(HANG) {
+        Ok(output) => output.unwrap(),
+        Err(_) => {
+            // SAFETY: killing our own child, which has not been reaped (it is still running).
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
             panic!("{what}: still running after {HANG:?}");
         }
-        std::thread::yield_now();
     }
 }
 

@@ -122,3 +122,33 @@ fn the_position_limit_gives_a_clear_error() {
     );
     assert!(winner(&game, &game.start(), 10).is_err());
 }
+
+#[test]
+fn no_limit_lets_a_search_past_a_gigabyte() {
+    // `--max-positions 1000000000` once grew a table to 3.2 GB. A Hexapawn
+    // position is 24 bytes; with its value, 32, and a control byte: 33 bytes
+    // an entry, about 3 times that at the peak of a table's growth.
+    assert_eq!(std::mem::size_of::<menace::games::hexapawn::HexapawnPosition>(), 24);
+    let most = (1usize << 30) / (3 * 33);
+    let game = menace::Hexapawn::new(8, 8).unwrap();
+    assert_eq!(
+        menace::search::solver::Solver::with_limit(game, 1_000_000_000).limit(),
+        most
+    );
+    assert_eq!(
+        menace::search::solver::memory_bounded::<menace::games::hexapawn::HexapawnPosition>(5_000_000),
+        5_000_000
+    );
+}
+
+#[test]
+fn a_long_search_reports_its_progress() {
+    // Hexapawn 4x7 stores 94 528 positions (as `solve --table` prints them):
+    // one report, at 65 536.
+    let game = Hexapawn::new(4, 7).unwrap();
+    let mut seen = Vec::new();
+    let (outcome, stored) =
+        menace::search::solver::winner_reporting(&game, &game.start(), 5_000_000, &mut |n| seen.push(n)).unwrap();
+    assert_eq!((outcome, stored), (Outcome::Win(Player::Two), 94_528));
+    assert_eq!(seen, vec![65_536]);
+}

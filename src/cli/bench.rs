@@ -39,18 +39,19 @@ struct Row {
 pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     let scale = |full: u64| if args.quick { (full / 100).max(1) } else { full };
     let mut rows = Vec::new();
-    let mut add = |row: Row| {
+    let mut add = |row: Row| -> Result<(), super::StdoutError> {
         if !args.json {
-            print_row(&row);
+            print_row(&row)?;
         }
         rows.push(row);
+        Ok(())
     };
     if !args.json {
-        println!(
+        outln!(
             "menace bench{}: one thread unless a row says otherwise",
             if args.quick { " --quick" } else { "" }
         );
-        println!("{:<58} {:>14} {:>14} {:>9}  note", "what", "work", "rate", "seconds");
+        outln!("{:<58} {:>14} {:>14} {:>9}  note", "what", "work", "rate", "seconds");
     }
 
     let hexapawn = Hexapawn::new(3, 3).context("hexapawn")?;
@@ -63,7 +64,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         "random",
         scale(10_000_000),
         None,
-    )?);
+    )?)?;
     let after = resident_mb();
     if let (Some(b), Some(a)) = (before, after) {
         add(Row {
@@ -73,7 +74,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
             unit: "MB",
             seconds: 0.0,
             note: format!("{b:.1} MB before"),
-        });
+        })?;
     }
     let restock = MachineSettings {
         empty_box: EmptyBox::Restock,
@@ -87,7 +88,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         "random",
         scale(1_000_000),
         None,
-    )?);
+    )?)?;
     add(games(
         "hexapawn HER vs perfect, exact results after every game",
         hexapawn,
@@ -96,7 +97,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         "perfect",
         scale(1_000_000),
         Some(1),
-    )?);
+    )?)?;
     add(games(
         "tictactoe MENACE vs random, exact results after every game",
         TicTacToe,
@@ -105,7 +106,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         "random",
         scale(50_000),
         Some(1),
-    )?);
+    )?)?;
 
     let first_visit = MachineSettings {
         box_mode: BoxMode::FirstVisit,
@@ -116,7 +117,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         "Chessapawn perft from the start",
         Chessapawn,
         if args.quick { 4 } else { 6 },
-    ));
+    ))?;
     add(games(
         "train chessapawn, MENACE (first visit, restock) vs random",
         Chessapawn,
@@ -125,13 +126,13 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         "random",
         scale(50_000),
         None,
-    )?);
+    )?)?;
     let mini = MiniHexchess::new();
     add(perft_row(
         "Mini Hexchess perft from the start",
         mini.clone(),
         if args.quick { 3 } else { 7 },
-    ));
+    ))?;
     add(games(
         "train minihexchess, MENACE (first visit, restock) vs random",
         mini,
@@ -140,7 +141,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         "random",
         scale(2_000),
         None,
-    )?);
+    )?)?;
 
     let size = if args.quick { 4 } else { 5 };
     let spec = format!("hex:{size},swap=off");
@@ -171,7 +172,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         unit: "openings/s",
         seconds,
         note: format!("{note}; {} threads", rayon::current_num_threads()),
-    });
+    })?;
     let t = Instant::now();
     let refused = {
         let menace::AnyGame::Hex(game) = parse_spec("hex:5")? else {
@@ -193,9 +194,9 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         } else {
             "evaluated".into()
         },
-    });
+    })?;
 
-    add(merge_row(if args.quick { 20 } else { 2000 })?);
+    add(merge_row(if args.quick { 20 } else { 2000 })?)?;
 
     if args.json {
         let rows: Vec<_> = rows
@@ -207,7 +208,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn print_row(r: &Row) {
+fn print_row(r: &Row) -> Result<(), super::StdoutError> {
     let rate = if r.rate >= 1e6 {
         format!("{:.2} M", r.rate / 1e6)
     } else if r.rate >= 1e3 {
@@ -215,7 +216,7 @@ fn print_row(r: &Row) {
     } else {
         format!("{:.2}", r.rate)
     };
-    println!(
+    outln!(
         "{:<58} {:>14} {:>14} {:>9.3}  {}",
         r.what,
         r.work,
@@ -223,6 +224,7 @@ fn print_row(r: &Row) {
         r.seconds,
         r.note
     );
+    Ok(())
 }
 
 /// Play `n` games through the trainer (seed 1), `exact_every`: with the

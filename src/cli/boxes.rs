@@ -19,7 +19,8 @@ use super::output::print_json;
 
 #[derive(Args)]
 pub struct BoxesArgs {
-    /// The game spec, e.g. hexapawn, tictactoe.
+    /// The game spec; the help lists the games of the registry.
+    #[arg(help = super::game_help())]
     game: String,
     /// The side the machine plays (e.g. black, white, x, o) [default: as train and play: black for hexapawn, white for octopawn, x for tictactoe].
     #[arg(long)]
@@ -85,7 +86,7 @@ fn write_sheet<G: Picture>(
         .collect();
     let title = sheet_title(game, name, machine.side(), labels.len(), games);
     write_atomic(svg, label_sheet(game, &title, &labels).as_bytes()).map_err(|e| anyhow!(e))?;
-    println!("{} labels written to {}", labels.len(), svg.display());
+    outln!("{} labels written to {}", labels.len(), svg.display());
     Ok(())
 }
 
@@ -136,7 +137,7 @@ fn show_state<G: Game>(game: &G, path: &Path, json: bool) -> anyhow::Result<()> 
             "boxes": boxes,
         }));
     }
-    println!(
+    outln!(
         "{} boxes of a machine playing {} in {}, after {} games ({} beads)",
         m.boxes().len(),
         game.player_name(m.side()),
@@ -151,17 +152,17 @@ fn show_state<G: Game>(game: &G, path: &Path, json: bool) -> anyhow::Result<()> 
         if b.own_move != current {
             current = b.own_move;
             let count = m.boxes().iter().filter(|x| x.own_move == current).count();
-            println!("\n== the machine's move {current}: {count} boxes ==");
+            outln!("\n== the machine's move {current}: {count} boxes ==");
         }
-        println!("\nbox {} ({})", n + 1, game.position_string(&b.position(game)));
-        print!("{}", game.diagram(&b.position(game)));
+        outln!("\nbox {} ({})", n + 1, game.position_string(&b.position(game)));
+        out!("{}", game.diagram(&b.position(game)));
         let beads: Vec<String> = b
             .moves
             .iter()
             .zip(&b.beads)
             .map(|(&mv, k)| format!("{}: {k}", game.move_name(&b.position(game), mv)))
             .collect();
-        println!("beads  {}", beads.join("   "));
+        outln!("beads  {}", beads.join("   "));
     }
     Ok(())
 }
@@ -204,7 +205,7 @@ fn count<G: Game>(game: &G, side: menace::Player, args: &BoxesArgs) -> anyhow::R
     } else {
         "every position counted separately (--no-symmetry)".to_string()
     };
-    println!(
+    outln!(
         "Boxes for a machine playing {} in {} ({merging})",
         game.player_name(side),
         game.spec()
@@ -215,22 +216,22 @@ fn count<G: Game>(game: &G, side: menace::Player, args: &BoxesArgs) -> anyhow::R
         .collect();
     moves.sort_unstable();
     moves.dedup();
-    println!("{:>6} {:>8} {:>8} {:>8}", "move", "all", "choices", "michie");
+    outln!("{:>6} {:>8} {:>8} {:>8}", "move", "all", "choices", "michie");
     for m in moves {
-        print!("{m:>6}");
+        out!("{m:>6}");
         for (_, per, _) in &sets {
             let n = per.iter().find(|(k, _)| *k == m).map_or(0, |(_, n)| *n);
-            print!(" {n:>8}");
+            out!(" {n:>8}");
         }
-        println!();
+        outln!();
     }
-    print!("{:>6}", "total");
+    out!("{:>6}", "total");
     for (_, _, total) in &sets {
-        print!(" {total:>8}");
+        out!(" {total:>8}");
     }
-    println!();
-    println!("all: every position where the machine is to move and the game is not over");
-    println!("choices: only positions with more than one legal move");
-    println!("michie: choices, less those where every move lets the opponent win at once and none wins");
+    outln!();
+    outln!("all: every position where the machine is to move and the game is not over");
+    outln!("choices: only positions with more than one legal move");
+    outln!("michie: choices, less those where every move lets the opponent win at once and none wins");
     Ok(())
 }

@@ -32,7 +32,7 @@ pub fn run(args: MergeArgs) -> anyhow::Result<()> {
     }
     let merged = units::merge(&shards).map_err(|e| anyhow!(e))?;
     let exp = &merged.exp;
-    println!(
+    outln!(
         "{}: {} arms × {} seeds × {} games, from {} shard folders",
         exp.name,
         exp.arms.len(),
@@ -42,6 +42,6 @@ pub fn run(args: MergeArgs) -> anyhow::Result<()> {
     );
     let written =
         write_outputs_with(exp, &args.out, &mut |a| Ok(Cow::Owned(merged.arm(a)?))).map_err(|e| anyhow!(e))?;
-    super::run::report(exp, &written);
+    super::run::report(exp, &written)?;
     Ok(())
 }

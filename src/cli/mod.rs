@@ -1,5 +1,23 @@
 //! Command line: parse arguments, then hand each subcommand to its module.
 
+/// Write a line to standard output, returning a [`StdoutError`] from the
+/// enclosing function if it cannot be written (a closed pipe, a full disk).
+macro_rules! outln {
+    () => {
+        $crate::cli::write_out(format_args!("\n"))?
+    };
+    ($($arg:tt)*) => {
+        $crate::cli::write_out(format_args!("{}\n", format_args!($($arg)*)))?
+    };
+}
+
+/// [`outln!`] without the newline.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::cli::write_out(format_args!($($arg)*))?
+    };
+}
+
 mod bench;
 mod boxes;
 mod machine_args;
@@ -12,6 +30,8 @@ mod run;
 mod serve;
 mod solve;
 mod train;
+
+use std::io::Write;
 
 use clap::{Parser, Subcommand};
 
@@ -111,6 +131,11 @@ pub fn usage(message: impl ToString) -> anyhow::Error {
     anyhow::Error::new(Usage(message.to_string()))
 }
 
+/// The help of a game argument: every game of the registry, as it reads them.
+pub fn game_help() -> String {
+    format!("The game spec: {}", menace::AnyGame::forms())
+}
+
 /// The game named on the command line; a bad spec is a usage error.
 pub fn game_arg(spec: &str) -> anyhow::Result<menace::AnyGame> {
     menace::parse_spec(spec).map_err(usage)
@@ -119,4 +144,27 @@ pub fn game_arg(spec: &str) -> anyhow::Result<menace::AnyGame> {
 /// Whether an error is a usage error (exit code 2).
 pub fn is_usage(e: &anyhow::Error) -> bool {
     e.downcast_ref::<Usage>().is_some()
+}
+
+/// Standard output could not be written: a closed pipe (`menace ... | head`,
+/// which ends quietly) or a full disk (`> /dev/full`, an error).
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write to standard output")]
+pub struct StdoutError(#[from] pub std::io::Error);
+
+impl StdoutError {
+    /// Whether the reader went away (a closed pipe): not worth a message.
+    pub fn is_closed_pipe(&self) -> bool {
+        self.0.kind() == std::io::ErrorKind::BrokenPipe
+    }
+}
+
+/// Write to the locked standard output (what [`outln!`] and [`out!`] call).
+pub fn write_out(args: std::fmt::Arguments) -> Result<(), StdoutError> {
+    std::io::stdout().lock().write_fmt(args).map_err(StdoutError)
+}
+
+/// Flush standard output (buffered text would otherwise be lost unsaid at exit).
+pub fn flush_out() -> Result<(), StdoutError> {
+    std::io::stdout().lock().flush().map_err(StdoutError)
 }

@@ -18,6 +18,6 @@ pub fn numbered_line<G: Game>(game: &G, start: &G::Position, line: &[G::Move]) -
 
 /// Print a value as pretty JSON on stdout.
 pub fn print_json(value: &serde_json::Value) -> anyhow::Result<()> {
-    println!("{}", serde_json::to_string_pretty(value)?);
+    outln!("{}", serde_json::to_string_pretty(value)?);
     Ok(())
 }

@@ -22,7 +22,8 @@ use super::machine_args::MachineArgs;
 
 #[derive(Args)]
 pub struct PlayArgs {
-    /// The game spec, e.g. hexapawn, tictactoe.
+    /// The game spec; the help lists the games of the registry.
+    #[arg(help = super::game_help())]
     game: String,
     /// The machine's state file: loaded if it exists, saved after every game.
     #[arg(long, value_name = "FILE")]
@@ -41,9 +42,9 @@ pub struct PlayArgs {
 }
 
 /// Read `500ms`, `30s`, `2m`, `1h`, or a number of seconds.
-fn parse_duration(text: &str) -> Result<Duration, String> {
+fn parse_duration(text: &str) -> Result<Duration, super::ArgError> {
     let t = text.trim();
-    let err = || format!("duration '{text}': expected a time like 500ms, 30s, 2m or 1h");
+    let err = || super::ArgError::new("duration", text, "expected a time like 500ms, 30s, 2m or 1h");
     let (num, unit) = match t.find(|c: char| !c.is_ascii_digit() && c != '.') {
         Some(i) => t.split_at(i),
         None => (t, "s"),
@@ -206,16 +207,16 @@ fn session<G: Game>(
                 );
             }
             t.set_opponent(OpponentSpec::Human, Opponent::Human);
-            println!(
+            outln!(
                 "Loaded {}: {name} has played {}.",
                 path.display(),
                 games(t.games_played())
             );
             if args.seed.is_some() {
-                println!("(--seed is ignored: the saved machine goes on with its own random stream.)");
+                outln!("(--seed is ignored: the saved machine goes on with its own random stream.)");
             }
             if args.machine.any() {
-                println!("(The machine options are ignored: the saved machine keeps its settings.)");
+                outln!("(The machine options are ignored: the saved machine keeps its settings.)");
             }
             t
         }
@@ -242,7 +243,7 @@ fn session<G: Game>(
     let mut finished_state = state::to_json(&trainer);
     let machine_side = trainer.machine().side();
     let you = machine_side.other();
-    println!(
+    outln!(
         "You play {}; {name} plays {}. Type a move, or help.",
         game.player_name(you),
         game.player_name(machine_side)
@@ -253,31 +254,32 @@ fn session<G: Game>(
     let mut told_mirrors = false;
     loop {
         let number = trainer.games_played().saturating_add(1);
-        println!("\n{}", screen.bold(&format!("=== Game {number} ===")));
+        outln!("\n{}", screen.bold(&format!("=== Game {number} ===")));
         let end = play_one(&game, &mut trainer, &input, args.deadline, &screen, name, &help)?;
-        let bye = |trainer: &Trainer<G>, (you, it, draws): (u32, u32, u32)| {
-            println!(
+        let bye = |trainer: &Trainer<G>, (you, it, draws): (u32, u32, u32)| -> Result<(), super::StdoutError> {
+            outln!(
                 "\nBye. Score: you {you}, {name} {it}, draws {draws}. (This session; {name} has played {} in all.)",
                 games(trainer.games_played())
             );
+            Ok(())
         };
         let (result, changes, drawn, asked) = match end {
             GameEnd::Stopped => {
                 // Input ended or was interrupted mid-game: the game in progress is
                 // dropped and the file keeps the state after the last finished game.
                 save(&finished_state, args)?;
-                bye(&trainer, (your_wins, its_wins, draws));
+                bye(&trainer, (your_wins, its_wins, draws))?;
                 return Ok(());
             }
             GameEnd::OnTime => {
                 its_wins += 1;
                 timeouts_in_a_row += 1;
-                println!(
+                outln!(
                     "Score: you {your_wins}, {name} {its_wins}, draws {draws}. (This session; {name} has played {} in all.)",
                     games(trainer.games_played())
                 );
                 if timeouts_in_a_row >= MAX_TIMEOUTS {
-                    println!(
+                    outln!(
                         "\nNo move in {MAX_TIMEOUTS} games in a row: stopping (the machine is saved as after the last game played out)."
                     );
                     save(&finished_state, args)?;
@@ -293,8 +295,8 @@ fn session<G: Game>(
             GameResult::Loss => your_wins += 1,
             GameResult::Draw => draws += 1,
         }
-        report_changes(&game, &trainer, &changes, &drawn, name, &mut told_mirrors);
-        println!(
+        report_changes(&game, &trainer, &changes, &drawn, name, &mut told_mirrors)?;
+        outln!(
             "Score: you {your_wins}, {name} {its_wins}, draws {draws}. (This session; {name} has played {} in all.)",
             games(trainer.games_played())
         );
@@ -304,12 +306,12 @@ fn session<G: Game>(
             // The game ended without a move of yours (the machine won, or
             // resigned, at once): wait for you before the next, so that a
             // board decided before you move is not played without end.
-            println!("That game needed no move of yours. Press Enter for the next game, or type quit.");
+            outln!("That game needed no move of yours. Press Enter for the next game, or type quit.");
             let _ = std::io::stdout().flush();
             match input.recv().unwrap_or(Input::End) {
                 Input::Line(l) if !matches!(l.trim(), "quit" | "exit") => {}
                 _ => {
-                    bye(&trainer, (your_wins, its_wins, draws));
+                    bye(&trainer, (your_wins, its_wins, draws))?;
                     return Ok(());
                 }
             }
@@ -364,10 +366,10 @@ fn report_changes<G: Game>(
     drawn: &[Drawn<G>],
     name: &str,
     told_mirrors: &mut bool,
-) {
+) -> Result<(), super::StdoutError> {
     if changes.is_empty() {
-        println!("{name}'s beads are unchanged.");
-        return;
+        outln!("{name}'s beads are unchanged.");
+        return Ok(());
     }
     for c in changes {
         let b = &trainer.machine().boxes()[c.box_index as usize];
@@ -375,7 +377,7 @@ fn report_changes<G: Game>(
         let (mv, position) = match drawn.iter().rev().find(|d| d.0 == c.box_index) {
             Some((_, sym, played)) => {
                 if *sym != 0 && !*told_mirrors {
-                    println!("(Mirror images share one box: boxes and moves are shown as on the board played.)");
+                    outln!("(Mirror images share one box: boxes and moves are shown as on the board played.)");
                     *told_mirrors = true;
                 }
                 let real = game.map_move(stored, game.inverse_symmetry(*sym));
@@ -387,7 +389,7 @@ fn report_changes<G: Game>(
             ),
         };
         let verb = if c.after < c.before { "loses" } else { "gains" };
-        println!(
+        outln!(
             "{name} {verb} {} bead{} of {mv} in box {} ({position}): {} -> {}",
             c.before.abs_diff(c.after),
             if c.before.abs_diff(c.after) == 1 { "" } else { "s" },
@@ -396,6 +398,7 @@ fn report_changes<G: Game>(
             c.after
         );
     }
+    Ok(())
 }
 
 /// The machine's box for `pos` as "move: beads" on the real board, marking `drawn`.
@@ -456,22 +459,22 @@ fn play_one<G: Game>(
             Step::Over(result, ending) => {
                 match ending {
                     Ending::MachineResigned => {
-                        println!("{name}'s box for this position is empty: {name} resigns. You win.")
+                        outln!("{name}'s box for this position is empty: {name} resigns. You win.")
                     }
                     // A person's resignation or timeout was announced when it happened.
                     Ending::OpponentResigned => {}
                     Ending::Rules => {
-                        print!("{}", game.diagram_after(m.position(), m.last_move()));
+                        out!("{}", game.diagram_after(m.position(), m.last_move()));
                         if let Some(seed) = m.start_seed() {
-                            println!(
+                            outln!(
                                 "This game's seed was {seed}: it decided that {} placed first.",
                                 game.player_name(first)
                             );
                         }
                         match result {
-                            GameResult::Win => println!("{name} wins."),
-                            GameResult::Loss => println!("You win."),
-                            GameResult::Draw => println!("A draw."),
+                            GameResult::Win => outln!("{name} wins."),
+                            GameResult::Loss => outln!("You win."),
+                            GameResult::Draw => outln!("A draw."),
                         }
                     }
                 }
@@ -485,10 +488,10 @@ fn play_one<G: Game>(
                 }
                 let line = box_line(game, trainer, before, Some(mv));
                 match &line {
-                    Some(l) => println!("{name} draws from {l}"),
-                    None => println!("{name} has no box for this position and plays without one."),
+                    Some(l) => outln!("{name} draws from {l}"),
+                    None => outln!("{name} has no box for this position and plays without one."),
                 }
-                println!(
+                outln!(
                     "{}",
                     screen.bold(&format!("{name} plays {}", game.move_name(before, mv)))
                 );
@@ -501,16 +504,16 @@ fn play_one<G: Game>(
                 asked = true;
                 let pos = m.position().clone();
                 if !shown {
-                    print!("{}", game.diagram_after(&pos, m.last_move()));
+                    out!("{}", game.diagram_after(&pos, m.last_move()));
                     shown = true;
                 }
-                println!(
+                outln!(
                     "Your move ({}): {}",
                     game.player_name(game.turn(&pos)),
                     game.legal_move_names(&pos)
                 );
                 if let Some(left) = time_left {
-                    println!("({:.1} s left for your moves this game)", left.as_secs_f64());
+                    outln!("({:.1} s left for your moves this game)", left.as_secs_f64());
                 }
                 let _ = std::io::stdout().flush();
                 let started = Instant::now();
@@ -518,7 +521,7 @@ fn play_one<G: Game>(
                     Some(left) => match input.recv_timeout(left) {
                         Ok(i) => i,
                         Err(RecvTimeoutError::Timeout) => {
-                            println!(
+                            outln!(
                                 "Time is up: you lose this game. (Lost on time, it teaches {name} nothing: its beads are unchanged and the game is not counted.)"
                             );
                             m.abandon(trainer);
@@ -534,7 +537,7 @@ fn play_one<G: Game>(
                 let line = match got {
                     Input::Line(l) => l,
                     Input::TooLong => {
-                        println!("Refused: a line of more than {MAX_LINE} bytes is not a move; input stops here.");
+                        outln!("Refused: a line of more than {MAX_LINE} bytes is not a move; input stops here.");
                         m.abandon(trainer);
                         return Ok(GameEnd::Stopped);
                     }
@@ -552,17 +555,17 @@ fn play_one<G: Game>(
                         m.abandon(trainer);
                         return Ok(GameEnd::Stopped);
                     }
-                    "help" | "?" => println!("{help}"),
+                    "help" | "?" => outln!("{help}"),
                     "resign" => {
-                        println!("You resign. {name} wins.");
+                        outln!("You resign. {name} wins.");
                         m.opponent_resigns();
                     }
                     "boxes" | "box" => {
                         match &last_box {
-                            Some(l) => println!("{name} last drew from {l}"),
-                            None => println!("{name} has not moved yet this game."),
+                            Some(l) => outln!("{name} last drew from {l}"),
+                            None => outln!("{name} has not moved yet this game."),
                         }
-                        println!(
+                        outln!(
                             "{name} has {} boxes holding {} beads.",
                             trainer.machine().boxes().len(),
                             trainer.machine().total_beads()
@@ -570,18 +573,18 @@ fn play_one<G: Game>(
                     }
                     text => match game.parse_move(&pos, text) {
                         Ok(mv) => {
-                            println!("You play {}", game.move_name(&pos, mv));
+                            outln!("You play {}", game.move_name(&pos, mv));
                             m.play_person(trainer, mv);
                             shown = false;
                         }
                         Err(e) => {
-                            println!("Refused: {e}");
+                            outln!("Refused: {e}");
                             refused = blank_or_refused + 1;
                         }
                     },
                 }
                 if refused >= MAX_REFUSED {
-                    println!("{MAX_REFUSED} lines in a row without a move: stopping (the input is not moves).");
+                    outln!("{MAX_REFUSED} lines in a row without a move: stopping (the input is not moves).");
                     m.abandon(trainer);
                     return Ok(GameEnd::Stopped);
                 }

@@ -20,12 +20,16 @@ pub struct PlotArgs {
     charts: Vec<String>,
 }
 
-fn chart_name(text: &str) -> Result<String, String> {
+fn chart_name(text: &str) -> Result<String, super::ArgError> {
     if CHARTS.iter().any(|c| c.name == text) {
         Ok(text.to_string())
     } else {
         let names: Vec<&str> = CHARTS.iter().map(|c| c.name).collect();
-        Err(format!("unknown chart '{text}': expected one of {}", names.join(", ")))
+        Err(super::ArgError::new(
+            "chart",
+            text,
+            format!("unknown: expected one of {}", names.join(", ")),
+        ))
     }
 }
 
@@ -51,7 +55,7 @@ pub fn run(args: PlotArgs) -> anyhow::Result<()> {
         );
     }
     for w in written {
-        println!("{w}");
+        outln!("{w}");
     }
     Ok(())
 }

@@ -16,3 +16,17 @@ pub fn games_bar(len: u64) -> ProgressBar {
     bar.set_style(style);
     bar
 }
+
+/// A spinner counting the positions a long solve has stored, on stderr when
+/// it is a terminal (hidden otherwise, and for solves too short to notice).
+pub fn positions_spinner(what: &str) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    if !std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    let style = ProgressStyle::with_template("{spinner} {msg}: {human_pos} positions stored, {elapsed}")
+        .unwrap_or_else(|_| ProgressStyle::default_spinner());
+    bar.set_style(style);
+    bar.set_message(what.to_string());
+    bar
+}

@@ -119,9 +119,9 @@ fn headline(exp: &Experiment) -> String {
 }
 
 fn list(exp: &Experiment) -> anyhow::Result<()> {
-    println!("{}", headline(exp));
+    outln!("{}", headline(exp));
     for (i, a) in exp.arms.iter().enumerate() {
-        println!(
+        outln!(
             "  {:>3}. {} — {} vs {}; {}",
             i + 1,
             a.name,
@@ -131,7 +131,7 @@ fn list(exp: &Experiment) -> anyhow::Result<()> {
         );
     }
     let total = exp.games * exp.seeds.len() as u64 * exp.arms.len() as u64;
-    println!(
+    outln!(
         "{total} games in {} (arm, seed) units",
         exp.arms.len() * exp.seeds.len()
     );
@@ -161,13 +161,13 @@ fn run_game<G: Game>(
     let shard_text = shard.map_or(String::new(), |s| format!(", shard {s}"));
     // No more threads than units to run: the rest would have nothing to do.
     let threads = threads.min(todo.len()).max(1);
-    println!(
+    outln!(
         "{} on {threads} thread{}{shard_text}",
         headline(exp),
         if threads == 1 { "" } else { "s" }
     );
     if !done.is_empty() {
-        println!(
+        outln!(
             "resuming in {}: {} of {} units already done",
             out.display(),
             done.len(),
@@ -184,14 +184,14 @@ fn run_game<G: Game>(
         .map_err(|e| anyhow!(e))?;
     bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
-    println!(
+    outln!(
         "played {total} games in {secs:.2} s ({:.0} games/s)",
         total as f64 / secs.max(1e-9)
     );
     done.extend(todo.into_iter().zip(runs));
     if let Some(shard) = shard {
         units::save_shard(out, exp, shard, mine.len())?;
-        println!(
+        outln!(
             "shard {shard}: {} units saved in {}; put the shards together with: menace merge DIR... --out DIR",
             mine.len(),
             out.display()
@@ -201,22 +201,26 @@ fn run_game<G: Game>(
     let results = units::assemble(exp, done)?;
     let written = write_outputs(exp, &results, out).map_err(|e| anyhow!(e))?;
     units::clear(out);
-    report(exp, &written);
+    report(exp, &written)?;
     Ok(())
 }
 
 /// Losses per arm, and the files written.
-pub fn report(exp: &Experiment, written: &Written) {
+pub fn report(exp: &Experiment, written: &Written) -> Result<(), super::StdoutError> {
     for (a, band) in exp.arms.iter().zip(&written.losses) {
         if let Some(b) = band {
-            println!(
+            outln!(
                 "  {}: {:.2} losses per run (95% band {:.2} to {:.2})",
-                a.name, b.mean, b.low, b.high
+                a.name,
+                b.mean,
+                b.low,
+                b.high
             );
         }
     }
-    println!("wrote:");
+    outln!("wrote:");
     for w in &written.files {
-        println!("  {w}");
+        outln!("  {w}");
     }
+    Ok(())
 }

@@ -9,11 +9,12 @@ use menace::training::exact::random_play;
 use menace::{with_game, Game, Outcome, Player};
 
 use super::output::{numbered_line, print_json};
+use super::progress::positions_spinner;
 
 #[derive(Args)]
 pub struct SolveArgs {
-    /// The game spec, e.g. hexapawn, hexapawn:4x4, tictactoe.
-    #[arg(required_unless_present = "table")]
+    /// The game spec; the help lists the games of the registry.
+    #[arg(required_unless_present = "table", help = super::game_help())]
     game: Option<String>,
     /// Print the winners-by-board-size table for a game family (only `hexapawn`).
     #[arg(long, value_name = "FAMILY", conflicts_with = "game")]
@@ -25,7 +26,7 @@ pub struct SolveArgs {
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(3..=16))]
     max_ranks: u8,
     /// Give up once the solver would store more positions than this
-    /// [default: 20000000, or 5000000 a board with --table].
+    /// [default: 20000000, or 5000000 a board with --table; lowered to keep a search under a gigabyte].
     #[arg(long)]
     max_positions: Option<usize>,
     /// Print the exact outcome probabilities of random against random play instead.
@@ -64,8 +65,13 @@ fn solve_game<G: Game>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
         }
     }
     let mut solver = Solver::with_limit(game.clone(), limit);
+    let bar = positions_spinner(&format!("solving {}", game.spec()));
+    let shown = bar.clone();
+    solver.on_progress(move |n| shown.set_position(n as u64));
     let start = game.start();
-    let value = match solver.value(&start) {
+    let value = solver.value(&start);
+    bar.finish_and_clear();
+    let value = match value {
         Ok(v) => v,
         Err(e) if has_oracle => return solve_winners(game, args, &e.to_string()),
         Err(_) if game.too_large_for_exhaustive_search() => {
@@ -109,14 +115,14 @@ fn solve_game<G: Game>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
             "positions": solver.positions(),
         }));
     }
-    println!("{}: {} with best play.", game.spec(), verdict);
+    outln!("{}: {} with best play.", game.spec(), verdict);
     let plies = match value {
         Value::Win(n) | Value::Loss(n) => n,
         Value::Draw => line.len() as u32,
     };
     match value {
-        Value::Draw => println!("The best line lasts {plies} plies."),
-        _ => println!(
+        Value::Draw => outln!("The best line lasts {plies} plies."),
+        _ => outln!(
             "{} moves first and {} in {} {} ({} of {}'s own moves).",
             game.player_name(mover),
             if matches!(value, Value::Win(_)) {
@@ -130,12 +136,12 @@ fn solve_game<G: Game>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
             game.player_name(mover)
         ),
     }
-    println!("Principal line: {line_text}");
-    println!("First moves for {}:", game.player_name(mover));
+    outln!("Principal line: {line_text}");
+    outln!("First moves for {}:", game.player_name(mover));
     for (m, v) in &first_moves {
-        println!("  {:<8} {}", game.move_name(&start, *m), v);
+        outln!("  {:<8} {}", game.move_name(&start, *m), v);
     }
-    println!("({} positions solved)", solver.positions());
+    outln!("({} positions solved)", solver.positions());
     Ok(())
 }
 
@@ -199,9 +205,9 @@ fn solve_winners<G: Game>(game: &G, args: &SolveArgs, why: &str) -> anyhow::Resu
             "winning_first_moves": winning,
         }));
     }
-    println!("{}: {} wins with best play.", game.spec(), game.player_name(winner));
-    println!("(Distances not computed: {why}; winners found by the game's own solver.)");
-    println!(
+    outln!("{}: {} wins with best play.", game.spec(), game.player_name(winner));
+    outln!("(Distances not computed: {why}; winners found by the game's own solver.)");
+    outln!(
         "{} moves first; winning first moves ({} of {}): {}",
         game.player_name(mover),
         winning.len(),
@@ -222,7 +228,8 @@ type Cell = (u8, u8, Option<(Outcome, usize)>);
 const TABLE_LIMIT: usize = 5_000_000;
 
 fn random_against_random<G: Game>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
-    let limit = args.max_positions.unwrap_or(solver::DEFAULT_LIMIT);
+    // Each stored position holds three probabilities: bound the table by them too.
+    let limit = solver::memory_bounded::<(G::Position, [f64; 3])>(args.max_positions.unwrap_or(solver::DEFAULT_LIMIT));
     let p = random_play(game, &game.start(), limit)?;
     let (one, two) = (game.player_name(Player::One), game.player_name(Player::Two));
     if args.json {
@@ -234,13 +241,13 @@ fn random_against_random<G: Game>(game: &G, args: &SolveArgs) -> anyhow::Result<
             },
         }));
     }
-    println!(
+    outln!(
         "{}: random against random, computed exactly over the game tree:",
         game.spec()
     );
-    println!("  {one} wins {:.4}", p.one_wins);
-    println!("  {two} wins {:.4}", p.two_wins);
-    println!("  draw   {:.4}", p.draw);
+    outln!("  {one} wins {:.4}", p.one_wins);
+    outln!("  {two} wins {:.4}", p.two_wins);
+    outln!("  draw   {:.4}", p.draw);
     Ok(())
 }
 
@@ -251,7 +258,10 @@ fn table(family: &str, args: &SolveArgs) -> anyhow::Result<()> {
             "--table '{family}': only a game family sized WxH (hexapawn) has a table of board sizes"
         )));
     }
-    let limit = args.max_positions.unwrap_or(TABLE_LIMIT);
+    // The limit as each board's search lowers it, to stay under a gigabyte.
+    let limit =
+        solver::memory_bounded::<menace::games::hexapawn::HexapawnPosition>(args.max_positions.unwrap_or(TABLE_LIMIT));
+    let bar = positions_spinner("");
     let mut rows: Vec<Vec<Cell>> = Vec::new();
     for h in 3..=args.max_ranks {
         let mut row = Vec::new();
@@ -265,11 +275,16 @@ fn table(family: &str, args: &SolveArgs) -> anyhow::Result<()> {
                 continue;
             }
             let game = super::game_arg(&format!("{family}:{w}x{h}")).context("board size")?;
-            let result = with_game!(game, g => solver::winner(&g, &g.start(), limit).ok());
+            bar.set_message(format!("{family}:{w}x{h}"));
+            bar.set_position(0);
+            let shown = bar.clone();
+            let mut progress = move |n: usize| shown.set_position(n as u64);
+            let result = with_game!(game, g => solver::winner_reporting(&g, &g.start(), limit, &mut progress).ok());
             row.push((w, h, result));
         }
         rows.push(row);
     }
+    bar.finish_and_clear();
     if args.json {
         let cells: Vec<_> = rows
             .iter()
@@ -286,14 +301,14 @@ fn table(family: &str, args: &SolveArgs) -> anyhow::Result<()> {
             .collect();
         return print_json(&json!({"family": "hexapawn", "max_positions": limit, "boards": cells}));
     }
-    println!("Hexapawn: who wins with best play (W = White, B = Black, - = too large: over {limit} positions)");
-    print!("ranks\\files");
+    outln!("Hexapawn: who wins with best play (W = White, B = Black, - = too large: over {limit} positions)");
+    out!("ranks\\files");
     for w in 1..=args.max_files {
-        print!("{w:>4}");
+        out!("{w:>4}");
     }
-    println!();
+    outln!();
     for row in &rows {
-        print!("{:>11}", row[0].1);
+        out!("{:>11}", row[0].1);
         for (_, _, r) in row {
             let c = match r {
                 Some((Outcome::Win(Player::One), _)) => "W",
@@ -301,9 +316,9 @@ fn table(family: &str, args: &SolveArgs) -> anyhow::Result<()> {
                 Some(_) => "D",
                 None => "-",
             };
-            print!("{c:>4}");
+            out!("{c:>4}");
         }
-        println!();
+        outln!();
     }
     Ok(())
 }

@@ -8,7 +8,6 @@ use serde_json::json;
 
 use menace::fsutil::{check_writable, lock, read_text, write_atomic};
 use menace::registry::default_side;
-use menace::training::exact::Expected;
 use menace::training::opponent::OpponentSpec;
 use menace::training::trainer::{make_opponent, ExactPair, Tally, Trainer, LEARNED_MIN_GAMES};
 use menace::{training::state, with_game, Game};
@@ -19,7 +18,8 @@ use super::progress::games_bar;
 
 #[derive(Args)]
 pub struct TrainArgs {
-    /// The game spec, e.g. hexapawn, tictactoe.
+    /// The game spec; the help lists the games of the registry.
+    #[arg(help = super::game_help())]
     game: String,
     /// The side the machine plays [default: the side that wins on a hexapawn board (black on 3x3, white on octopawn), x for tictactoe, the first player elsewhere].
     #[arg(long)]
@@ -141,14 +141,14 @@ fn train<G: Game>(
         let record = trainer.play_game(exact);
         tally.add(&record);
         if args.json {
-            serde_json::to_writer(&mut lines, &record)?;
-            lines.write_all(b"\n")?;
+            serde_json::to_writer(&mut lines, &record).map_err(|e| super::StdoutError(e.into()))?;
+            lines.write_all(b"\n").map_err(super::StdoutError)?;
         }
         if i % 64 == 0 {
             bar.set_position(i);
         }
     }
-    lines.flush()?;
+    lines.flush().map_err(super::StdoutError)?;
     drop(lines);
     bar.finish_and_clear();
     let final_exact = trainer.exact();
@@ -177,7 +177,7 @@ fn train<G: Game>(
             "beads": m.total_beads(),
             "exact": final_exact,
         });
-        println!("{summary}");
+        outln!("{summary}");
         return Ok(());
     }
     let origin = match &args.resume {
@@ -187,7 +187,7 @@ fn train<G: Game>(
         },
         None => format!("seed {}", args.seed),
     };
-    println!(
+    outln!(
         "{}: machine plays {} against {}, games {}..{}, {origin}",
         game.spec(),
         game.player_name(m.side()),
@@ -195,27 +195,27 @@ fn train<G: Game>(
         first,
         trainer.games_played(),
     );
-    println!("settings: {}", m.settings().describe());
-    println!("results: {wins} wins, {draws} draws, {losses} losses");
+    outln!("settings: {}", m.settings().describe());
+    outln!("results: {wins} wins, {draws} draws, {losses} losses");
     let verdict = if learned.is_some() {
         "learned"
     } else {
         "not learned yet"
     };
     match tally.last_loss {
-        None => println!("no loss in these {} games: {verdict}", tally.games),
-        Some(n) if n == trainer.games_played() => println!(
+        None => outln!("no loss in these {} games: {verdict}", tally.games),
+        Some(n) if n == trainer.games_played() => outln!(
             "last loss in game {n}, the last one played: {verdict} (learned: at least {LEARNED_MIN_GAMES} games, and as many as before the last loss, without a loss)"
         ),
         Some(n) => {
             let after = trainer.games_played() - n;
-            println!(
+            outln!(
                 "last loss in game {n}; no loss in the {after} game{} after it: {verdict} (learned: at least {LEARNED_MIN_GAMES} games, and as many as before it, without a loss)",
                 if after == 1 { "" } else { "s" }
             )
         }
     }
-    println!(
+    outln!(
         "boxes: {} ({}, about {} bytes each), beads: {} (started with {})",
         m.boxes().len(),
         if m.is_enumerated() {
@@ -227,21 +227,24 @@ fn train<G: Game>(
         m.total_beads(),
         m.initial_total()
     );
-    print_exact(&final_exact);
+    print_exact(&final_exact)?;
     if let Some(path) = &args.save {
-        println!("state saved to {}", path.display());
+        outln!("state saved to {}", path.display());
     }
     Ok(())
 }
 
-fn print_exact(e: &ExactPair) {
-    let show = |name: &str, x: Option<Expected>| match x {
-        Some(x) => println!(
-            "exact expected result against {name}: win {:.4}, draw {:.4}, loss {:.4}",
-            x.win, x.draw, x.loss
-        ),
-        None => println!("exact expected result against {name}: the game is too large to compute it"),
-    };
-    show("perfect", e.perfect);
-    show("random", e.random);
+fn print_exact(e: &ExactPair) -> Result<(), super::StdoutError> {
+    for (name, x) in [("perfect", e.perfect), ("random", e.random)] {
+        match x {
+            Some(x) => outln!(
+                "exact expected result against {name}: win {:.4}, draw {:.4}, loss {:.4}",
+                x.win,
+                x.draw,
+                x.loss
+            ),
+            None => outln!("exact expected result against {name}: the game is too large to compute it"),
+        }
+    }
+    Ok(())
 }

@@ -7,7 +7,7 @@ use std::path::Path;
 #[cfg(feature = "charts")]
 use super::curves::{ArmCurves, CurveTable};
 #[cfg(feature = "charts")]
-use super::error::OutputError;
+use super::error::{ChartError, OutputError};
 #[cfg(feature = "charts")]
 use super::plot::{self, Chart, Series, MAX_SERIES};
 #[cfg(feature = "charts")]
@@ -187,7 +187,7 @@ fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> 
             .find(|k| k.name == name)
             .ok_or_else(|| OutputError::Chart {
                 path: dir.join(name),
-                reason: format!("unknown chart '{name}'"),
+                error: ChartError::Unknown(name.to_string()),
             })?;
         let mut series = Vec::new();
         let mut any_split = false;

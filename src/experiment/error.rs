@@ -40,8 +40,8 @@ pub enum OutputError {
     #[error("curves file '{}': {error}", path.display())]
     Curves { path: PathBuf, error: FieldError },
     /// A chart could not be drawn.
-    #[error("cannot draw '{}': {reason}", path.display())]
-    Chart { path: PathBuf, reason: String },
+    #[error("cannot draw '{}': {error}", path.display())]
+    Chart { path: PathBuf, error: ChartError },
     /// The curves could not be encoded as CSV.
     #[error("curves: {0}")]
     Csv(#[from] csv::Error),
@@ -75,4 +75,36 @@ pub enum UnitError {
         first: PathBuf,
         second: PathBuf,
     },
+}
+
+/// Why a chart could not be drawn.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ChartError {
+    /// No chart of that name.
+    #[error("unknown chart '{0}'")]
+    Unknown(String),
+    /// Nothing to draw.
+    #[error("chart '{0}' has no series")]
+    NoSeries(String),
+    /// More series than one chart has colours for.
+    #[error("chart '{title}' has {series} series: at most {most} fit on one chart (split the arms over several experiments)")]
+    TooManySeries { title: String, series: usize, most: usize },
+    /// A series with no points.
+    #[error("chart '{title}': series '{label}' has no points")]
+    EmptySeries { title: String, label: String },
+    /// Every point is NaN or infinite.
+    #[error("chart '{0}' has no finite points to draw")]
+    NoFinitePoints(String),
+    /// The values span more than a float can hold.
+    #[error("chart '{0}' has values too large to draw")]
+    TooLarge(String),
+    /// The font shipped in the program could not be loaded.
+    #[error("the embedded chart font (DejaVuSans.ttf) cannot be loaded")]
+    Font,
+    /// The drawing library failed (its message).
+    #[error("drawing failed: {0}")]
+    Drawing(String),
+    /// The PNG could not be encoded (its message).
+    #[error("encoding the PNG failed: {0}")]
+    Png(String),
 }

@@ -10,7 +10,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::FontStyle;
 
-use super::error::OutputError;
+use super::error::{ChartError, OutputError};
 use crate::fsutil::write_atomic;
 
 /// One line on a chart: a mean with a shaded band around it, and thin dotted
@@ -86,12 +86,11 @@ const LEGEND_SIZE: f64 = 15.0;
 const LEGEND_ROW: u32 = 22;
 
 /// Register the embedded font under [`FAMILY`] (once per process).
-fn ensure_font() -> Result<(), String> {
-    static REGISTERED: OnceLock<Result<(), String>> = OnceLock::new();
+fn ensure_font() -> Result<(), ChartError> {
+    static REGISTERED: OnceLock<Result<(), ChartError>> = OnceLock::new();
     REGISTERED
         .get_or_init(|| {
-            plotters::style::register_font(FAMILY, FontStyle::Normal, FONT_BYTES)
-                .map_err(|_| "the embedded chart font (DejaVuSans.ttf) cannot be loaded".to_string())
+            plotters::style::register_font(FAMILY, FontStyle::Normal, FONT_BYTES).map_err(|_| ChartError::Font)
         })
         .clone()
 }
@@ -147,19 +146,22 @@ struct Plan<'a> {
 }
 
 impl<'a> Plan<'a> {
-    fn new(chart: &'a Chart) -> Result<Self, String> {
+    fn new(chart: &'a Chart) -> Result<Self, ChartError> {
         if chart.series.is_empty() {
-            return Err(format!("chart '{}' has no series", chart.title));
+            return Err(ChartError::NoSeries(chart.title.clone()));
         }
         if chart.series.len() > MAX_SERIES {
-            return Err(format!(
-                "chart '{}' has {} series: at most {MAX_SERIES} fit on one chart (split the arms over several experiments)",
-                chart.title,
-                chart.series.len()
-            ));
+            return Err(ChartError::TooManySeries {
+                title: chart.title.clone(),
+                series: chart.series.len(),
+                most: MAX_SERIES,
+            });
         }
         if let Some(s) = chart.series.iter().find(|s| s.points.is_empty()) {
-            return Err(format!("chart '{}': series '{}' has no points", chart.title, s.label));
+            return Err(ChartError::EmptySeries {
+                title: chart.title.clone(),
+                label: s.label.clone(),
+            });
         }
         let mut xs = (f64::INFINITY, f64::NEG_INFINITY);
         let mut ys = (f64::INFINITY, f64::NEG_INFINITY);
@@ -186,7 +188,7 @@ impl<'a> Plan<'a> {
             }
         }
         if !(xs.0 <= xs.1 && ys.0 <= ys.1) {
-            return Err(format!("chart '{}' has no finite points to draw", chart.title));
+            return Err(ChartError::NoFinitePoints(chart.title.clone()));
         }
         let x_range = if xs.1 - xs.0 > 0.0 {
             xs
@@ -200,7 +202,7 @@ impl<'a> Plan<'a> {
             (ys.0 - 1.0, ys.1 + 1.0)
         };
         if !(x_range.1 - x_range.0).is_finite() || !(y_range.1 - y_range.0).is_finite() {
-            return Err(format!("chart '{}' has values too large to draw", chart.title));
+            return Err(ChartError::TooLarge(chart.title.clone()));
         }
         Ok(Plan {
             chart,
@@ -248,8 +250,8 @@ fn tick_label(v: f64, span: f64) -> String {
 }
 
 /// Draw the whole chart onto `root`.
-fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plan: &Plan) -> Result<(), String> {
-    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plan: &Plan) -> Result<(), ChartError> {
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| ChartError::Drawing(e.to_string());
     let chart = plan.chart;
     root.fill(&WHITE).map_err(err)?;
 
@@ -385,7 +387,7 @@ fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plan: &Plan) -> Res
 }
 
 /// The PNG, rendered and encoded in memory (written atomically like every other output).
-fn render_png(plan: &Plan) -> Result<Vec<u8>, String> {
+fn render_png(plan: &Plan) -> Result<Vec<u8>, ChartError> {
     let mut pixels = vec![0u8; (WIDTH * HEIGHT * 3) as usize];
     {
         let root = BitMapBackend::with_buffer(&mut pixels, (WIDTH, HEIGHT)).into_drawing_area();
@@ -394,12 +396,12 @@ fn render_png(plan: &Plan) -> Result<Vec<u8>, String> {
     let mut png = Vec::new();
     image::codecs::png::PngEncoder::new(&mut png)
         .write_image(&pixels, WIDTH, HEIGHT, image::ColorType::Rgb8)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| ChartError::Png(e.to_string()))?;
     Ok(png)
 }
 
 /// The SVG, rendered to a string.
-fn render_svg(plan: &Plan) -> Result<String, String> {
+fn render_svg(plan: &Plan) -> Result<String, ChartError> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
@@ -415,7 +417,7 @@ pub fn draw(chart: &Chart, stem: &Path) -> Result<(), OutputError> {
     let svg = with_suffix(stem, "svg");
     let fail = |path: &Path| {
         let path = path.to_path_buf();
-        move |reason: String| OutputError::Chart { path, reason }
+        move |error: ChartError| OutputError::Chart { path, error }
     };
     let plan = Plan::new(chart).map_err(fail(&png))?;
     ensure_font().map_err(fail(&png))?;

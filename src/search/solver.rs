@@ -80,12 +80,28 @@ pub fn plies(n: u32) -> &'static str {
     }
 }
 
-/// A limit on stored positions lowered, where positions are large (Mini
-/// Hexchess carries its repetition history), to keep the table near a gigabyte.
+/// A limit on stored positions lowered so that a table of them stays under
+/// a gigabyte at its peak, whatever the limit asked for: `solve --table
+/// --max-positions 1000000000` reached 3.2 GB, and 20 million Hexapawn
+/// positions 1.6 GB, where each cost 81 bytes.
+///
+/// An entry of a hash table from positions to a value costs the pair and a
+/// control byte, times about 3 at the worst moment: a table at most 7/8 full,
+/// sized to a power of two, and old and new tables both alive while it grows.
+///
+/// ```
+/// use menace::search::solver::memory_bounded;
+/// // A 24-byte position: a pair of 32 bytes and a control byte, 99 at the peak.
+/// assert_eq!(memory_bounded::<[u64; 3]>(usize::MAX), (1 << 30) / 99);
+/// assert_eq!(memory_bounded::<[u64; 3]>(1000), 1000);
+/// ```
 pub fn memory_bounded<P>(limit: usize) -> usize {
     const BUDGET: usize = 1 << 30;
-    limit.min(BUDGET / (std::mem::size_of::<P>() + 24))
+    limit.min(BUDGET / (3 * (std::mem::size_of::<(P, u64)>() + 1)))
 }
+
+/// How often, in positions stored, a search reports its progress.
+pub const PROGRESS_EVERY: usize = 1 << 16;
 
 /// The default limit on stored positions: about a gigabyte at most.
 pub const DEFAULT_LIMIT: usize = 20_000_000;
@@ -106,6 +122,8 @@ pub struct Solver<G: Game> {
     nodes: u64,
     /// A game far too large for exhaustive search: refused at once.
     refused: bool,
+    /// Told the positions stored every [`PROGRESS_EVERY`] (a long solve's spinner).
+    progress: Option<Box<dyn FnMut(usize) + Send + Sync>>,
 }
 
 impl<G: Game> Solver<G> {
@@ -123,7 +141,18 @@ impl<G: Game> Solver<G> {
             memo: FxHashMap::default(),
             limit,
             nodes: 0,
+            progress: None,
         }
+    }
+
+    /// Call `report` with the positions stored every [`PROGRESS_EVERY`] of them.
+    pub fn on_progress(&mut self, report: impl FnMut(usize) + Send + Sync + 'static) {
+        self.progress = Some(Box::new(report));
+    }
+
+    /// The limit on stored positions, as lowered by [`memory_bounded`].
+    pub fn limit(&self) -> usize {
+        self.limit
     }
 
     /// The game being solved.
@@ -176,6 +205,11 @@ impl<G: Game> Solver<G> {
             best = best.max(s);
         }
         self.memo.insert(key, best);
+        if self.memo.len().is_multiple_of(PROGRESS_EVERY) {
+            if let Some(report) = self.progress.as_mut() {
+                report(self.memo.len());
+            }
+        }
         Ok(best)
     }
 
@@ -217,12 +251,35 @@ impl<G: Game> Solver<G> {
 /// winning move, so it reaches larger games than [`Solver`]. Returns the
 /// outcome under best play and the number of positions stored.
 pub fn winner<G: Game>(game: &G, pos: &G::Position, limit: usize) -> Result<(Outcome, usize), TooLarge> {
+    winner_reporting(game, pos, limit, &mut |_| {})
+}
+
+/// [`winner`], calling `progress` with the positions stored every
+/// [`PROGRESS_EVERY`] of them. The limit is lowered by [`memory_bounded`].
+pub fn winner_reporting<G: Game>(
+    game: &G,
+    pos: &G::Position,
+    limit: usize,
+    progress: &mut dyn FnMut(usize),
+) -> Result<(Outcome, usize), TooLarge> {
     if let Some(answer) = game.winner_oracle(std::slice::from_ref(pos), limit) {
         return answer.map(|o| (o.first().copied().unwrap_or(Outcome::Ongoing), 0));
     }
+    generic_winner(game, pos, limit, progress)
+}
+
+/// [`winner_reporting`] by the generic search alone, even for a game with a
+/// dedicated solver of its own (to check one against the other).
+pub fn generic_winner<G: Game>(
+    game: &G,
+    pos: &G::Position,
+    limit: usize,
+    progress: &mut dyn FnMut(usize),
+) -> Result<(Outcome, usize), TooLarge> {
+    let limit = memory_bounded::<G::Position>(limit);
     let mut memo: FxHashMap<G::Position, i8> = FxHashMap::default();
     let mut buffers: Vec<Vec<G::Move>> = Vec::new();
-    let s = win_draw_loss(game, pos, &mut memo, limit, &mut buffers, 0)?;
+    let s = win_draw_loss(game, pos, &mut memo, limit, &mut buffers, 0, progress)?;
     let mover = game.turn(pos);
     let outcome = match s {
         1 => Outcome::Win(mover),
@@ -239,6 +296,7 @@ fn win_draw_loss<G: Game>(
     limit: usize,
     buffers: &mut Vec<Vec<G::Move>>,
     depth: usize,
+    progress: &mut dyn FnMut(usize),
 ) -> Result<i8, TooLarge> {
     match game.outcome(pos) {
         Outcome::Ongoing => {}
@@ -273,7 +331,7 @@ fn win_draw_loss<G: Game>(
     }
     for &mv in &moves {
         let child = game.play(pos, mv);
-        match win_draw_loss(game, &child, memo, limit, buffers, depth + 1) {
+        match win_draw_loss(game, &child, memo, limit, buffers, depth + 1, progress) {
             Ok(s) => best = best.max(-s),
             Err(e) => {
                 result = Err(e);
@@ -287,5 +345,8 @@ fn win_draw_loss<G: Game>(
     buffers[depth] = moves;
     result?;
     memo.insert(key, best);
+    if memo.len().is_multiple_of(PROGRESS_EVERY) {
+        progress(memo.len());
+    }
     Ok(best)
 }
