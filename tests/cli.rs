@@ -349,6 +349,8 @@ fn a_closed_pipe_ends_quietly_and_a_full_disk_is_an_error() {
         vec!["boxes", "hexapawn"],
         vec!["train", "hexapawn", "--games", "100", "--json"],
         vec!["solve", "hexapawn"],
+        // The server's first line, before it serves anything.
+        vec!["serve", "--port", "0"],
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_menace"))
             .args(&args)

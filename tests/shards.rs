@@ -45,6 +45,21 @@ fn same_outputs(a: &Path, b: &Path) {
     }
 }
 
+/// Run `file`'s two shards into `dir/{prefix}1` and `dir/{prefix}2`.
+fn run_two_shards(file: &str, dir: &Path, prefix: &str) {
+    for k in 1..=2 {
+        let out = dir.join(format!("{prefix}{k}"));
+        ok(&menace(&[
+            "run",
+            file,
+            "--shard",
+            &format!("{k}/2"),
+            "--out",
+            out.to_str().unwrap(),
+        ]));
+    }
+}
+
 fn write(dir: &Path, name: &str, text: &str) -> String {
     let p = dir.join(name);
     std::fs::write(&p, text).unwrap();
@@ -140,16 +155,7 @@ fn bad_merges_are_refused_with_the_folders_named() {
     let file = write(&dir, "sweep.json", SWEEP);
     let other = write(&dir, "other.json", &SWEEP.replace("\"games\": 40", "\"games\": 30"));
     let path = |p: &str| dir.join(p).to_str().unwrap().to_string();
-    for k in 1..=2 {
-        ok(&menace(&[
-            "run",
-            &file,
-            "--shard",
-            &format!("{k}/2"),
-            "--out",
-            &path(&format!("s{k}")),
-        ]));
-    }
+    run_two_shards(&file, &dir, "s");
     ok(&menace(&["run", &other, "--shard", "2/2", "--out", &path("o2")]));
     let err = |o: Output| {
         assert_eq!(o.status.code(), Some(1));
@@ -215,16 +221,7 @@ fn merge_skips_what_is_not_a_shard_folder() {
     let dir = scratch("skip");
     let file = write(&dir, "sweep.json", SWEEP);
     let path = |p: &str| dir.join(p).to_str().unwrap().to_string();
-    for k in 1..=2 {
-        ok(&menace(&[
-            "run",
-            &file,
-            "--shard",
-            &format!("{k}/2"),
-            "--out",
-            &path(&format!("shards/{k}")),
-        ]));
-    }
+    run_two_shards(&file, &dir, "shards/");
     std::fs::write(dir.join("shards/slurm-19_1.out"), "a log\n").unwrap();
     std::fs::create_dir_all(dir.join("shards/empty")).unwrap();
     let o = menace(&[
@@ -306,16 +303,7 @@ fn merge_opens_only_regular_files_and_refuses_impossible_values() {
     let dir = scratch("values");
     let file = write(&dir, "sweep.json", SWEEP);
     let path = |p: &str| dir.join(p).to_str().unwrap().to_string();
-    for k in 1..=2 {
-        ok(&menace(&[
-            "run",
-            &file,
-            "--shard",
-            &format!("{k}/2"),
-            "--out",
-            &path(&format!("s{k}")),
-        ]));
-    }
+    run_two_shards(&file, &dir, "s");
     let err = |o: Output| {
         assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stdout));
         String::from_utf8_lossy(&o.stderr).into_owned()

@@ -60,12 +60,12 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             IpAddr::V6(ip) => format!("[{ip}]"),
             IpAddr::V4(ip) => ip.to_string(),
         };
-        println!(
+        outln!(
             "menace serve: open http://{host}:{}/ in a browser (Ctrl-C stops)",
             addr.port()
         );
         if let Some(path) = &config.state {
-            println!("machine state file: {}", path.display());
+            outln!("machine state file: {}", path.display());
         }
         let shutdown = async {
             let _ = tokio::signal::ctrl_c().await;
