@@ -461,16 +461,21 @@ impl Shared {
     }
 
     /// Close a session taken out of the table: its run stops and saves nothing.
+    /// The slot is marked closed before the run is told to stop: told first,
+    /// the run could take the lock for its last step (which saves) before
+    /// the mark, and write the state file of a closed tab.
     fn close(&self, entry: &Entry) {
-        entry.stop();
-        let mut slot = lock(&entry.slot);
-        slot.closed = true;
-        slot.generation += 1;
-        if std::mem::take(&mut slot.owns_state) {
-            if let Some(file) = &self.state {
-                *lock(&file.owner) = None;
+        {
+            let mut slot = lock(&entry.slot);
+            slot.closed = true;
+            slot.generation += 1;
+            if std::mem::take(&mut slot.owns_state) {
+                if let Some(file) = &self.state {
+                    *lock(&file.owner) = None;
+                }
             }
         }
+        entry.stop();
     }
 
     fn full(&self) -> ApiError {
