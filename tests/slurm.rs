@@ -71,8 +71,8 @@ fn wait_for(what: &str, limit: Duration, mut done: impl FnMut() -> bool) {
     }
 }
 
-/// A one-node cluster in a scratch folder; its daemons stop when it drops,
-/// even when the test fails.
+/// A one-node cluster in a scratch folder, on 127.0.0.1 whatever the host
+/// name resolves to; its daemons stop when it drops, even when the test fails.
 struct Cluster {
     dir: PathBuf,
     conf: PathBuf,
@@ -102,7 +102,7 @@ impl Cluster {
         let d = dir.display();
         let conf = format!(
             "ClusterName=menace-test\n\
-             SlurmctldHost={host}\n\
+             SlurmctldHost={host}(127.0.0.1)\n\
              SlurmUser=root\n\
              SlurmctldPort={ctld}\n\
              SlurmdPort={slurmd}\n\
@@ -118,7 +118,7 @@ impl Cluster {
              MailProg=/bin/true\n\
              SchedulerParameters=batch_sched_delay=0\n\
              ReturnToService=2\n\
-             {node} State=UNKNOWN\n\
+             {node} NodeAddr=127.0.0.1 State=UNKNOWN\n\
              PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP\n",
             ctld = free_port(),
             slurmd = free_port(),
