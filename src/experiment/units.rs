@@ -342,19 +342,26 @@ pub fn clear(dir: &Path) {
 
 /// Put every unit in its place, `[arm][seed]`; an error names the missing ones.
 pub fn assemble(exp: &Experiment, mut runs: BTreeMap<Unit, SeedRun>) -> Result<Vec<Vec<SeedRun>>, UnitError> {
-    let missing: Vec<Unit> = all_units(exp).into_iter().filter(|u| !runs.contains_key(u)).collect();
-    if let Some(&(a, s)) = missing.first() {
-        return Err(UnitError::Missing(format!(
-            "{} of {} units are missing, the first arm '{}' seed {}",
-            missing.len(),
-            all_units(exp).len(),
-            exp.arms[a].name,
-            exp.seeds[s]
-        )));
+    if let Some(m) = missing_units(exp, |u| runs.contains_key(u)) {
+        return Err(UnitError::Missing(m));
     }
     Ok((0..exp.arms.len())
         .map(|a| (0..exp.seeds.len()).filter_map(|s| runs.remove(&(a, s))).collect())
         .collect())
+}
+
+/// How many of `exp`'s units `has` lacks, and the first of them; `None` if none.
+fn missing_units(exp: &Experiment, has: impl Fn(&Unit) -> bool) -> Option<String> {
+    let every = all_units(exp);
+    let missing: Vec<&Unit> = every.iter().filter(|u| !has(u)).collect();
+    let &&(a, s) = missing.first()?;
+    Some(format!(
+        "{} of {} units are missing, the first arm '{}' seed {}",
+        missing.len(),
+        every.len(),
+        exp.arms[a].name,
+        exp.seeds[s]
+    ))
 }
 
 /// The paths among `paths` that are shard folders (folders holding an
@@ -423,17 +430,8 @@ pub fn merge(dirs: &[PathBuf]) -> Result<Merged, UnitError> {
             index.insert(unit, (path, dir));
         }
     }
-    let every = all_units(&exp);
-    let missing: Vec<Unit> = every.iter().copied().filter(|u| !index.contains_key(u)).collect();
-    if let Some(&(a, s)) = missing.first() {
-        return Err(UnitError::Missing(format!(
-            "{} of {} units are missing, the first arm '{}' seed {}; {}",
-            missing.len(),
-            every.len(),
-            exp.arms[a].name,
-            exp.seeds[s],
-            incomplete(&exp, dirs, &held)
-        )));
+    if let Some(m) = missing_units(&exp, |u| index.contains_key(u)) {
+        return Err(UnitError::Missing(format!("{m}; {}", incomplete(&exp, dirs, &held))));
     }
     let files = (0..exp.arms.len())
         .map(|a| (0..exp.seeds.len()).map(|s| index.remove(&(a, s)).unwrap().0).collect())
