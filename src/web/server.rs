@@ -31,7 +31,7 @@ use serde_json::{json, Value as Json};
 use tokio::sync::{Notify, Semaphore};
 
 use crate::font::FONT_BYTES;
-use crate::fsutil::{read_text, write_atomic};
+use crate::fsutil::{read_text, write_atomic, FileError};
 use crate::training::opponent::OpponentSpec;
 use crate::web::session::{
     load_session, new_session, parse_opponent, Limits, NewMachine, Session, SessionError, TrainRequest,
@@ -243,18 +243,27 @@ struct StateFile {
     seen: Mutex<Option<Stamp>>,
 }
 
+/// Why a machine was not saved to the `--state` file.
+#[derive(Debug, thiserror::Error)]
+enum SaveError {
+    #[error(
+        "the machine was not saved: '{}' was changed on disk since this server last read or wrote it, \
+         and is left as it is (download this machine to keep it; restart menace serve to use the new file)",
+        .0.display()
+    )]
+    ChangedOnDisk(PathBuf),
+    #[error("the machine could not be saved: {0}")]
+    Write(#[from] FileError),
+}
+
 impl StateFile {
-    fn write(&self, text: &str) -> Result<(), String> {
+    fn write(&self, text: &str) -> Result<(), SaveError> {
         let mut seen = lock(&self.seen);
         let now = stamp(&self.path);
         if now.is_some() && now != *seen {
-            return Err(format!(
-                "the machine was not saved: '{}' was changed on disk since this server last read or wrote it, \
-                 and is left as it is (download this machine to keep it; restart menace serve to use the new file)",
-                self.path.display()
-            ));
+            return Err(SaveError::ChangedOnDisk(self.path.clone()));
         }
-        write_atomic(&self.path, text.as_bytes()).map_err(|e| format!("the machine could not be saved: {e}"))?;
+        write_atomic(&self.path, text.as_bytes())?;
         *seen = stamp(&self.path);
         Ok(())
     }
@@ -598,7 +607,7 @@ impl Shared {
     fn save(&self, slot: &mut Slot) -> Option<String> {
         let file = self.state.as_ref().filter(|_| slot.owns_state && !slot.closed)?;
         let text = slot.session.state_json();
-        file.write(&text).err()
+        file.write(&text).err().map(|e| e.to_string())
     }
 
     /// A machine as asked: from the body's settings, or (with no game named)
