@@ -211,6 +211,25 @@ pub fn numbered<G: Game>(machine: &Machine<G>) -> Vec<usize> {
     order
 }
 
+/// The PDF of the machine in a state file's text (as `menace train --save`
+/// writes it), on `paper`, labels of the default size: what the page's
+/// labels link downloads.
+pub fn pdf_of_state(text: &str, paper: Paper) -> Result<Vec<u8>, LabelError> {
+    let spec = crate::training::state::peek_game(text).map_err(|e| LabelError::Invalid(format!("state: {e}")))?;
+    let any = crate::registry::parse_spec(&spec).map_err(|e| LabelError::Invalid(format!("state: game: {e}")))?;
+    let name = any.machine_name();
+    with_game!(any, g => {
+        let trainer = crate::training::state::from_json(&g, text).map_err(|e| LabelError::Invalid(format!("state: {e}")))?;
+        let subject = Subject {
+            game: &g,
+            machine: trainer.machine(),
+            name,
+            games_played: Some(trainer.games_played()).filter(|&g| g > 0),
+        };
+        sheet(&subject, Layout { paper, label: None })?.pdf()
+    })
+}
+
 /// Millimetres of `pt` points.
 fn mm(pt: f64) -> f64 {
     pt * MM_PER_PT
@@ -260,7 +279,7 @@ const MARK: f64 = 4.0;
 const MARK_GAP: f64 = 1.5;
 /// The page keeps this clear of its edges (most printers cannot print nearer),
 /// besides the marks' room.
-const EDGE: f64 = 6.0;
+const EDGE: f64 = 5.5;
 const FOOTER_PT: f64 = 8.0;
 
 /// One label's text and picture, measured.
@@ -375,6 +394,11 @@ pub fn sheet<G: Picture>(subject: &Subject<'_, G>, layout: Layout) -> Result<She
         name,
         games_played,
     } = subject;
+    if machine.boxes().is_empty() {
+        return Err(LabelError::Invalid(format!(
+            "{name} has no boxes yet: it opens them as it meets positions, so play or train it first"
+        )));
+    }
     let board = game.board();
     let order = numbered(machine);
     let mut letters = false;
