@@ -118,7 +118,7 @@ fn write_sheet<G: Picture>(
     let sheet = labels::sheet(&subject, layout(args)?).map_err(|e| anyhow!(e))?;
     let label_pages = sheet.pages.len() - sheet.front_pages;
     let what = format!(
-        "{} labels of {} × {} mm on {label_pages} page{} of {} ({} a page), after {} pages of instructions and a board",
+        "{} labels of {} × {} mm on {label_pages} page{} of {} ({} a page), after the instructions and a board ({} pages)",
         sheet.labels,
         sheet.label.width,
         sheet.label.height,

@@ -245,8 +245,9 @@ pub(super) fn pages<G: Picture>(
     flow.heading("What you need");
     let total: u64 = counts.iter().sum();
     flow.para(&format!(
-        "{boxes} empty matchboxes; glue or tape; the {label_pages} page{} of labels that follow ({per_page} labels a page, each {} × {} mm{}); and {total} beads (or sweets, or buttons) in {} colours, of each colour as many as this key says:",
-        if label_pages == 1 { "" } else { "s" },
+        "{boxes} empty matchboxes; glue or tape; the {} of labels that follow{} ({per_page} labels a page, each {} × {} mm{}); and {total} beads (or sweets, or buttons) in {} colours, of each colour as many as this key says:",
+        if label_pages == 1 { "page".to_string() } else { format!("{label_pages} pages") },
+        if label_pages == 1 { "s" } else { "" },
         n(label.width),
         n(label.height),
         if label == LabelSize::MATCHBOX { ", the top of a common matchbox" } else { "" },
@@ -272,7 +273,17 @@ pub(super) fn pages<G: Picture>(
     let example_move = machine.boxes().iter().map(|b| b.own_move).max().unwrap_or(1).min(2);
     flow.step(1, "Cut out the labels along their thin grey lines. The black marks in the margins continue those lines, so that one straight cut runs across a whole row or column.");
     flow.step(2, "Glue one label on the top of each matchbox.");
-    flow.step(3, "Fill each box as its label lists: for each coloured disc, as many beads of that colour as the number after the move (\"×1\" is one bead). The arrow of that colour on the label's board is the move the colour stands for (a disc on a cell: place there).");
+    let placements = machine.boxes().iter().any(|b| {
+        let pos = b.position(*game);
+        b.moves.iter().any(|&mv| game.move_cells(&pos, mv).from.is_none())
+    });
+    flow.step(
+        3,
+        &format!(
+            "Fill each box as its label lists: for each coloured disc, as many beads of that colour as the number after the move (\"×1\" is one bead). The {} of that colour on the label's board is the move the colour stands for.",
+            if placements { "disc (a cell to place on)" } else { "arrow" }
+        ),
+    );
     flow.step(
         4,
         &format!(
@@ -306,7 +317,7 @@ pub(super) fn pages<G: Picture>(
         &format!("When it is {name}'s turn, find the box whose label shows the position on the board, among the boxes for that move.{symmetry}"),
     );
     flow.step(3, "Shake the box, open it, and take out one bead without looking.");
-    flow.step(4, &format!("Play the move of that bead's colour for {name} (the arrow of that colour on the label). Put the bead on top of its box, or beside it with the box left open: after the game you need to know which bead came from which box."));
+    flow.step(4, &format!("Play the move of that bead's colour for {name} (its {} on the label). Put the bead on top of its box, or beside it with the box left open: after the game you need to know which bead came from which box.", if placements { "disc" } else { "arrow" }));
     flow.step(5, "Make the other side's move, and go on until the game ends.");
 
     let rule = if r == Reinforcement::GARDNER {
