@@ -705,3 +705,46 @@ pub fn sheet_title<G: Game>(
         game.spec()
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paper_from_locales_and_languages() {
+        assert_eq!(Paper::of_locale("en_US.UTF-8"), Some(Paper::Letter));
+        assert_eq!(Paper::of_locale("fr_CA"), Some(Paper::Letter));
+        assert_eq!(Paper::of_locale("en_GB.UTF-8@euro"), Some(Paper::A4));
+        assert_eq!(Paper::of_locale("C"), None);
+        assert_eq!(Paper::of_locale("en"), None);
+        assert_eq!(Paper::of_accept_language("en-US,en;q=0.9"), Some(Paper::Letter));
+        assert_eq!(Paper::of_accept_language("de-DE;q=1"), Some(Paper::A4));
+        assert!(Paper::parse("b5").unwrap_err().to_string().contains("'b5'"));
+    }
+
+    #[test]
+    fn label_sizes_read_and_refuse_by_value() {
+        assert_eq!(
+            LabelSize::parse("35×15").unwrap(),
+            LabelSize {
+                width: 35.0,
+                height: 15.0
+            }
+        );
+        assert_eq!(LabelSize::parse(" 53mm x 36mm ").unwrap(), LabelSize::MATCHBOX);
+        for bad in ["53", "0x36", "53x-1", "ax36", "53xinf"] {
+            let e = LabelSize::parse(bad).unwrap_err().to_string();
+            assert!(e.contains(&format!("'{bad}'")), "{e}");
+        }
+    }
+
+    #[test]
+    fn moves_said_both_ways() {
+        assert_eq!(move_words("HER", Player::Two, 2), "HER's move 2 (move 4 of the game)");
+        assert_eq!(move_words_short("HER", Player::Two, 2), "HER's move 2 · game move 4");
+        assert_eq!(
+            move_words("MENACE", Player::One, 3),
+            "MENACE's move 3 (move 5 of the game)"
+        );
+    }
+}
