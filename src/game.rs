@@ -160,6 +160,16 @@ pub struct TooLarge {
     pub limit: usize,
 }
 
+/// A solver of a game's own that decides positions one at a time, keeping
+/// what it proved across calls within a bounded memory: the perfect
+/// opponent's engine where the whole game cannot be stored.
+pub trait PositionSolver<G: Game>: Send {
+    /// The moves a perfect player may choose in `pos` (not over): every
+    /// winning move when the side to move wins, else moves that resist by
+    /// the rule the game states. Never empty.
+    fn best_moves(&mut self, pos: &G::Position) -> Vec<G::Move>;
+}
+
 /// A two-player game with perfect information, as the matchbox machine, the
 /// opponents, the solver, the trainer and the command line all see it.
 ///
@@ -307,6 +317,13 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// exhaustive computation whose limit is below it refuses at once
     /// instead of filling memory first. `None`: no bound known.
     fn position_bound(&self) -> Option<f64> {
+        None
+    }
+
+    /// The game's own position-by-position solver, for a perfect opponent
+    /// where exhaustive solving is over its limit (`None`: there is none,
+    /// and such an opponent is refused).
+    fn position_solver(&self) -> Option<Box<dyn PositionSolver<Self>>> {
         None
     }
 

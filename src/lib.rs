@@ -47,7 +47,7 @@ pub mod training;
 #[cfg(feature = "web")]
 pub mod web;
 
-pub use game::{Game, MoveError, Outcome, Player, PositionError};
+pub use game::{Game, MoveError, Outcome, Player, PositionError, PositionSolver};
 pub use games::chessapawn::Chessapawn;
 pub use games::hex::Hex;
 pub use games::hexapawn::Hexapawn;
