@@ -8,6 +8,7 @@ use super::text::wrap;
 use super::{mm, move_words, move_words_short, n, page_svg, scaled_board, text_at, LabelSize, Paper, Subject};
 use crate::machine::settings::{EmptyBox, Reinforcement, Scope};
 use crate::picture::Picture;
+use crate::symmetry::Symmetry;
 use crate::web::svg::{bead_colour, board_size, Options};
 
 const MARGIN: f64 = 18.0;
@@ -304,10 +305,11 @@ pub(super) fn pages<G: Picture>(
         1,
         &format!("Set up the board (the page after this one is one to print). {first} moves first; {mover}."),
     );
-    let symmetry = if settings.symmetry && game.symmetry_count() > 1 {
+    let symmetries = <G::Symmetry as Symmetry>::ALL.len();
+    let symmetry = if settings.symmetry && symmetries > 1 {
         format!(
             " A box also stands for its board {}: if the table shows a label's board that way, play the bead's move that way too.",
-            symmetry_words(&spec, game.symmetry_count())
+            symmetry_words(&spec, symmetries)
         )
     } else {
         String::new()
