@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use axum::body::{Body, Bytes};
 use axum::extract::{DefaultBodyLimit, Path, Request, State};
-use axum::http::{header, HeaderValue, Method, StatusCode, Uri};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -33,6 +33,7 @@ use tokio::sync::{Notify, Semaphore};
 use crate::font::FONT_BYTES;
 use crate::fsutil::{read_text, write_atomic, FileError};
 use crate::training::opponent::OpponentSpec;
+use crate::web::labels::{self, LabelError, Paper};
 use crate::web::session::{
     load_session, new_session, parse_opponent, Limits, NewMachine, Session, SessionError, TrainRequest,
 };
@@ -837,6 +838,7 @@ fn build(config: Config, addr: SocketAddr) -> (Router, Arc<Shared>) {
         .route("/api/sessions/{id}/curves", get(curves))
         .route("/api/sessions/{id}/boxes", get(boxes))
         .route("/api/sessions/{id}/state", get(download).put(upload))
+        .route("/api/sessions/{id}/labels.pdf", get(labels_pdf))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         // The guard reads bodies, within its own limits.
@@ -1290,6 +1292,65 @@ async fn download(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> 
                     ),
                 ],
                 text,
+            )
+                .into_response())
+        })
+        .await
+}
+
+/// The tab's machine as matchbox labels to print, the PDF `menace boxes
+/// --pdf` writes: on the paper `?paper=a4|letter` names, else on that of the
+/// browser's first language (Letter for `en-US`), else A4.
+async fn labels_pdf(
+    State(shared): State<Arc<Shared>>,
+    Path(id): Path<String>,
+    uri: Uri,
+    headers: HeaderMap,
+) -> ApiResult {
+    let asked = uri
+        .query()
+        .and_then(|q| q.split('&').find_map(|kv| kv.strip_prefix("paper=")))
+        .map(Paper::parse);
+    let language = headers
+        .get(header::ACCEPT_LANGUAGE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(Paper::of_accept_language);
+    let paper = match asked {
+        Some(p) => p.map_err(|e| ApiError::bad(e.to_string()))?,
+        None => language.unwrap_or(Paper::A4),
+    };
+    shared
+        .work(move |shared| {
+            let entry = shared.entry(&id)?;
+            let limit = shared.config.max_listed_boxes;
+            let (text, spec) = shared.change(&entry, |slot| {
+                let boxes = slot.session.box_count();
+                if boxes > limit {
+                    return Err(ApiError::new(
+                        StatusCode::UNPROCESSABLE_ENTITY,
+                        format!("the machine has {boxes} boxes; the page prints at most {limit}: download it and print with `menace boxes GAME --state FILE --pdf labels.pdf`"),
+                    ));
+                }
+                Ok((slot.session.state_json(), slot.spec.clone()))
+            })?;
+            let pdf = labels::pdf_of_state(&text, paper).map_err(|e| match e {
+                LabelError::Pdf(m) => ApiError::internal(m),
+                e => ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()),
+            })?;
+            let name: String = spec
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+                .collect();
+            let disposition = format!("attachment; filename=\"menace-{name}-labels.pdf\"");
+            Ok((
+                [
+                    (header::CONTENT_TYPE, HeaderValue::from_static("application/pdf")),
+                    (
+                        header::CONTENT_DISPOSITION,
+                        HeaderValue::from_str(&disposition).unwrap_or(HeaderValue::from_static("attachment")),
+                    ),
+                ],
+                pdf,
             )
                 .into_response())
         })
