@@ -1,6 +1,8 @@
 //! Hex on an N×N rhombus, with the swap: the rules as the `Game` trait sees them.
 
 mod bitboard;
+mod dfpn;
+mod inferior;
 mod board;
 pub mod solver;
 mod table;
