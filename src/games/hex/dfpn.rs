@@ -134,11 +134,6 @@ impl Table {
         b[slot] = entry;
     }
 
-    fn clear(&self) {
-        for b in &self.buckets {
-            *b.lock().unwrap_or_else(|e| e.into_inner()) = [Entry::default(); WAYS];
-        }
-    }
 }
 
 /// Positions searched between two looks at the shared budget.
@@ -188,11 +183,6 @@ impl Solver {
         self.searched.load(Ordering::Relaxed)
     }
 
-    /// Forget every proof (for measuring a search from cold).
-    pub fn clear(&self) {
-        self.table.clear();
-    }
-
     pub(super) fn geometry(&self) -> &Geometry {
         &self.geometry
     }
@@ -203,6 +193,16 @@ impl Solver {
         let r = w.solve(state);
         w.flush()?;
         r
+    }
+
+    /// The board of `st` after fill-in (none while the swap is to come).
+    pub(super) fn fill(&self, st: &State) -> [u64; 2] {
+        let live = self.swap && !st.swapped && (st.stones[0] | st.stones[1]).count_ones() <= 1;
+        if live {
+            st.stones
+        } else {
+            self.inferior.fill(&self.geometry, st.stones)
+        }
     }
 
     /// A worker for searching on this thread.
@@ -418,6 +418,29 @@ impl<'a> Worker<'a> {
             .map(|step| self.child(&st, filled, step))
             .collect();
         let keys: Vec<Key> = states.iter().map(|&c| self.canonical(c).1).collect();
+        // Look at each new child now: those decided by a connection are
+        // known at once, and the others start with a disproof number of
+        // their count of moves (more moves, harder to refute).
+        for (child, key) in states.iter().zip(&keys) {
+            if self.solver.table.get(key).is_none() {
+                let (c, _) = self.canonical(*child);
+                let entry = match self.look(&c) {
+                    Look::Won => Entry { key: *key, pn: 0, dn: INF, work: 1, ..Entry::default() },
+                    Look::Lost => Entry { key: *key, pn: INF, dn: 0, work: 1, ..Entry::default() },
+                    Look::Moves { filled, cells, swap } => Entry {
+                        key: *key,
+                        pn: 1,
+                        dn: u64::from(cells.count_ones() + u32::from(swap)),
+                        filled,
+                        cells,
+                        swap,
+                        looked: true,
+                        work: 1,
+                    },
+                };
+                self.solver.table.put(entry);
+            }
+        }
         // The children's numbers as last seen, for when the table has let them go.
         let mut seen: Vec<(u64, u64)> = vec![(1, 1); keys.len()];
         let (mut pn, mut dn);

@@ -3,6 +3,7 @@
 mod bitboard;
 mod dfpn;
 mod inferior;
+pub mod perfect;
 mod board;
 pub mod solver;
 mod table;
@@ -294,6 +295,10 @@ impl Game for Hex {
 
     fn winner_oracle(&self, positions: &[HexPosition], limit: usize) -> Option<Result<Vec<Outcome>, TooLarge>> {
         crate::games::hex::solver::winners(self, positions, limit)
+    }
+
+    fn position_solver(&self) -> Option<Box<dyn crate::game::PositionSolver<Self>>> {
+        perfect::position_solver(self)
     }
 }
 

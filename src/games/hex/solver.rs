@@ -29,11 +29,10 @@ pub const COST: usize = 100;
 
 /// The estimated work, in the generic solver's positions, to solve every
 /// position on a board with `empty` empty cells. Fitted to measurements on
-/// one thread: all 6×6 openings (35 empty cells) took about 400,000
-/// positions searched and all 7×7 ones (48) about 30,000,000, so each empty
-/// cell multiplies the work by about 1.4.
+/// one thread: all 6×6 openings (35 empty cells) took about 10,000
+/// positions searched; each empty cell more is taken to multiply that by 1.5.
 pub fn estimate(empty: u32) -> f64 {
-    (COST as f64) * 400_000.0 * 1.4f64.powi(empty as i32 - 35)
+    (COST as f64) * 10_000.0 * 1.5f64.powi(empty as i32 - 35)
 }
 
 /// The table size (log2 of its buckets) for an N×N board: about 40 MB at
