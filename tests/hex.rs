@@ -403,7 +403,14 @@ fn the_perfect_opponent_never_loses_a_won_game() {
     use menace::training::opponent::OpponentSpec;
     use menace::training::trainer::Trainer;
     let game = hex("hex:4,swap=off,first=red");
-    let mut t = Trainer::new(game, Player::Two, MachineSettings::michie(), OpponentSpec::Perfect(1.0), 3).unwrap();
+    let mut t = Trainer::new(
+        game,
+        Player::Two,
+        MachineSettings::michie(),
+        OpponentSpec::Perfect(1.0),
+        3,
+    )
+    .unwrap();
     for _ in 0..200 {
         let r = t.play_game(false);
         assert_eq!(r.result, menace::machine::GameResult::Loss);

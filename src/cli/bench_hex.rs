@@ -66,11 +66,7 @@ fn openings_row(spec: &str, only: Option<&[&str]>, published: Option<&[&str]>) -
             let red_wins = list.iter().any(|c| transposed(c) == name);
             *o == Some(Outcome::Win(if red_wins { Player::One } else { Player::Two }))
         });
-        note.push_str(if agree {
-            ", as published"
-        } else {
-            ", NOT as published"
-        });
+        note.push_str(if agree { ", as published" } else { ", NOT as published" });
     }
     let which = match only {
         Some(o) => format!("openings {}", o.join(" ")),
@@ -89,7 +85,9 @@ fn openings_row(spec: &str, only: Option<&[&str]>, published: Option<&[&str]>) -
 /// The perfect opponent from cold against random play, `games` games.
 fn perfect_row(spec: &str, games: u64) -> anyhow::Result<Row> {
     let game = hex(spec)?;
-    let mut perfect = game.position_solver().ok_or_else(|| anyhow::anyhow!("{spec}: no position solver"))?;
+    let mut perfect = game
+        .position_solver()
+        .ok_or_else(|| anyhow::anyhow!("{spec}: no position solver"))?;
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let (mut moves, mut won) = (0u64, 0u64);
     let t = Instant::now();

@@ -50,7 +50,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     }
     if let Some(s) = args.max_seconds {
         if !(s.is_finite() && s > 0.0) {
-            return Err(super::usage(format!("--max-seconds '{s}': expected a number of seconds above 0")));
+            return Err(super::usage(format!(
+                "--max-seconds '{s}': expected a number of seconds above 0"
+            )));
         }
     }
     let spec = args.game.as_deref().unwrap_or_default();
@@ -161,7 +163,12 @@ fn solve_from<G: Game>(game: &G, args: &SolveArgs, start: G::Position, from_star
     if from_start {
         outln!("{}: {} with best play.", game.spec(), verdict);
     } else {
-        outln!("{} from {}: {} with best play.", game.spec(), game.position_string(&start), verdict);
+        outln!(
+            "{} from {}: {} with best play.",
+            game.spec(),
+            game.position_string(&start),
+            verdict
+        );
     }
     let plies = match value {
         Value::Win(n) | Value::Loss(n) => n,
@@ -184,7 +191,11 @@ fn solve_from<G: Game>(game: &G, args: &SolveArgs, start: G::Position, from_star
         ),
     }
     outln!("Principal line: {line_text}");
-    outln!("{} for {}:", if from_start { "First moves" } else { "Moves" }, game.player_name(mover));
+    outln!(
+        "{} for {}:",
+        if from_start { "First moves" } else { "Moves" },
+        game.player_name(mover)
+    );
     for (m, v) in &first_moves {
         outln!("  {:<8} {}", game.move_name(&start, *m), v);
     }

@@ -72,7 +72,11 @@ pub(super) enum Look {
     Lost,
     /// The board after fill-in, the cells P must choose from, and whether
     /// the swap is a move.
-    Moves { filled: [u64; 2], cells: u64, swap: bool },
+    Moves {
+        filled: [u64; 2],
+        cells: u64,
+        swap: bool,
+    },
 }
 
 /// The table's key: the position in its canonical orientation.
@@ -110,7 +114,9 @@ struct Table {
 impl Table {
     fn new(bits: u32) -> Table {
         Table {
-            buckets: (0..1usize << bits).map(|_| Mutex::new([Entry::default(); WAYS])).collect(),
+            buckets: (0..1usize << bits)
+                .map(|_| Mutex::new([Entry::default(); WAYS]))
+                .collect(),
             mask: (1u64 << bits) - 1,
         }
     }
@@ -129,11 +135,12 @@ impl Table {
         let mut b = self.bucket(&entry.key);
         let slot = match b.iter().position(|e| e.key == entry.key) {
             Some(i) => i,
-            None => (0..WAYS).min_by_key(|&i| (b[i].key.flags & 4 != 0, b[i].work)).unwrap_or(0),
+            None => (0..WAYS)
+                .min_by_key(|&i| (b[i].key.flags & 4 != 0, b[i].work))
+                .unwrap_or(0),
         };
         b[slot] = entry;
     }
-
 }
 
 /// Positions searched between two looks at the shared budget.
@@ -384,7 +391,12 @@ impl<'a> Worker<'a> {
         if swap {
             out.push(Step::Swap);
         }
-        out.extend(self.centre_first.iter().filter(|&&c| cells >> c & 1 == 1).map(|&c| Step::Cell(c)));
+        out.extend(
+            self.centre_first
+                .iter()
+                .filter(|&&c| cells >> c & 1 == 1)
+                .map(|&c| Step::Cell(c)),
+        );
         out
     }
 
@@ -425,8 +437,20 @@ impl<'a> Worker<'a> {
             if self.solver.table.get(key).is_none() {
                 let (c, _) = self.canonical(*child);
                 let entry = match self.look(&c) {
-                    Look::Won => Entry { key: *key, pn: 0, dn: INF, work: 1, ..Entry::default() },
-                    Look::Lost => Entry { key: *key, pn: INF, dn: 0, work: 1, ..Entry::default() },
+                    Look::Won => Entry {
+                        key: *key,
+                        pn: 0,
+                        dn: INF,
+                        work: 1,
+                        ..Entry::default()
+                    },
+                    Look::Lost => Entry {
+                        key: *key,
+                        pn: INF,
+                        dn: 0,
+                        work: 1,
+                        ..Entry::default()
+                    },
                     Look::Moves { filled, cells, swap } => Entry {
                         key: *key,
                         pn: 1,

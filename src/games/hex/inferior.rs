@@ -64,7 +64,9 @@ fn useless(ring: [u8; 6], x: u8) -> bool {
 }
 
 fn code(ring: [u8; 6]) -> usize {
-    ring.iter().enumerate().fold(0, |a, (k, &c)| a | usize::from(c) << (2 * k))
+    ring.iter()
+        .enumerate()
+        .fold(0, |a, (k, &c)| a | usize::from(c) << (2 * k))
 }
 
 impl Inferior {

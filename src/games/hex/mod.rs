@@ -1,10 +1,10 @@
 //! Hex on an N×N rhombus, with the swap: the rules as the `Game` trait sees them.
 
 mod bitboard;
+mod board;
 mod dfpn;
 mod inferior;
 pub mod perfect;
-mod board;
 pub mod solver;
 mod table;
 mod vc;

@@ -61,7 +61,9 @@ impl HexPerfect {
     pub fn verdict(&mut self, pos: &HexPosition) -> Verdict {
         let n = u32::from(self.game.size());
         let swap = self.game.swap_allowed();
-        let solver = self.solver.get_or_insert_with(|| Box::new(Solver::new(n, swap, table_bits(n))));
+        let solver = self
+            .solver
+            .get_or_insert_with(|| Box::new(Solver::new(n, swap, table_bits(n))));
         verdict(solver, pos, None, None).expect("an unbounded search finishes")
     }
 }
@@ -132,7 +134,10 @@ fn verdict(
         let left = g.full & !(filled[0] | filled[1]);
         let all = g.full & !(st.stones[0] | st.stones[1]);
         let cells = if left != 0 { left } else { all };
-        moves = (0..g.n * g.n).filter(|&c| cells >> c & 1 == 1).map(|c| HexMove::Place(c as u16)).collect();
+        moves = (0..g.n * g.n)
+            .filter(|&c| cells >> c & 1 == 1)
+            .map(|c| HexMove::Place(c as u16))
+            .collect();
     }
     moves.sort();
     Some(Verdict { wins, moves })
