@@ -9,7 +9,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use menace::games::hex::solver as hex_solver;
-use menace::{parse_spec, AnyGame, Game, Hex, Outcome, Player};
+use menace::prelude::*;
+use menace::{parse_spec, AnyGame, Hex, Outcome, Player};
 
 use super::bench::Row;
 

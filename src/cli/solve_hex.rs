@@ -6,7 +6,8 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 
 use menace::games::hex::{perfect, solver as hex_solver, HexPosition};
-use menace::{Game, Hex, Outcome};
+use menace::prelude::*;
+use menace::{Hex, Outcome};
 
 use super::output::print_json;
 use super::progress::openings_bar;

@@ -19,7 +19,7 @@ use rustc_hash::FxHashMap;
 use super::board::{Hex, HexMove, HexPosition};
 use super::dfpn::{Look, Solver, State, Step};
 use super::solver::{state, table_bits};
-use crate::game::{Game, PositionSolver};
+use crate::game::{PositionSolver, Rules};
 
 /// The largest board the perfect opponent plays (6×6: one opening's
 /// replies take seconds to prove; 7×7's would take minutes).

@@ -17,7 +17,8 @@ use rayon::prelude::*;
 
 use super::board::{Hex, HexPosition};
 use super::dfpn::{OutOfBudget, Solver, State};
-use crate::game::{Outcome, Player, TooLarge};
+use crate::game::{Outcome, Player};
+use crate::search::TooLarge;
 
 /// The largest board this solver takes on.
 pub const MAX_SIZE: u8 = 8;
