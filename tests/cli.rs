@@ -228,14 +228,14 @@ fn train_save_resume_and_bad_inputs() {
 }
 
 /// `bench --quick` runs every row; its counts (not its speeds, which are
-/// never asserted) match the known perft values and Hex 4x4's openings.
+/// never asserted) match the known perft values and Hex 6x6's openings.
 #[test]
 fn bench_quick_runs_every_row() {
     let out = menace(&["bench", "--quick", "--json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     let rows = v["rows"].as_array().unwrap();
-    assert_eq!(rows.len(), 12);
+    assert_eq!(rows.len(), 15);
     let note = |what: &str| -> String {
         let row = rows
             .iter()
@@ -247,8 +247,9 @@ fn bench_quick_runs_every_row() {
     // Counted independently in tests/chessapawn.rs and tests/minihexchess.rs.
     assert_eq!(note("Chessapawn perft"), "201334 leaves");
     assert_eq!(note("Mini Hexchess perft"), "681 leaves");
-    // The short diagonal wins on 4x4 (tests/hex.rs).
-    assert!(note("Hex 4x4").starts_with("4 of 16 openings win"));
+    // 6x6 as in tests/hex.rs (Benzene's published openings); the 7x7 centre as published.
+    assert!(note("solve hex:6,swap=off").starts_with("24 of 36 win"));
+    assert!(note("solve hex:7,swap=off").starts_with("1 of 1 win, as published"));
     assert!(note("train hexapawn").starts_with("compiled path"));
     assert!(note("train chessapawn").starts_with("general path"));
     assert_eq!(note("train hex:5"), "refused at once");
