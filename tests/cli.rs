@@ -248,14 +248,14 @@ fn train_save_resume_and_bad_inputs() {
 }
 
 /// `bench --quick` runs every row; its counts (not its speeds, which are
-/// never asserted) match the known perft values and Hex 4x4's openings.
+/// never asserted) match the known perft values and Hex 6x6's openings.
 #[test]
 fn bench_quick_runs_every_row() {
     let out = menace(&["bench", "--quick", "--json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     let rows = v["rows"].as_array().unwrap();
-    assert_eq!(rows.len(), 12);
+    assert_eq!(rows.len(), 15);
     let note = |what: &str| -> String {
         let row = rows
             .iter()
@@ -267,8 +267,9 @@ fn bench_quick_runs_every_row() {
     // Counted independently in tests/chessapawn.rs and tests/minihexchess.rs.
     assert_eq!(note("Chessapawn perft"), "201334 leaves");
     assert_eq!(note("Mini Hexchess perft"), "681 leaves");
-    // The short diagonal wins on 4x4 (tests/hex.rs).
-    assert!(note("Hex 4x4").starts_with("4 of 16 openings win"));
+    // 6x6 as in tests/hex.rs (Benzene's published openings); the 7x7 centre as published.
+    assert!(note("solve hex:6,swap=off").starts_with("24 of 36 win"));
+    assert!(note("solve hex:7,swap=off").starts_with("1 of 1 win, as published"));
     assert!(note("train hexapawn").starts_with("compiled path"));
     assert!(note("train chessapawn").starts_with("general path"));
     assert_eq!(note("train hex:5"), "refused at once");
@@ -396,4 +397,67 @@ fn help_lists_the_games_of_the_registry() {
         let folded = stdout(&out).split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(folded.contains(&format!("The game spec: {forms}")), "{sub}: {folded}");
     }
+}
+
+/// `solve --position`: a Hex position as `play` prints it, a noughts and
+/// crosses position by the exact solver, and the refusals.
+#[test]
+fn solve_a_position_given() {
+    // 4x4 without the swap, Red to move on the empty board: the short
+    // diagonal's four cells win (the first-move table of tests/hex.rs).
+    let out = menace(&["solve", "hex:4,swap=off", "--position", "4/4/4/4 r"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("Red wins with best play"), "{text}");
+    assert!(
+        text.contains("winning moves (4, dead and captured cells aside): d1 c2 b3 a4"),
+        "{text}"
+    );
+    // With the swap, Red's winning opening c2 is taken by Blue's swap, the only winning reply.
+    let out = menace(&["solve", "hex:4", "--position", "4/4/2r1/4 b", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["result"], "Blue wins");
+    assert_eq!(v["winning_moves"], serde_json::json!(["swap"]));
+    // Noughts and crosses from a corner and the centre: a draw, by the exact solver.
+    let out = menace(&["solve", "tictactoe", "--position", "x../.o./... x"]);
+    assert!(stdout(&out).contains("draw with best play"), "{}", stdout(&out));
+    // Refusals: a bad position (exit 2), a finished game (exit 2), a board
+    // beyond the Hex solver (exit 1), a budget that runs out (exit 1).
+    let out = menace(&["solve", "hex:4", "--position", "4/4/4/4 q"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("side to move 'q' is not 'r' or 'b'"),
+        "{}",
+        stderr(&out)
+    );
+    let out = menace(&["solve", "hex:2,swap=off", "--position", "rr/2 b"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("the game is over, Red has won"),
+        "{}",
+        stderr(&out)
+    );
+    let out = menace(&["solve", "hex:9", "--position", "9/9/9/9/9/9/9/9/9 r"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("the Hex solver takes boards up to 8x8"),
+        "{}",
+        stderr(&out)
+    );
+    let out = menace(&[
+        "solve",
+        "hex:7,swap=off",
+        "--position",
+        "7/7/7/7/7/7/7 b",
+        "--max-positions",
+        "100",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("not solved within the budget of 100 positions"),
+        "{}",
+        stderr(&out)
+    );
+    let out = menace(&["solve", "hex:4", "--max-seconds", "0"]);
+    assert_eq!(out.status.code(), Some(2));
 }

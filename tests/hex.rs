@@ -6,7 +6,7 @@ use menace::games::hex::{HexMove, HexPosition};
 use menace::prelude::*;
 use menace::search::solver::{winner, Solver, Value};
 use menace::{parse_spec, AnyGame, Game, Hex, Outcome, Player};
-use rand::seq::SliceRandom;
+use rand::seq::{IndexedRandom, SliceRandom};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -289,10 +289,131 @@ fn with_the_swap_the_second_player_wins_on_5x5() {
 /// the game and the limit named.
 #[test]
 fn large_boards_are_refused_at_once() {
-    for spec in ["hex:6,swap=off", "hex:8,swap=off", "hex:19"] {
+    for spec in ["hex:7,swap=off", "hex:8,swap=off", "hex:19"] {
         let game = hex(spec);
         let start = game.start();
         let err = winner(&game, &start, 20_000_000).unwrap_err();
         assert_eq!((err.game.as_str(), err.limit), (spec, 20_000_000));
+    }
+}
+
+/// The cell a published result names for the player joining rank 1 to the
+/// last rank, as the same cell for the player joining the a-file to the
+/// last file: the board mirrored across its long diagonal, (f, r) to (r, f),
+/// which swaps the two pairs of edges and keeps the neighbours.
+fn transposed(cell: &str) -> String {
+    let (file, rank) = cell.split_at(1);
+    let f = file.as_bytes()[0] - b'a';
+    let r: u8 = rank.parse::<u8>().unwrap() - 1;
+    format!("{}{}", (b'a' + r) as char, f + 1)
+}
+
+/// All 36 openings of 6×6 Hex without the swap, against the published
+/// result: the Benzene program's regression test `regression/dfpn-solve-6x6.tst`
+/// (Arneson, Hayward, Henderson et al.; the copy read was in the repository
+/// cgao3/benzene-vanilla-cmake), which plays each first stone for Black
+/// and checks the winner. Its conventions: Black moves first and joins
+/// north to south (rank 1 to rank 6: `VERTICAL_COLOR = BLACK` in its
+/// `HexColor.hpp`), White joins east to west; cells are named file letter
+/// then rank number with a1 an acute corner, as here. So its Black is our
+/// Blue with the same cell names, and our Red opening on a cell wins
+/// exactly when Black's opening on the transposed cell does.
+#[test]
+fn openings_on_6x6_match_benzenes_published_results() {
+    // The openings where Black (the first player) wins, cell by cell from
+    // the file: a1 white, a2 white, a3..a6 black, b1 white, b2..b5 black,
+    // b6 white, c1 white, c2..c5 black, c6 white, d1 white, d2..d5 black,
+    // d6 white, e1 white, e2..e5 black, e6 white, f1..f4 black, f5 white, f6 white.
+    let black_wins = [
+        "a3", "a4", "a5", "a6", "b2", "b3", "b4", "b5", "c2", "c3", "c4", "c5", "d2", "d3", "d4", "d5", "e2", "e3",
+        "e4", "e5", "f1", "f2", "f3", "f4",
+    ];
+    let game = hex("hex:6,swap=off,first=red");
+    let mut expected: Vec<String> = black_wins.iter().map(|c| transposed(c)).collect();
+    let mut found = winning_openings(&game);
+    expected.sort();
+    found.sort();
+    assert_eq!(found, expected);
+    assert_eq!(found.len(), 24);
+    // Two checks that are not the source: the centre cells win, and the
+    // winning set is kept by the 180° rotation.
+    for centre in ["c3", "d4", "c4", "d3"] {
+        assert!(found.iter().any(|c| c == centre), "{centre}");
+    }
+    let rotate = |c: &String| {
+        let (file, rank) = c.split_at(1);
+        let f = b'f' - file.as_bytes()[0] + b'a';
+        format!("{}{}", f as char, 7 - rank.parse::<u8>().unwrap())
+    };
+    let mut rotated: Vec<String> = found.iter().map(rotate).collect();
+    rotated.sort();
+    assert_eq!(rotated, found);
+}
+
+/// The perfect opponent against a second, independent judge: the generic
+/// winner-only search over the rules alone, on random positions of 3×3 and
+/// 4×4 boards with and without the swap. Every move it calls winning wins,
+/// it calls a position won exactly when it is, and a lost position still
+/// gets a move.
+#[test]
+fn the_perfect_opponent_plays_only_winning_moves_where_it_wins() {
+    use menace::search::solver::generic_winner;
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    for spec in ["hex:3,swap=off", "hex:3", "hex:4,swap=off", "hex:4"] {
+        let game = hex(spec);
+        let mut perfect = game.position_solver().expect("hex has a position solver");
+        let mut checked = 0;
+        while checked < 12 {
+            // A random position a few moves in.
+            let mut pos = game.start();
+            let plies = rand::Rng::random_range(&mut rng, 1..6);
+            for _ in 0..plies {
+                let moves = game.moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                pos = game.play(&pos, *moves.choose(&mut rng).unwrap());
+            }
+            if game.outcome(&pos).is_over() {
+                continue;
+            }
+            checked += 1;
+            let mover = game.turn(&pos);
+            let best = perfect.best_moves(&pos);
+            assert!(!best.is_empty(), "{spec} {}", game.position_string(&pos));
+            let judge = |p: &HexPosition| generic_winner(&game, p, 20_000_000, &mut |_| {}).unwrap().0;
+            let wins = judge(&pos) == Outcome::Win(mover);
+            for &mv in &best {
+                let after = judge(&game.play(&pos, mv)) == Outcome::Win(mover);
+                if wins {
+                    assert!(after, "{spec} {} {mv:?} does not win", game.position_string(&pos));
+                }
+            }
+            // Asked again (from its cache), the same answer.
+            assert_eq!(perfect.best_moves(&pos), best);
+        }
+    }
+}
+
+/// A machine trained against the perfect opponent on 4×4 without the swap,
+/// where the perfect opponent moves first: it never loses, since the first
+/// player wins 4×4 (the short diagonal's four cells, above).
+#[test]
+fn the_perfect_opponent_never_loses_a_won_game() {
+    use menace::machine::settings::MachineSettings;
+    use menace::training::opponent::OpponentSpec;
+    use menace::training::trainer::Trainer;
+    let game = hex("hex:4,swap=off,first=red");
+    let mut t = Trainer::new(
+        game,
+        Player::Two,
+        MachineSettings::michie(),
+        OpponentSpec::Perfect(1.0),
+        3,
+    )
+    .unwrap();
+    for _ in 0..200 {
+        let r = t.play_game(false);
+        assert_eq!(r.result, menace::machine::GameResult::Loss);
     }
 }

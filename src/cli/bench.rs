@@ -2,7 +2,6 @@
 //! meets them (whole games through the trainer, perft through the `Game`
 //! trait), one thread unless a row says otherwise.
 
-use menace::prelude::*;
 use std::time::Instant;
 
 use anyhow::Context;
@@ -28,13 +27,13 @@ pub struct BenchArgs {
 }
 
 /// One measured figure.
-struct Row {
-    what: String,
-    work: String,
-    rate: f64,
-    unit: &'static str,
-    seconds: f64,
-    note: String,
+pub(super) struct Row {
+    pub(super) what: String,
+    pub(super) work: String,
+    pub(super) rate: f64,
+    pub(super) unit: &'static str,
+    pub(super) seconds: f64,
+    pub(super) note: String,
 }
 
 pub fn run(args: BenchArgs) -> anyhow::Result<()> {
@@ -144,36 +143,9 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         None,
     )?)?;
 
-    let size = if args.quick { 4 } else { 5 };
-    let spec = format!("hex:{size},swap=off");
-    let hex = match parse_spec(&spec)? {
-        menace::AnyGame::Hex(h) => h,
-        _ => unreachable!("a hex spec makes Hex"),
-    };
-    let start = hex.start();
-    let children: Vec<_> = hex.moves(&start).iter().map(|&m| hex.play(&start, m)).collect();
-    let t = Instant::now();
-    let solved = hex.winner_oracle(&children, 50_000_000);
-    let seconds = t.elapsed().as_secs_f64();
-    let note = match solved {
-        Some(Ok(outcomes)) => {
-            let wins = outcomes
-                .iter()
-                .filter(|o| **o == menace::Outcome::Win(Player::One))
-                .count();
-            format!("{wins} of {} openings win", outcomes.len())
-        }
-        Some(Err(e)) => format!("not solved: {e}"),
-        None => "no dedicated solver".into(),
-    };
-    add(Row {
-        what: format!("Hex {size}x{size} without the swap, every opening solved"),
-        work: format!("{} openings", children.len()),
-        rate: children.len() as f64 / seconds,
-        unit: "openings/s",
-        seconds,
-        note: format!("{note}; {} threads", rayon::current_num_threads()),
-    })?;
+    for row in super::bench_hex::rows(args.quick)? {
+        add(row)?;
+    }
     let t = Instant::now();
     let refused = {
         let menace::AnyGame::Hex(game) = parse_spec("hex:5")? else {

@@ -19,6 +19,7 @@ macro_rules! out {
 }
 
 mod bench;
+mod bench_hex;
 mod boxes;
 mod machine_args;
 mod merge;
@@ -29,6 +30,7 @@ mod progress;
 mod run;
 mod serve;
 mod solve;
+mod solve_hex;
 mod train;
 
 use std::io::Write;

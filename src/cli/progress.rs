@@ -30,3 +30,17 @@ pub fn positions_spinner(what: &str) -> ProgressBar {
     bar.set_message(what.to_string());
     bar
 }
+
+/// A bar over the openings a long Hex solve works through, on stderr when
+/// it is a terminal (hidden otherwise).
+pub fn openings_bar(what: &str, len: u64) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    if !std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    let style = ProgressStyle::with_template("{msg}: {bar:30} {pos}/{len} openings solved, {elapsed}")
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar.set_message(what.to_string());
+    bar
+}

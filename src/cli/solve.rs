@@ -16,44 +16,89 @@ use super::progress::positions_spinner;
 pub struct SolveArgs {
     /// The game spec; the help lists the games of the registry.
     #[arg(required_unless_present = "table", help = super::game_help())]
-    game: Option<String>,
+    pub(super) game: Option<String>,
     /// Print the winners-by-board-size table for a game family (only `hexapawn`).
     #[arg(long, value_name = "FAMILY", conflicts_with = "game")]
-    table: Option<String>,
+    pub(super) table: Option<String>,
     /// Largest number of files in the table.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(1..=16))]
-    max_files: u8,
+    pub(super) max_files: u8,
     /// Largest number of ranks in the table.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(3..=16))]
-    max_ranks: u8,
+    pub(super) max_ranks: u8,
     /// Give up once the solver would store more positions than this
     /// [default: 20000000, or 5000000 a board with --table; lowered to keep a search under a gigabyte].
     #[arg(long)]
-    max_positions: Option<usize>,
+    pub(super) max_positions: Option<usize>,
     /// Print the exact outcome probabilities of random against random play instead.
     #[arg(long, conflicts_with = "table")]
-    random: bool,
+    pub(super) random: bool,
+    /// Solve this position instead of the start, written as `play` and the
+    /// page print it (for Hex, e.g. '5/5/2r2/5/5 b').
+    #[arg(long, value_name = "POS", conflicts_with_all = ["table", "random"])]
+    pub(super) position: Option<String>,
+    /// Give up after this many seconds (the Hex solver; the others stop at --max-positions).
+    #[arg(long, value_name = "SECONDS")]
+    pub(super) max_seconds: Option<f64>,
     /// Print a machine-readable result on stdout.
     #[arg(long)]
-    json: bool,
+    pub(super) json: bool,
 }
 
 pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     if let Some(family) = &args.table {
         return table(family, &args);
     }
+    if let Some(s) = args.max_seconds {
+        if !(s.is_finite() && s > 0.0) {
+            return Err(super::usage(format!(
+                "--max-seconds '{s}': expected a number of seconds above 0"
+            )));
+        }
+    }
     let spec = args.game.as_deref().unwrap_or_default();
     let game = super::game_arg(spec)?;
+    if let menace::AnyGame::Hex(hex) = &game {
+        if !args.random {
+            return super::solve_hex::run(hex, &args);
+        }
+    }
+    if let Some(text) = &args.position {
+        return with_game!(game, g => {
+            let pos = g.parse_position(text).map_err(super::usage)?;
+            solve_from(&g, &args, pos, false)
+        });
+    }
     with_game!(game, g => solve_game(&g, &args))
 }
 
-fn solve_game<G: Game>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
+/// The start, or the position given.
+pub(super) fn solve_game<G: Game>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
+    solve_from(game, args, game.start(), true)
+}
+
+/// The value of `start` (the game's start when `from_start`), its moves'
+/// values and the principal line, by the exact solver.
+fn solve_from<G: Game>(game: &G, args: &SolveArgs, start: G::Position, from_start: bool) -> anyhow::Result<()> {
     if args.random {
         return random_against_random(game, args);
     }
+    if let Outcome::Win(p) = game.outcome(&start) {
+        return Err(super::usage(format!(
+            "position '{}': the game is over, {} has won",
+            game.position_string(&start),
+            game.player_name(p)
+        )));
+    }
+    if game.outcome(&start).is_over() {
+        return Err(super::usage(format!(
+            "position '{}': the game is over, drawn",
+            game.position_string(&start)
+        )));
+    }
     // Games with a dedicated winner solver (Hex) try the exact solver briefly,
     // then answer who wins each first move without distances.
-    let has_oracle = game.winner_oracle(&[], 0).is_some();
+    let has_oracle = from_start && game.winner_oracle(&[], 0).is_some();
     let limit = args.max_positions.unwrap_or(if has_oracle {
         ORACLE_FIRST_LIMIT
     } else {
@@ -69,7 +114,6 @@ fn solve_game<G: Game>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
     let bar = positions_spinner(&format!("solving {}", game.spec()));
     let shown = bar.clone();
     solver.on_progress(move |n| shown.set_position(n as u64));
-    let start = game.start();
     let value = solver.value(&start);
     bar.finish_and_clear();
     let value = match value {
@@ -104,6 +148,7 @@ fn solve_game<G: Game>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
             .collect();
         return print_json(&json!({
             "game": game.spec(),
+            "position": game.position_string(&start),
             "to_move": game.player_name(mover),
             "result": verdict,
             "value": value,
@@ -116,7 +161,16 @@ fn solve_game<G: Game>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
             "positions": solver.positions(),
         }));
     }
-    outln!("{}: {} with best play.", game.spec(), verdict);
+    if from_start {
+        outln!("{}: {} with best play.", game.spec(), verdict);
+    } else {
+        outln!(
+            "{} from {}: {} with best play.",
+            game.spec(),
+            game.position_string(&start),
+            verdict
+        );
+    }
     let plies = match value {
         Value::Win(n) | Value::Loss(n) => n,
         Value::Draw => line.len() as u32,
@@ -138,7 +192,11 @@ fn solve_game<G: Game>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
         ),
     }
     outln!("Principal line: {line_text}");
-    outln!("First moves for {}:", game.player_name(mover));
+    outln!(
+        "{} for {}:",
+        if from_start { "First moves" } else { "Moves" },
+        game.player_name(mover)
+    );
     for (m, v) in &first_moves {
         outln!("  {:<8} {}", game.move_name(&start, *m), v);
     }
@@ -148,7 +206,7 @@ fn solve_game<G: Game>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
 
 /// How many positions the exact solver may store before a game with a
 /// dedicated winner solver falls back to it.
-const ORACLE_FIRST_LIMIT: usize = 1_000_000;
+pub(super) const ORACLE_FIRST_LIMIT: usize = 1_000_000;
 
 /// Who wins, and with which first moves, from a dedicated winner solver.
 fn solve_winners<G: Game>(game: &G, args: &SolveArgs, why: &str) -> anyhow::Result<()> {

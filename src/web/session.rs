@@ -105,6 +105,9 @@ pub struct Limits {
     /// The most positions a perfect opponent's solve may store (time and
     /// memory: about a second and 100 MB at a million).
     pub max_perfect_positions: usize,
+    /// The most cells of a board whose perfect opponent solves positions
+    /// as games reach them (Hex: up to a few seconds a new position at 36).
+    pub max_perfect_cells: usize,
 }
 
 impl Default for Limits {
@@ -116,6 +119,7 @@ impl Default for Limits {
             window: 20,
             max_playouts: 10_000,
             max_perfect_positions: 1_000_000,
+            max_perfect_cells: 36,
         }
     }
 }
@@ -779,9 +783,14 @@ impl<G: Picture> Session for GameSession<G> {
 
     fn check_opponent(&self, spec: &OpponentSpec) -> Result<(), SessionError> {
         if let OpponentSpec::Perfect(_) = spec {
-            self.game()
-                .check_exhaustive(self.limits.max_perfect_positions)
-                .map_err(|e| perfect_too_large(spec, e))?;
+            let game = self.game();
+            if let Err(e) = game.check_exhaustive(self.limits.max_perfect_positions) {
+                // A game with its own position solver plays on demand, on small enough boards.
+                let cells = game.board().cells.len();
+                if game.position_solver().is_none() || cells > self.limits.max_perfect_cells {
+                    return Err(perfect_too_large(spec, e));
+                }
+            }
         }
         Ok(())
     }

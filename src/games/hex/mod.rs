@@ -2,6 +2,9 @@
 
 mod bitboard;
 mod board;
+mod dfpn;
+mod inferior;
+pub mod perfect;
 pub mod solver;
 mod table;
 mod vc;
@@ -300,6 +303,10 @@ impl SearchLimits for Hex {
 
     fn winner_oracle(&self, positions: &[HexPosition], limit: usize) -> Option<Result<Vec<Outcome>, TooLarge>> {
         crate::games::hex::solver::winners(self, positions, limit)
+    }
+
+    fn position_solver(&self) -> Option<Box<dyn crate::game::PositionSolver<Self>>> {
+        perfect::position_solver(self)
     }
 }
 
