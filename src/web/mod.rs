@@ -3,6 +3,7 @@
 //! web server, a thin layer of JSON endpoints over the match driver, with
 //! its page embedded in the program.
 
+pub mod rules;
 pub mod server;
 pub mod session;
 pub mod svg;
