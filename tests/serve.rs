@@ -101,7 +101,7 @@ fn the_page_and_its_files_are_in_the_program() {
     assert!(page.content_type.starts_with("text/html"));
     assert!(page.body.contains("<script type=\"module\" src=\"/app.js\"></script>"));
     for (path, kind, words) in [
-        ("/app.js", "text/javascript", "import { lineChart }"),
+        ("/app.js", "text/javascript", "import { lineChart"),
         ("/charts.js", "text/javascript", "export function lineChart"),
         ("/style.css", "text/css", "@media print"),
     ] {
@@ -865,8 +865,12 @@ fn a_change_racing_a_training_request_never_trains_a_ghost() {
             }
         }));
         let train = go(Box::new(move |s| {
-            s.post(&format!("{b}/train"), r#"{"opponent": "random", "games": 50}"#)
-                .status
+            // A move may come first: the person's game is dropped as asked.
+            s.post(
+                &format!("{b}/train"),
+                r#"{"opponent": "random", "games": 50, "discard": true}"#,
+            )
+            .status
         }));
         let play = go(Box::new(move |s| {
             s.post(&format!("{c}/move"), r#"{"move": "b2"}"#).status

@@ -821,6 +821,7 @@ fn build(config: Config, addr: SocketAddr) -> (Router, Arc<Shared>) {
         )
         .route("/DejaVuSans.ttf", get(font))
         .route("/api/games", get(games))
+        .route("/api/games/{spec}", get(one_game))
         .route("/api/sessions", post(create))
         .route("/api/sessions/{id}", get(view).delete(close))
         .route("/api/sessions/{id}/machine", post(new_machine))
@@ -1011,6 +1012,24 @@ fn title(any: &crate::registry::AnyGame) -> String {
     format!("{title} ({})", any.machine_name())
 }
 
+/// What the page lists of a game: its title, sides and historical machine.
+fn game_entry(spec: &str, g: &crate::registry::AnyGame) -> Json {
+    json!({
+        "spec": spec,
+        "title": title(g),
+        "players": [g.player_name(crate::game::Player::One), g.player_name(crate::game::Player::Two)],
+        "machine_side": g.player_name(g.machine_side()),
+        "machine": g.machine_name(),
+        "preset": g.machine_preset().name(),
+    })
+}
+
+/// One game spec, checked: its entry, or what is wrong with it.
+async fn one_game(Path(spec): Path<String>) -> ApiResult {
+    let g = crate::registry::parse_spec(&spec).map_err(|e| ApiError::bad(e.to_string()))?;
+    Ok(json_response(StatusCode::OK, &game_entry(&spec, &g)))
+}
+
 /// The games the page offers (the registry's examples), with their sides
 /// and historical machines.
 async fn games() -> Response {
@@ -1018,14 +1037,7 @@ async fn games() -> Response {
         .into_iter()
         .filter_map(|spec| {
             let g = crate::registry::parse_spec(spec).ok()?;
-            Some(json!({
-                "spec": spec,
-                "title": title(&g),
-                "players": [g.player_name(crate::game::Player::One), g.player_name(crate::game::Player::Two)],
-                "machine_side": g.player_name(g.machine_side()),
-                "machine": g.machine_name(),
-                "preset": g.machine_preset().name(),
-            }))
+            Some(game_entry(spec, &g))
         })
         .collect();
     json_response(

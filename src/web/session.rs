@@ -874,6 +874,11 @@ impl<G: Picture> Session for GameSession<G> {
         let machine = self.trainer.machine();
         let all = machine.boxes();
         let find = query.find.as_deref().map(str::trim).filter(|f| !f.is_empty());
+        let changed: Vec<u64> = self
+            .last_changes
+            .as_array()
+            .map(|a| a.iter().filter_map(|c| c["box"].as_u64()).collect())
+            .unwrap_or_default();
         let per_page = query.per_page.unwrap_or(24).clamp(1, limit.max(1));
         let card = |i: usize| {
             let b = &all[i];
@@ -904,6 +909,7 @@ impl<G: Picture> Session for GameSession<G> {
                 "svg": box_svg_as(game, &pos, &marks, 30.0, self.turned),
                 "beads": beads,
                 "in_last_game": self.last_game.contains(&(i as u32)),
+                "changed": changed.contains(&(i as u64 + 1)),
             })
         };
         let mut last: Vec<usize> = self
