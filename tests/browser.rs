@@ -224,6 +224,19 @@ impl Page {
         self.until("document.body.dataset.busy !== 'yes'").await;
     }
 
+    /// Make the page's viewport `w`×`h` CSS pixels (the window is larger by its frame).
+    async fn viewport(&self, w: u32, h: u32) {
+        self.c.set_window_size(w, h).await.unwrap();
+        let inner = self.js("return [window.innerWidth, window.innerHeight]").await;
+        let (iw, ih) = (inner[0].as_u64().unwrap() as u32, inner[1].as_u64().unwrap() as u32);
+        self.c
+            .set_window_size(2 * w - iw.min(w), 2 * h - ih.min(h))
+            .await
+            .unwrap();
+        self.until(&format!("window.innerWidth === {w} && window.innerHeight === {h}"))
+            .await;
+    }
+
     async fn screenshot(&self, path: &Path) {
         self.js("window.scrollTo(0, 0)").await;
         let png = self.c.screenshot().await.unwrap();
@@ -328,8 +341,8 @@ fn the_page_in_a_browser() {
         .unwrap();
     runtime.block_on(async {
         let b = Page::open(&driver, &downloads, &profile).await;
-        b.c.set_window_size(1280, 720).await.unwrap();
         b.go(&url).await;
+        b.viewport(1280, 720).await;
         lesson(&b, &url, &downloads).await;
         // The misspelt game's 400 is the answer wanted; anything else is a fault.
         let errors: Vec<String> = b
@@ -470,6 +483,7 @@ async fn lesson(b: &Page, url: &str, downloads: &Path) {
     let o = b.js(OVERLAPS).await;
     assert!(o["labels"].as_u64().unwrap() > 40, "{o}");
     assert_eq!(o["overlaps"], 0, "{o}");
+    b.js("document.querySelector('#setup details').open = false").await;
     b.screenshot(&plots().join("serve.png")).await;
     let wide = b.js("return document.documentElement.scrollWidth").await;
     assert_eq!(wide, 1280, "nothing wider than the projector's 1280 px");
@@ -562,15 +576,14 @@ async fn lesson(b: &Page, url: &str, downloads: &Path) {
     );
 
     // 400 px wide: nothing overflows.
-    b.c.set_window_size(400, 900).await.unwrap();
-    b.until("document.documentElement.clientWidth <= 400").await;
+    b.viewport(400, 860).await;
     let (scroll, client) = (
         b.js("return document.documentElement.scrollWidth").await,
         b.js("return document.documentElement.clientWidth").await,
     );
     assert_eq!(scroll, client, "no overflow at 400 px");
     b.screenshot(&plots().join("serve-400.png")).await;
-    b.c.set_window_size(1280, 720).await.unwrap();
+    b.viewport(1280, 720).await;
 
     // A misspelt game keeps the menu and says what is wrong.
     let sides = b.count("#side option").await;
