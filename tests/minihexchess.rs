@@ -5,6 +5,7 @@
 mod common;
 
 use menace::games::minihexchess::{axial, cell_name, HexchessPosition, Kind, Piece};
+use menace::prelude::*;
 use menace::{parse_spec, AnyGame, Game, MiniHexchess, MoveError, Outcome, Player};
 
 fn game() -> MiniHexchess {
@@ -620,6 +621,14 @@ fn the_draws() {
     // The fifty-move rule: 100 plies without a capture or pawn move.
     let text = g.position_string(&g.start());
     let fields: Vec<&str> = text.split(' ').collect();
+    // No earlier position to repeat, so no hashes: board, side, plies.
+    assert_eq!(fields.len(), 3, "{text}");
+    assert_eq!(fields[1..], ["w", "0"]);
+    // A king move keeps the history (two positions now); it reads back whole.
+    let after = g.try_play(&g.start(), "Kc1").unwrap();
+    let text = g.position_string(&after);
+    assert_eq!(text.split(' ').count(), 4, "{text}");
+    assert_eq!(g.parse_position(&text).unwrap(), after);
     let late = g.parse_position(&format!("{} {} 100", fields[0], fields[1])).unwrap();
     assert_eq!(g.outcome(&late), Outcome::Draw);
     let early = g.parse_position(&format!("{} {} 99", fields[0], fields[1])).unwrap();
@@ -750,7 +759,7 @@ fn two_move_orders_reaching_the_same_board_share_one_box() {
     assert_eq!(m.boxes().len(), 1, "one box for one board");
     // The key is the packed board (37 cells, four bits each) and the side to
     // move: no history, nothing like the position's 101 words.
-    assert_eq!(std::mem::size_of::<<MiniHexchess as Game>::BoxKey>(), 19 + 1);
+    assert_eq!(std::mem::size_of::<<MiniHexchess as Boxes>::BoxKey>(), 19 + 1);
     assert_eq!(m.boxes()[0].position(&g), start);
     assert_eq!(m.box_for(&start).map(|b| b.0), m.box_for(&again).map(|b| b.0));
 }

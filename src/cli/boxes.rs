@@ -1,5 +1,6 @@
 //! `menace boxes`: how many boxes a machine needs, per move number and box set.
 
+use menace::prelude::*;
 use std::path::{Path, PathBuf};
 
 use anyhow::anyhow;
@@ -201,7 +202,10 @@ fn count<G: Game>(game: &G, side: menace::Player, args: &BoxesArgs) -> anyhow::R
         }));
     }
     let merging = if symmetry {
-        format!("positions merged under the game's {} symmetries", game.symmetry_count())
+        format!(
+            "positions merged under the game's {} symmetries",
+            G::Symmetry::ALL.len()
+        )
     } else {
         "every position counted separately (--no-symmetry)".to_string()
     };

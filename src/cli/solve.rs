@@ -2,6 +2,7 @@
 
 use anyhow::Context;
 use clap::Args;
+use menace::prelude::*;
 use serde_json::json;
 
 use menace::search::solver::{self, Solver, Value};

@@ -1,9 +1,14 @@
 //! Hexapawn on a W×H board (Gardner 1962, and its n×m generalisation).
 
 use crate::error::InvalidValue;
-use crate::game::{unknown_option, Game, GameSpec, MachinePreset, MoveError, Outcome, Player, PositionError};
+use crate::game::{
+    unknown_option, Game, GameSpec, MachinePreset, MoveError, Notation, Outcome, Player, PositionError, Rules,
+    Symmetric,
+};
 use crate::games::board::{cell_name, encode_ranks, parse_cell, split_cell, square_board};
 use crate::picture::{self, Board, Look, MoveCells, Picture};
+use crate::search::SearchLimits;
+use crate::symmetry::Mirror;
 
 /// Hexapawn with W files and H ranks: White's pawns fill rank 1, Black's
 /// fill rank H; pawns step straight forward or capture diagonally forward; a
@@ -146,11 +151,9 @@ impl Hexapawn {
     }
 }
 
-impl Game for Hexapawn {
+impl Rules for Hexapawn {
     type Position = HexapawnPosition;
     type Move = HexapawnMove;
-
-    crate::games::board::position_is_box_key!();
 
     fn spec(&self) -> String {
         if (self.width, self.height) == (3, 3) {
@@ -229,13 +232,15 @@ impl Game for Hexapawn {
             Outcome::Ongoing
         }
     }
+}
 
-    fn symmetry_count(&self) -> usize {
-        2
-    }
+crate::games::board::position_is_box_key!(Hexapawn);
 
-    fn map_position(&self, pos: &HexapawnPosition, sym: usize) -> HexapawnPosition {
-        if sym == 0 {
+impl Symmetric for Hexapawn {
+    type Symmetry = Mirror;
+
+    fn map_position(&self, pos: &HexapawnPosition, sym: Mirror) -> HexapawnPosition {
+        if sym == Mirror::Identity {
             return *pos;
         }
         HexapawnPosition {
@@ -245,8 +250,8 @@ impl Game for Hexapawn {
         }
     }
 
-    fn map_move(&self, mv: HexapawnMove, sym: usize) -> HexapawnMove {
-        if sym == 0 {
+    fn map_move(&self, mv: HexapawnMove, sym: Mirror) -> HexapawnMove {
+        if sym == Mirror::Identity {
             return mv;
         }
         let w = self.w() as u8;
@@ -256,7 +261,9 @@ impl Game for Hexapawn {
             to: mirror(mv.to),
         }
     }
+}
 
+impl Notation for Hexapawn {
     fn move_name(&self, pos: &HexapawnPosition, mv: HexapawnMove) -> String {
         let mut name = if self.is_capture(pos, mv) {
             let from = self.cell(mv.from);
@@ -439,6 +446,8 @@ impl Game for Hexapawn {
         out
     }
 }
+
+impl SearchLimits for Hexapawn {}
 
 impl GameSpec for Hexapawn {
     const NAMES: &'static [&'static str] = &["hexapawn", "octopawn"];

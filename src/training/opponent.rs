@@ -12,6 +12,7 @@ use crate::machine::settings::MachineSettings;
 use crate::machine::{uniform, Choice, Machine};
 use crate::search::mcts::Mcts;
 use crate::search::solver::{Solver, TooLarge};
+use crate::search::PositionSolver;
 
 /// An opponent as named on the command line and in experiment files.
 #[derive(Clone, Debug, PartialEq)]
@@ -110,39 +111,86 @@ impl fmt::Display for OpponentSpec {
 pub const PERFECT_LIMIT: usize = 5_000_000;
 
 /// Plays perfectly: uniformly among the moves that keep the best value
-/// (fastest win, slowest loss). Best moves are cached per position.
+/// (fastest win, slowest loss, from the exhaustive solver), or, where the
+/// game is too large to solve whole, among the moves its own position
+/// solver gives ([`Game::position_solver`]). Best moves are cached per
+/// position.
 pub struct PerfectPlayer<G: Game> {
-    solver: Solver<G>,
+    engine: Engine<G>,
     best: FxHashMap<G::Position, Vec<G::Move>>,
+    /// The position solver's last answer.
+    last: Vec<G::Move>,
+}
+
+/// What a perfect player asks for its best moves.
+enum Engine<G: Game> {
+    /// The whole game solved from the start, with distances.
+    Exhaustive(Solver<G>),
+    /// Positions decided as games reach them.
+    OnDemand(Box<dyn PositionSolver<G>>),
 }
 
 impl<G: Game> PerfectPlayer<G> {
-    /// Solve the game from its start; an error if it needs more than
-    /// [`PERFECT_LIMIT`] positions.
+    /// Solve the game from its start, or use the game's position solver if
+    /// it needs more than [`PERFECT_LIMIT`] positions; an error if it has none.
     pub fn new(game: G) -> Result<PerfectPlayer<G>, TooLarge> {
         PerfectPlayer::with_limit(game, PERFECT_LIMIT)
     }
 
     /// [`PerfectPlayer::new`] storing at most `limit` positions.
     pub fn with_limit(game: G, limit: usize) -> Result<PerfectPlayer<G>, TooLarge> {
+        let engine = match PerfectPlayer::exhaustive(&game, limit) {
+            Ok(solver) => Engine::Exhaustive(solver),
+            Err(too_large) => Engine::OnDemand(game.position_solver().ok_or(too_large)?),
+        };
+        Ok(PerfectPlayer {
+            engine,
+            best: FxHashMap::default(),
+            last: Vec::new(),
+        })
+    }
+
+    /// [`PerfectPlayer::with_limit`] from the exhaustive solver only.
+    pub fn exhaustive_with_limit(game: G, limit: usize) -> Result<PerfectPlayer<G>, TooLarge> {
+        Ok(PerfectPlayer {
+            engine: Engine::Exhaustive(PerfectPlayer::exhaustive(&game, limit)?),
+            best: FxHashMap::default(),
+            last: Vec::new(),
+        })
+    }
+
+    fn exhaustive(game: &G, limit: usize) -> Result<Solver<G>, TooLarge> {
         // Where the game's position bound is already over the limit, say so at once.
         game.check_exhaustive(limit)?;
         let mut solver = Solver::with_limit(game.clone(), limit);
         solver.value(&game.start())?;
-        Ok(PerfectPlayer {
-            solver,
-            best: FxHashMap::default(),
-        })
+        Ok(solver)
+    }
+
+    /// Whether the whole game was solved (distances known), rather than
+    /// positions decided as they come.
+    pub fn is_exhaustive(&self) -> bool {
+        matches!(self.engine, Engine::Exhaustive(_))
     }
 
     /// The best moves in `pos`.
     pub fn best_moves(&mut self, pos: &G::Position) -> &[G::Move] {
-        if !self.best.contains_key(pos) {
-            // Every position reachable from the start is already solved, so this cannot fail.
-            let moves = self.solver.best_moves(pos).unwrap_or_default();
-            self.best.insert(pos.clone(), moves);
+        match &mut self.engine {
+            Engine::Exhaustive(solver) => {
+                if !self.best.contains_key(pos) {
+                    // Every position reachable from the start is already solved, so this cannot fail.
+                    let moves = solver.best_moves(pos).unwrap_or_default();
+                    self.best.insert(pos.clone(), moves);
+                }
+                &self.best[pos]
+            }
+            // The position solver keeps what it proved within its own bound;
+            // a cache here would grow with the positions games reach.
+            Engine::OnDemand(solver) => {
+                self.last = solver.best_moves(pos);
+                &self.last
+            }
         }
-        &self.best[pos]
     }
 }
 

@@ -17,6 +17,7 @@ use crate::machine::settings::{BeadSchedule, EmptyBox, MachineSettings, Reinforc
 use crate::machine::{BeadChange, GameResult};
 use crate::picture::Picture;
 use crate::registry::{default_settings, default_side, machine_name, parse_spec, AnyGame};
+use crate::symmetry::Symmetry;
 use crate::training::driver::{Ending, Match, Mover, Step};
 use crate::training::opponent::{Opponent, OpponentSpec, PerfectPlayer};
 use crate::training::state;
@@ -329,7 +330,7 @@ fn perfect_too_large(spec: &OpponentSpec, e: impl std::fmt::Display) -> SessionE
 struct Drawn<G: Game> {
     index: u32,
     pos: G::Position,
-    sym: usize,
+    sym: G::Symmetry,
     ply: usize,
 }
 
@@ -491,7 +492,7 @@ impl<G: Picture> GameSession<G> {
     fn symmetry_note(&self) -> Option<String> {
         let game = self.game();
         let machine = self.trainer.machine();
-        if !machine.settings().symmetry || game.symmetry_count() < 2 {
+        if !machine.settings().symmetry || <G::Symmetry as Symmetry>::ALL.len() < 2 {
             return None;
         }
         let merged = "Positions that are mirror images of each other share one box, and in a position that is its own mirror image, mirrored moves share one bead colour.";
@@ -650,10 +651,15 @@ impl<G: Picture> GameSession<G> {
 
     /// The beads of box `index` as marks on the real board that `sym` maps
     /// the box's position to, `drawn` marking colours.
-    fn real_marks(&self, index: u32, sym: usize, drawn: impl Fn(G::Move, usize) -> bool) -> Vec<BeadMark<G::Move>> {
+    fn real_marks(
+        &self,
+        index: u32,
+        sym: G::Symmetry,
+        drawn: impl Fn(G::Move, usize) -> bool,
+    ) -> Vec<BeadMark<G::Move>> {
         let game = self.game();
         let b = &self.trainer.machine().boxes()[index as usize];
-        let inverse = game.inverse_symmetry(sym);
+        let inverse = sym.inverse();
         b.moves
             .iter()
             .zip(&b.beads)
@@ -696,8 +702,8 @@ impl<G: Picture> GameSession<G> {
             "own_move": b.own_move,
             "moment": self.moment(b.own_move, ply),
             "move": game.move_name(pos, mv),
-            "mirrored": sym != 0,
-            "mirror_note": (sym != 0).then(|| self.mirror_note(index + 1)),
+            "mirrored": !sym.is_identity(),
+            "mirror_note": (!sym.is_identity()).then(|| self.mirror_note(index + 1)),
             "position": game.position_string(&b.position(game)),
             "svg": box_svg_as(game, pos, &marks, 44.0, self.turned),
             "beads": beads,
@@ -718,7 +724,7 @@ impl<G: Picture> GameSession<G> {
                 let seen = self.drawn.iter().rev().find(|d| d.index == c.box_index);
                 let (pos, sym, moment) = match seen {
                     Some(d) => (d.pos.clone(), d.sym, Some(self.moment(b.own_move, d.ply))),
-                    None => (b.position(game), 0, None),
+                    None => (b.position(game), G::Symmetry::identity(), None),
                 };
                 let marks = self.real_marks(c.box_index, sym, |_, k| k == colour_index);
                 let mv = marks[colour_index].mv;
@@ -728,8 +734,8 @@ impl<G: Picture> GameSession<G> {
                     "moment": moment,
                     "position": game.position_string(&b.position(game)),
                     "move": game.move_name(&pos, mv),
-                    "mirrored": sym != 0,
-                    "mirror_note": (sym != 0).then(|| self.mirror_note(c.box_index + 1)),
+                    "mirrored": !sym.is_identity(),
+                    "mirror_note": (!sym.is_identity()).then(|| self.mirror_note(c.box_index + 1)),
                     "colour": colour,
                     "css": css,
                     "before": c.before,
