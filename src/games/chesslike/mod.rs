@@ -12,7 +12,7 @@ mod position;
 pub use notation::{move_name, parse_move, san, ChessLike, Described};
 pub use picture::{move_cells, picture_pieces};
 pub use piece::{colour_name, pack_cells, unpack_cells, Piece, PieceKind};
-pub use position::{decode_run, parse_side, side_char};
+pub use position::{decode_run, parse_side, side_char, RowError, SideError};
 
 /// The rules every chess variant has alike, for its `impl Rules`: White
 /// and Black, and the side to move kept in the position.
