@@ -621,6 +621,14 @@ fn the_draws() {
     // The fifty-move rule: 100 plies without a capture or pawn move.
     let text = g.position_string(&g.start());
     let fields: Vec<&str> = text.split(' ').collect();
+    // No earlier position to repeat, so no hashes: board, side, plies.
+    assert_eq!(fields.len(), 3, "{text}");
+    assert_eq!(fields[1..], ["w", "0"]);
+    // A king move keeps the history (two positions now); it reads back whole.
+    let after = g.try_play(&g.start(), "Kc1").unwrap();
+    let text = g.position_string(&after);
+    assert_eq!(text.split(' ').count(), 4, "{text}");
+    assert_eq!(g.parse_position(&text).unwrap(), after);
     let late = g.parse_position(&format!("{} {} 100", fields[0], fields[1])).unwrap();
     assert_eq!(g.outcome(&late), Outcome::Draw);
     let early = g.parse_position(&format!("{} {} 99", fields[0], fields[1])).unwrap();

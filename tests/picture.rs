@@ -126,13 +126,20 @@ fn hexapawn_is_drawn_as_gardner_drew_it() {
     assert_eq!(svg.matches("class=\"drawn\"").count(), 1);
     // The colour with no beads left is dashed.
     assert_eq!(svg.matches("stroke-dasharray").count(), 1);
-    assert!(svg.contains(bead_colour(0).1) && svg.contains(bead_colour(1).1));
+    assert!(svg.contains(&bead_colour(0).1) && svg.contains(&bead_colour(1).1));
 }
 
 #[test]
 fn colours_names_and_move_numbers() {
-    assert_eq!(bead_colour(0), ("red".to_string(), "#e6194b"));
-    assert_eq!(bead_colour(12), ("red 2".to_string(), "#e6194b"));
+    let colour = |name: &str, css: &str| (name.to_string(), css.to_string());
+    assert_eq!(bead_colour(0), colour("red", "#e6194b"));
+    // The twelve again, 45% of the way to black, then half way to white (by
+    // hand: 230·0.55 = 126.5 → 0x7f, 25·0.55 → 0x0e, 75·0.55 → 0x29; 230 + 25/2 → 0xf3, ...).
+    assert_eq!(bead_colour(12), colour("dark red", "#7f0e29"));
+    assert_eq!(bead_colour(24), colour("light red", "#f38ca5"));
+    assert_eq!(bead_colour(36), colour("red 4", "#e6194b"));
+    let names: std::collections::HashSet<String> = (0..60).map(|i| bead_colour(i).0).collect();
+    assert_eq!(names.len(), 60, "no two colours of a box share a name");
     assert_eq!(escape("a<b & \"c\""), "a&lt;b &amp; &quot;c&quot;");
     // HER (Black) meets her boxes at moves 2, 4 and 6; MENACE (X) at 1, 3, 5, 7.
     assert_eq!([1, 2, 3].map(|k| game_move(Player::Two, k)), [2, 4, 6]);

@@ -101,7 +101,7 @@ fn the_page_and_its_files_are_in_the_program() {
     assert!(page.content_type.starts_with("text/html"));
     assert!(page.body.contains("<script type=\"module\" src=\"/app.js\"></script>"));
     for (path, kind, words) in [
-        ("/app.js", "text/javascript", "import { lineChart }"),
+        ("/app.js", "text/javascript", "import { lineChart"),
         ("/charts.js", "text/javascript", "export function lineChart"),
         ("/style.css", "text/css", "@media print"),
     ] {
@@ -164,6 +164,7 @@ fn a_game_by_moves_shows_the_box_drawn_and_the_bead_lost() {
     assert_eq!(v["machine"], "HER");
     assert_eq!(v["person_side"], "White");
     assert_eq!(v["boxes"], 19);
+    let start_beads = v["beads"].as_f64().unwrap();
     let moves: Vec<&str> = v["board"]["moves"]
         .as_array()
         .unwrap()
@@ -208,11 +209,14 @@ fn a_game_by_moves_shows_the_box_drawn_and_the_bead_lost() {
     assert_eq!(box2["own_move"], 1);
     assert!(box2["svg"].as_str().unwrap().starts_with("<svg"));
 
-    // The curves have the game.
+    // The curves start at game 0, the machine as it was made, and have the game.
     let c = s.get(&format!("/api/sessions/{id}/curves")).json();
-    assert_eq!(c["points"][0]["game"], 1);
-    assert_eq!(c["points"][0]["loss_rate"], 1.0);
-    assert_eq!(c["points"][0]["michie_score"], -1.0);
+    assert_eq!(c["points"][0]["game"], 0);
+    assert_eq!(c["points"][0]["beads"], start_beads);
+    assert_eq!(c["points"][0]["michie_score"], 0.0);
+    assert_eq!(c["points"][1]["game"], 1);
+    assert_eq!(c["points"][1]["loss_rate"], 1.0);
+    assert_eq!(c["points"][1]["michie_score"], -1.0);
 
     // A new game; then resigning ends it as a win for HER.
     let v = s.post(&format!("/api/sessions/{id}/game"), "").json();
@@ -872,8 +876,12 @@ fn a_change_racing_a_training_request_never_trains_a_ghost() {
             }
         }));
         let train = go(Box::new(move |s| {
-            s.post(&format!("{b}/train"), r#"{"opponent": "random", "games": 50}"#)
-                .status
+            // A move may come first: the person's game is dropped as asked.
+            s.post(
+                &format!("{b}/train"),
+                r#"{"opponent": "random", "games": 50, "discard": true}"#,
+            )
+            .status
         }));
         let play = go(Box::new(move |s| {
             s.post(&format!("{c}/move"), r#"{"move": "b2"}"#).status
@@ -1384,4 +1392,115 @@ fn thirty_two_tabs_train_while_others_poll_and_views_stay_quick() {
     assert!(at(0.99) < Duration::from_secs(1), "p99 {:?}", at(0.99));
     assert!(threads < 64, "{threads} threads");
     assert!(peak < 3 << 20, "{peak} kB");
+}
+
+#[test]
+fn a_watched_game_names_its_changes_as_the_moves_played_and_no_game_is_dropped_unasked() {
+    let s = Server::new();
+    let (id, _) = s.session(r#"{"game": "hexapawn", "preset": "michie", "seed": 5}"#);
+    let at = |suffix: &str| format!("/api/sessions/{id}{suffix}");
+    // A game of the person's in progress: neither training nor watching drops it unasked.
+    s.play(&id, "b2");
+    for (path, body) in [
+        ("/train", r#"{"opponent": "random", "games": 3}"#),
+        ("/watch", r#"{"opponent": "random"}"#),
+    ] {
+        let r = s.post(&at(path), body);
+        assert_eq!(r.status, 409, "{path}: {}", r.body);
+        assert!(
+            r.error().contains("a game is in progress (1 move of yours)"),
+            "{}",
+            r.error()
+        );
+    }
+    assert_eq!(s.get(&at("")).json()["board"]["history"].as_array().unwrap().len(), 2);
+    // Told to, it drops it; then games are watched one by one.
+    let r = s.post(
+        &at("/watch"),
+        r#"{"opponent": "random", "frames": true, "discard": true}"#,
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let mut v = r.json();
+    for game in 0..20 {
+        let w = &v["watched"];
+        let history: Vec<&str> = v["board"]["history"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        let steps = w["steps"].as_array().unwrap();
+        assert_eq!(steps.len(), history.len(), "a board for every move");
+        assert_eq!(w["plies"], history.len());
+        assert_eq!(v["games_played"], game + 1);
+        assert_eq!(v["board"]["over"], true);
+        for (k, step) in steps.iter().enumerate() {
+            assert_eq!(step["move"], history[k]);
+            assert_eq!(step["ply"], k + 1);
+            assert!(step["board"].as_str().unwrap().starts_with("<svg"));
+        }
+        // Michie's rule changes every box drawn from: each named by the move
+        // the game's record has at that ply, and the mirror noted as when drawn.
+        let changes = v["last_changes"].as_array().unwrap();
+        // (A position with one move has no box under Michie's box set: drawn without one.)
+        let drawn: Vec<&Value> = steps
+            .iter()
+            .map(|st| &st["draw"])
+            .filter(|d| d["box"].is_u64())
+            .collect();
+        assert_eq!(changes.len(), drawn.len(), "{changes:?}");
+        for c in changes {
+            let d = drawn.iter().find(|d| d["box"] == c["box"]).unwrap();
+            let ply: usize = c["moment"]
+                .as_str()
+                .unwrap()
+                .split("(move ")
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+            assert_eq!(c["move"], history[ply - 1], "{c}");
+            assert_eq!(c["move"], d["move"]);
+            assert_eq!(c["moment"], d["moment"]);
+            assert_eq!(c["mirror_note"], d["mirror_note"]);
+            assert_eq!(
+                c["svg"].as_str().unwrap().matches("<g class=\"count\"").count(),
+                d["beads"].as_array().unwrap().len()
+            );
+        }
+        if game < 19 {
+            v = s
+                .post(&at("/watch"), r#"{"opponent": "random", "frames": true}"#)
+                .json();
+        }
+    }
+    // The boxes a page at a time: 17 (Michie's box set leaves out the two
+    // positions with one move) in pages of 5, and by the machine's move.
+    let b = s.get(&at("/boxes?per_page=5&page=2")).json();
+    assert_eq!(
+        (b["total"].as_u64(), b["pages"].as_u64(), b["page"].as_u64()),
+        (Some(17), Some(4), Some(2))
+    );
+    assert_eq!(b["boxes"].as_array().unwrap().len(), 5);
+    assert_eq!(b["boxes"][0]["box"], 6, "boxes 1 to 5 are the first page");
+    let by_move = s.get(&at("/boxes?own_move=1")).json();
+    let first = by_move["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["own_move"] == 1)
+        .unwrap()["boxes"]
+        .clone();
+    assert_eq!(by_move["matched"], first);
+    assert!(by_move["boxes"].as_array().unwrap().iter().all(|x| x["own_move"] == 1));
+    assert!(
+        !by_move["last_game"].as_array().unwrap().is_empty(),
+        "the last game's boxes come first"
+    );
+    let r = s.get(&at("/boxes?page=first"));
+    assert_eq!(r.status, 400);
+    assert!(r.error().contains("page"), "{}", r.error());
 }

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 #[cfg(feature = "charts")]
-use super::curves::{ArmCurves, CurveTable};
+use super::curves::{metric_bounds, ArmCurves, CurveTable, METRICS};
 #[cfg(feature = "charts")]
 use super::error::{ChartError, OutputError};
 #[cfg(feature = "charts")]
@@ -27,30 +27,30 @@ pub const CHARTS: [ChartKind; 12] = [
         name: "loss_rate",
         metric: "loss_rate",
         title: "Games lost",
-        y_label: "share of games lost (rolling window)",
+        y_label: "lost",
     },
     ChartKind {
         name: "win_rate",
         metric: "win_rate",
         title: "Games won",
-        y_label: "share of games won (rolling window)",
+        y_label: "won",
     },
     ChartKind {
         name: "draw_rate",
         metric: "draw_rate",
         title: "Games drawn",
-        y_label: "share of games drawn (rolling window)",
+        y_label: "drawn",
     },
     ChartKind {
         name: "wins_minus_losses",
         metric: "wins_minus_losses",
-        title: "Cumulative wins minus losses",
+        title: "Wins minus losses so far",
         y_label: "wins − losses (games)",
     },
     ChartKind {
         name: "michie_score",
         metric: "michie_score",
-        title: "Cumulative score, +3 win / +1 draw / −1 loss",
+        title: "Score so far: +3 a win, +1 a draw, −1 a loss",
         y_label: "score (points)",
     },
     ChartKind {
@@ -62,7 +62,7 @@ pub const CHARTS: [ChartKind; 12] = [
     ChartKind {
         name: "first_box_beads",
         metric: "first_box_beads",
-        title: "Beads in the first move's boxes",
+        title: "Beads in the boxes of the machine's first move",
         y_label: "beads",
     },
     ChartKind {
@@ -74,25 +74,25 @@ pub const CHARTS: [ChartKind; 12] = [
     ChartKind {
         name: "exact_perfect_loss",
         metric: "exact_perfect_loss",
-        title: "Exact probability of losing to a perfect opponent",
+        title: "Chance of losing to a perfect opponent (worked out exactly)",
         y_label: "probability",
     },
     ChartKind {
         name: "exact_perfect_win",
         metric: "exact_perfect_win",
-        title: "Exact probability of beating a perfect opponent",
+        title: "Chance of beating a perfect opponent (worked out exactly)",
         y_label: "probability",
     },
     ChartKind {
         name: "exact_random_win",
         metric: "exact_random_win",
-        title: "Exact probability of beating a random opponent",
+        title: "Chance of beating a random opponent (worked out exactly)",
         y_label: "probability",
     },
     ChartKind {
         name: "exact_random_loss",
         metric: "exact_random_loss",
-        title: "Exact probability of losing to a random opponent",
+        title: "Chance of losing to a random opponent (worked out exactly)",
         y_label: "probability",
     },
 ];
@@ -105,6 +105,40 @@ pub const DEFAULT_CHARTS: [&str; 5] = [
     "exact_perfect_loss",
     "exact_random_win",
 ];
+
+/// One part of a machine's settings as [`MachineSettings::describe`] words
+/// it (`beads 1`, `reinforcement gardner`), in plain words for a chart.
+///
+/// [`MachineSettings::describe`]: crate::machine::settings::MachineSettings::describe
+pub fn plain_setting(part: &str) -> String {
+    let (key, value) = part.rsplit_once(' ').unwrap_or((part, ""));
+    match (key, value) {
+        ("beads", "1") => "one bead a move".to_string(),
+        ("beads", v) if !v.contains('/') => format!("{v} beads a move"),
+        ("beads", v) => format!("beads by move {}", v.replace('/', ", ")),
+        ("reinforcement", "gardner") => "Gardner's rule".to_string(),
+        ("reinforcement", "michie") => "Michie's rule, +3/+1/−1".to_string(),
+        ("reinforcement", v) => {
+            let (deltas, last) = match v.strip_suffix(":last") {
+                Some(d) => (d, " on the last move"),
+                None => (v, ""),
+            };
+            let d: Vec<&str> = deltas.split('/').collect();
+            match d.as_slice() {
+                [w, dr, l] => format!("{w} a win, {dr} a draw, {} a loss{last}", l.replace('-', "−")),
+                _ => part.to_string(),
+            }
+        }
+        ("empty box", "resign") => "resigns at an empty box".to_string(),
+        ("empty box", "restock") => "an empty box is refilled".to_string(),
+        ("empty box", v) if v.starts_with("floor:") => format!("never fewer than {} beads", &v[6..]),
+        ("boxes", "all") => "a box for every position".to_string(),
+        ("boxes", "choices") => "boxes only where there is a choice".to_string(),
+        ("boxes", "michie") => "Michie's boxes".to_string(),
+        ("no", "symmetry") => "mirror images in boxes of their own".to_string(),
+        _ => part.to_string(),
+    }
+}
 
 /// Below this many seeds a chart says its band is rough.
 pub const FEW_SEEDS: u64 = 5;
@@ -190,7 +224,6 @@ fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> 
                 error: ChartError::Unknown(name.to_string()),
             })?;
         let mut series = Vec::new();
-        let mut any_split = false;
         for arm in &table.arms {
             let (Some(mean), Some(low), Some(high)) = (
                 arm.columns.get(&format!("{}_mean", kind.metric)),
@@ -207,7 +240,6 @@ fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> 
                 continue;
             }
             let spread = split_seeds(arm, kind.metric);
-            any_split |= !spread.is_empty();
             let mut label = arm.name.clone();
             let mut extra = Vec::new();
             if opponents.len() > 1 && !label.to_lowercase().contains(&arm.opponent.to_lowercase()) {
@@ -218,7 +250,7 @@ fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> 
                 arm.settings
                     .split(", ")
                     .filter(|part| !common_settings.contains(part) && !label.contains(*part))
-                    .map(str::to_string),
+                    .map(plain_setting),
             );
             if !extra.is_empty() {
                 label = format!("{label} ({})", extra.join("; "));
@@ -235,10 +267,11 @@ fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> 
         if opponents.len() == 1 {
             sub.push(format!("vs {}", opponents[0]));
         }
+        let plain = |parts: Vec<&str>| parts.into_iter().map(plain_setting).collect::<Vec<_>>().join(", ");
         if settings.len() == 1 {
-            sub.push(settings[0].to_string());
+            sub.push(plain(settings[0].split(", ").collect()));
         } else if !common_settings.is_empty() {
-            sub.push(common_settings.join(", "));
+            sub.push(plain(common_settings.clone()));
         }
         let seeds: u64 = table.seeds.parse().unwrap_or(0);
         sub.push(if seeds < FEW_SEEDS {
@@ -249,17 +282,18 @@ fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> 
         } else {
             format!("mean and 95% band over {} seeds", table.seeds)
         });
-        if any_split {
-            sub.push("dotted: 10th and 90th percentiles, where seeds split".to_string());
-        }
         let y_label = if kind.metric.ends_with("_rate") {
-            format!(
-                "{} of {} games",
-                kind.y_label.trim_end_matches(" (rolling window)"),
-                table.window
-            )
+            format!("share of the last {} games {}", table.window, kind.y_label)
         } else {
             kind.y_label.to_string()
+        };
+        // Probabilities and shares from 0 to 1, counts from 0.
+        let (y_floor, y_ceiling) = match METRICS.iter().position(|m| *m == kind.metric) {
+            Some(i) => {
+                let (lo, hi) = metric_bounds(i, 0);
+                (Some(lo).filter(|_| lo == 0.0), Some(hi).filter(|&h| h == 1.0))
+            }
+            None => (None, None),
         };
         let chart = Chart {
             title: format!("{}: {}", table.title, kind.title),
@@ -267,6 +301,8 @@ fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> 
             x_label: "game number".to_string(),
             y_label,
             series,
+            y_floor,
+            y_ceiling,
         };
         let stem = dir.join(format!("{}{suffix}", kind.name));
         plot::draw(&chart, &stem)?;

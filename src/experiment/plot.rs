@@ -35,7 +35,16 @@ pub struct Chart {
     pub x_label: String,
     pub y_label: String,
     pub series: Vec<Series>,
+    /// The quantity's natural range (a probability's 0 to 1, a count's 0
+    /// up): the y axis starts at the floor and stops at the ceiling, so that
+    /// a change is drawn at its true size.
+    pub y_floor: Option<f64>,
+    pub y_ceiling: Option<f64>,
 }
+
+/// The legend's words for the percentile lines (drawn thin and solid, a
+/// style no arm's mean line has).
+pub const SPREAD_LEGEND: &str = "thin lines: 10th and 90th percentiles of the seeds, where they split";
 
 /// Image size in pixels (PNG) and user units (SVG).
 const WIDTH: u32 = 1000;
@@ -195,12 +204,18 @@ impl<'a> Plan<'a> {
         } else {
             (xs.0 - 1.0, xs.1 + 1.0)
         };
-        let y_range = if ys.1 - ys.0 > 0.0 {
+        let mut y_range = if ys.1 - ys.0 > 0.0 {
             let m = 0.05 * (ys.1 - ys.0);
             (ys.0 - m, ys.1 + m)
         } else {
             (ys.0 - 1.0, ys.1 + 1.0)
         };
+        if let Some(floor) = chart.y_floor.filter(|&f| f <= ys.0) {
+            y_range.0 = floor;
+        }
+        if let Some(ceiling) = chart.y_ceiling.filter(|&c| c >= ys.1) {
+            y_range.1 = ceiling;
+        }
         if !(x_range.1 - x_range.0).is_finite() || !(y_range.1 - y_range.0).is_finite() {
             return Err(ChartError::TooLarge(chart.title.clone()));
         }
@@ -278,7 +293,9 @@ fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plan: &Plan) -> Res
     } else {
         1
     };
-    let rows = chart.series.len().div_ceil(columns) as u32;
+    let spread = chart.series.iter().any(|s| s.spread.len() > 1);
+    let entries = chart.series.len() + usize::from(spread);
+    let rows = entries.div_ceil(columns) as u32;
     let legend_h = rows * LEGEND_ROW + 8;
     let (body, legend_strip) = body.split_vertically(HEIGHT.saturating_sub(top + legend_h).max(HEIGHT / 3));
 
@@ -322,7 +339,7 @@ fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plan: &Plan) -> Res
         }
     }
 
-    // The spread of seeds: thin dotted lines, under the means.
+    // The spread of seeds: thin solid lines (every mean is thicker), under the means.
     for (i, s) in chart.series.iter().enumerate() {
         let colour = PALETTE[i % PALETTE.len()];
         let spread: Vec<(f64, f64, f64, f64)> = s.spread.iter().map(|&(x, lo, hi)| (x, lo, hi, f64::NAN)).collect();
@@ -333,7 +350,7 @@ fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plan: &Plan) -> Res
             };
             for line in runs(&spread, pick) {
                 if line.len() > 1 {
-                    ctx.draw_series(DashedLineSeries::new(line, 2, 3, colour.mix(0.9).stroke_width(1)))
+                    ctx.draw_series(LineSeries::new(line, colour.mix(0.8).stroke_width(1)))
                         .map_err(err)?;
                 }
             }
@@ -379,6 +396,25 @@ fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plan: &Plan) -> Res
         let style = TextStyle::from((FAMILY, LEGEND_SIZE).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
         legend_strip
             .draw(&Text::new(s.label.as_str(), (x + 34, y), style))
+            .map_err(err)?;
+    }
+
+    if spread {
+        let i = chart.series.len() as i32;
+        let (row, col) = (i / columns as i32, i % columns as i32);
+        let x = 90 + col * col_w;
+        let y = 4 + row * LEGEND_ROW as i32 + LEGEND_ROW as i32 / 2;
+        for dy in [-4, 4] {
+            legend_strip
+                .draw(&PathElement::new(
+                    vec![(x, y + dy), (x + 26, y + dy)],
+                    RGBColor(90, 90, 90).stroke_width(1),
+                ))
+                .map_err(err)?;
+        }
+        let style = TextStyle::from((FAMILY, LEGEND_SIZE).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
+        legend_strip
+            .draw(&Text::new(SPREAD_LEGEND, (x + 34, y), style))
             .map_err(err)?;
     }
 
@@ -474,6 +510,8 @@ mod tests {
                     spread: Vec::new(),
                 },
             ],
+            y_floor: None,
+            y_ceiling: None,
         }
     }
 
@@ -625,6 +663,8 @@ mod tests {
                 points: vec![(5.0, 0.5, 0.5, 0.5)],
                 spread: Vec::new(),
             }],
+            y_floor: None,
+            y_ceiling: None,
         };
         let plan = Plan::new(&chart).unwrap();
         assert_eq!(plan.x_range, (4.0, 6.0));

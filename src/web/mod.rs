@@ -5,6 +5,7 @@
 //! its page embedded in the program.
 
 pub mod labels;
+pub mod rules;
 pub mod server;
 pub mod session;
 pub mod svg;

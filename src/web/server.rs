@@ -35,7 +35,8 @@ use crate::fsutil::{read_text, write_atomic, FileError};
 use crate::training::opponent::OpponentSpec;
 use crate::web::labels::{self, LabelError, Paper};
 use crate::web::session::{
-    load_session, new_session, parse_opponent, Limits, NewMachine, Session, SessionError, TrainRequest,
+    load_session, new_session, parse_opponent, BoxQuery, Limits, NewMachine, Session, SessionError, TrainRequest,
+    WatchRequest,
 };
 
 const INDEX_HTML: &str = include_str!("page/index.html");
@@ -545,6 +546,9 @@ impl Shared {
         view["training"] = json!({"running": p.running, "opponent": p.opponent, "done": p.done, "total": p.total});
         view["state_file"] = json!(self.state.as_ref().map(|f| f.path.display().to_string()));
         view["state_held_elsewhere"] = json!(self.state.is_some() && !slot.owns_state);
+        if let Ok(any) = crate::registry::parse_spec(&slot.spec) {
+            view["rules"] = crate::web::rules::rules(&any);
+        }
         if let Some(n) = &slot.note {
             view["message"] = json!(n);
         }
@@ -827,6 +831,7 @@ fn build(config: Config, addr: SocketAddr) -> (Router, Arc<Shared>) {
         )
         .route("/DejaVuSans.ttf", get(font))
         .route("/api/games", get(games))
+        .route("/api/games/{spec}", get(one_game))
         .route("/api/sessions", post(create))
         .route("/api/sessions/{id}", get(view).delete(close))
         .route("/api/sessions/{id}/machine", post(new_machine))
@@ -835,6 +840,7 @@ fn build(config: Config, addr: SocketAddr) -> (Router, Arc<Shared>) {
         .route("/api/sessions/{id}/resign", post(resign))
         .route("/api/sessions/{id}/train", post(train))
         .route("/api/sessions/{id}/stop", post(stop))
+        .route("/api/sessions/{id}/watch", post(watch))
         .route("/api/sessions/{id}/curves", get(curves))
         .route("/api/sessions/{id}/boxes", get(boxes))
         .route("/api/sessions/{id}/state", get(download).put(upload))
@@ -1017,6 +1023,24 @@ fn title(any: &crate::registry::AnyGame) -> String {
     format!("{title} ({})", any.machine_name())
 }
 
+/// What the page lists of a game: its title, sides and historical machine.
+fn game_entry(spec: &str, g: &crate::registry::AnyGame) -> Json {
+    json!({
+        "spec": spec,
+        "title": title(g),
+        "players": [g.player_name(crate::game::Player::One), g.player_name(crate::game::Player::Two)],
+        "machine_side": g.player_name(g.machine_side()),
+        "machine": g.machine_name(),
+        "preset": g.machine_preset().name(),
+    })
+}
+
+/// One game spec, checked: its entry, or what is wrong with it.
+async fn one_game(Path(spec): Path<String>) -> ApiResult {
+    let g = crate::registry::parse_spec(&spec).map_err(|e| ApiError::bad(e.to_string()))?;
+    Ok(json_response(StatusCode::OK, &game_entry(&spec, &g)))
+}
+
 /// The games the page offers (the registry's examples), with their sides
 /// and historical machines.
 async fn games() -> Response {
@@ -1024,14 +1048,7 @@ async fn games() -> Response {
         .into_iter()
         .filter_map(|spec| {
             let g = crate::registry::parse_spec(spec).ok()?;
-            Some(json!({
-                "spec": spec,
-                "title": title(&g),
-                "players": [g.player_name(crate::game::Player::One), g.player_name(crate::game::Player::Two)],
-                "machine_side": g.player_name(g.machine_side()),
-                "machine": g.machine_name(),
-                "preset": g.machine_preset().name(),
-            }))
+            Some(game_entry(spec, &g))
         })
         .collect();
     json_response(
@@ -1210,6 +1227,7 @@ async fn train(State(shared): State<Arc<Shared>>, Path(id): Path<String>, bytes:
                 if slot.progress.running {
                     return Err(ApiError::new(StatusCode::CONFLICT, "the machine is already training"));
                 }
+                refuse_to_drop(slot.session.as_ref(), ask.discard)?;
                 // Refused by estimate now, or as it was before; the solve itself is the run's first step.
                 slot.session.check_opponent(&opponent)?;
                 if matches!(opponent, OpponentSpec::Perfect(_)) {
@@ -1250,6 +1268,51 @@ async fn train(State(shared): State<Arc<Shared>>, Path(id): Path<String>, bytes:
     }
 }
 
+/// Training or watching never drops a person's game unasked.
+fn refuse_to_drop(session: &dyn Session, discard: bool) -> Result<(), ApiError> {
+    let moves = session.person_moves();
+    if moves > 0 && !discard {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            format!(
+                "a game is in progress ({moves} move{} of yours): finish it, or say to drop it (\"discard\": true)",
+                if moves == 1 { "" } else { "s" }
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// One game against an opponent, played on the server for the page to show move by move.
+async fn watch(State(shared): State<Arc<Shared>>, Path(id): Path<String>, bytes: Bytes) -> ApiResult {
+    let ask: WatchRequest = body(&bytes)?;
+    let opponent = parse_opponent(&ask.opponent, shared.config.limits)?;
+    refuse_while_stopping(&shared)?;
+    shared
+        .work(move |shared| {
+            let entry = shared.entry(&id)?;
+            not_while_training(&entry)?;
+            let game = shared.change(&entry, |slot| {
+                slot.idle()?;
+                refuse_to_drop(slot.session.as_ref(), ask.discard)?;
+                slot.session.check_opponent(&opponent)?;
+                if matches!(opponent, OpponentSpec::Perfect(_)) {
+                    if let Some(why) = lock(&shared.unsolvable).get(&slot.spec) {
+                        return Err(ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, why.clone()));
+                    }
+                }
+                slot.note = None;
+                let game = slot.session.watch(&opponent, ask.frames)?;
+                slot.note = shared.save(slot);
+                Ok(game)
+            })?;
+            let mut answer = (*entry.view()).clone();
+            answer["watched"] = game;
+            Ok(json_response(StatusCode::OK, &answer))
+        })
+        .await
+}
+
 async fn stop(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> ApiResult {
     let entry = shared.entry(&id)?;
     entry.stop();
@@ -1262,12 +1325,17 @@ async fn curves(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> Ap
     Ok(arc_json(&curves))
 }
 
-async fn boxes(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> ApiResult {
+async fn boxes(
+    State(shared): State<Arc<Shared>>,
+    Path(id): Path<String>,
+    query: Result<axum::extract::Query<BoxQuery>, axum::extract::rejection::QueryRejection>,
+) -> ApiResult {
+    let axum::extract::Query(query) = query.map_err(|e| ApiError::bad(format!("boxes: {}", e.body_text())))?;
     shared
         .work(move |shared| {
             let entry = shared.entry(&id)?;
             let limit = shared.config.max_listed_boxes;
-            let listed = shared.change(&entry, |slot| Ok(slot.session.boxes(limit)))?;
+            let listed = shared.change(&entry, |slot| Ok(slot.session.boxes(&query, limit)))?;
             Ok(json_response(StatusCode::OK, &listed))
         })
         .await
@@ -1511,8 +1579,14 @@ mod tests {
         fn resign(&mut self) -> Result<(), SessionError> {
             self.0.resign()
         }
-        fn boxes(&self, limit: usize) -> Json {
-            self.0.boxes(limit)
+        fn boxes(&self, query: &BoxQuery, limit: usize) -> Json {
+            self.0.boxes(query, limit)
+        }
+        fn person_moves(&self) -> usize {
+            self.0.person_moves()
+        }
+        fn watch(&mut self, opponent: &OpponentSpec, frames: bool) -> Result<Json, SessionError> {
+            self.0.watch(opponent, frames)
         }
         fn curves(&self) -> Json {
             self.0.curves()

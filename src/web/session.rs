@@ -22,7 +22,7 @@ use crate::training::driver::{Ending, Match, Mover, Step};
 use crate::training::opponent::{Opponent, OpponentSpec, PerfectPlayer};
 use crate::training::state;
 use crate::training::trainer::{make_opponent, GameRecord, Trainer};
-use crate::web::svg::{bead_colour, board_svg, box_svg, BeadMark, Options};
+use crate::web::svg::{bead_colour, board_svg, box_svg_as, BeadMark, Options};
 
 /// A request a session (or the server) cannot carry out, by kind: the kind
 /// decides the HTTP status, the text says what was wrong.
@@ -139,12 +139,42 @@ pub struct NewMachine {
     pub seed: Option<u64>,
 }
 
-/// A training request: an opponent and a number of games.
+/// A training request: an opponent and a number of games; `discard` says
+/// the person's game in progress may be dropped.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TrainRequest {
     pub opponent: String,
     pub games: u64,
+    #[serde(default)]
+    pub discard: bool,
+}
+
+/// A request to watch one game against an opponent: `frames` asks for the
+/// board after every move (a slow watch shows them one by one); `discard`
+/// as for training.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WatchRequest {
+    pub opponent: String,
+    #[serde(default)]
+    pub frames: bool,
+    #[serde(default)]
+    pub discard: bool,
+}
+
+/// Which boxes a page lists: a page of them, of one move of the machine's,
+/// or those whose position string contains some text.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoxQuery {
+    /// From 1.
+    pub page: Option<usize>,
+    pub per_page: Option<usize>,
+    /// The machine's own move number (1 = its first move).
+    pub own_move: Option<u32>,
+    /// Text the box's position string contains.
+    pub find: Option<String>,
 }
 
 /// What a slice of training did.
@@ -168,8 +198,15 @@ pub trait Session: Send {
     fn play(&mut self, text: &str) -> Result<(), SessionError>;
     /// The person resigns the game in progress.
     fn resign(&mut self) -> Result<(), SessionError>;
-    /// Every box (at most `limit`) with its position drawn and its beads.
-    fn boxes(&self, limit: usize) -> Json;
+    /// The boxes the query asks for (at most `limit` a page), the boxes of
+    /// the last game first, each with its position drawn and its beads.
+    fn boxes(&self, query: &BoxQuery, limit: usize) -> Json;
+    /// Moves the person has made in the game in progress (0: none, or no game).
+    fn person_moves(&self) -> usize;
+    /// Play one whole game against `opponent` for the page to watch: the
+    /// person's game in progress is dropped. Answers with the game's moves
+    /// (with the board after each when `frames`) and its result.
+    fn watch(&mut self, opponent: &OpponentSpec, frames: bool) -> Result<Json, SessionError>;
     /// The curves so far.
     fn curves(&self) -> Json;
     /// The state file, as `menace train --save` writes it.
@@ -292,6 +329,15 @@ fn perfect_too_large(spec: &OpponentSpec, e: impl std::fmt::Display) -> SessionE
     ))
 }
 
+/// A box the machine drew from in the game last played: the real position,
+/// the symmetry that maps it to the box, and the ply of the game (from 1).
+struct Drawn<G: Game> {
+    index: u32,
+    pos: G::Position,
+    sym: G::Symmetry,
+    ply: usize,
+}
+
 /// A finished game shown until the next starts.
 struct Finished<G: Game> {
     pos: G::Position,
@@ -334,6 +380,14 @@ struct GameSession<G: Picture> {
     history: Vec<String>,
     /// The box the machine last drew from, with its beads as they were then.
     last_draw: Option<Json>,
+    /// Every box drawn from in the game in progress or last played, as drawn.
+    drawn: Vec<Drawn<G>>,
+    /// The boxes (by index) the machine drew from in the last finished game.
+    last_game: Vec<u32>,
+    /// Moves the person made in the game in progress.
+    person_moves: usize,
+    /// Pictures are turned half round: the person plays the side drawn at the top.
+    turned: bool,
     /// The beads the last game added or took away.
     last_changes: Json,
     /// A note for the page (why training stopped early).
@@ -369,6 +423,10 @@ impl<G: Picture> GameSession<G> {
             finished: None,
             history: Vec::new(),
             last_draw: None,
+            drawn: Vec::new(),
+            last_game: Vec::new(),
+            person_moves: 0,
+            turned: false,
             last_changes: json!([]),
             message: None,
             score: Score::default(),
@@ -380,12 +438,92 @@ impl<G: Picture> GameSession<G> {
             training: false,
             training_match: None,
         };
-        if s.small() {
-            let exact = s.trainer.exact();
-            s.exact = Some(exact_json(&exact));
+        let exact = s.small().then(|| s.trainer.exact());
+        if let Some(e) = &exact {
+            s.exact = Some(exact_json(e));
         }
+        s.turned = s.person_at_top();
+        s.start_point(exact);
         let _ = s.new_game();
         s
+    }
+
+    /// Whether the person's side is the one drawn at the top of the board:
+    /// in a game that starts with both sides' pieces on the board, the side
+    /// that moves second.
+    fn person_at_top(&self) -> bool {
+        let game = self.game();
+        let pieces = game.pieces(&game.start());
+        let both = [Player::One, Player::Two]
+            .iter()
+            .all(|&p| pieces.iter().any(|x| x.owner == p));
+        both && self.trainer.machine().side() == Player::One
+    }
+
+    /// The curves' first point, the machine as it is now (game 0 for a
+    /// fresh machine): one game already draws a line.
+    fn start_point(&mut self, exact: Option<crate::training::trainer::ExactPair>) {
+        let machine = self.trainer.machine();
+        let mut point = serde_json::Map::new();
+        point.insert("game".into(), json!(self.trainer.games_played()));
+        let values: [(&str, Option<f64>); 5] = [
+            ("michie_score", Some(0.0)),
+            ("wins_minus_losses", Some(0.0)),
+            ("beads", Some(machine.total_beads() as f64)),
+            ("first_box_beads", Some(machine.first_move_beads() as f64)),
+            ("boxes", Some(machine.boxes().len() as f64)),
+        ];
+        for (name, v) in values {
+            if let Some(v) = v {
+                point.insert(name.into(), json!(v));
+            }
+        }
+        if let Some(p) = exact.and_then(|e| e.perfect) {
+            point.insert("exact_perfect_win".into(), json!(p.win));
+            point.insert("exact_perfect_draw".into(), json!(p.draw));
+            point.insert("exact_perfect_loss".into(), json!(p.loss));
+        }
+        if let Some(r) = exact.and_then(|e| e.random) {
+            point.insert("exact_random_win".into(), json!(r.win));
+            point.insert("exact_random_draw".into(), json!(r.draw));
+            point.insert("exact_random_loss".into(), json!(r.loss));
+        }
+        self.points.push(Json::Object(point));
+    }
+
+    /// Where symmetry merges: the first box (of the first few) whose moves
+    /// share bead colours, counted, or none.
+    fn symmetry_note(&self) -> Option<String> {
+        let game = self.game();
+        let machine = self.trainer.machine();
+        if !machine.settings().symmetry || <G::Symmetry as Symmetry>::ALL.len() < 2 {
+            return None;
+        }
+        let merged = "Positions that are mirror images of each other share one box, and in a position that is its own mirror image, mirrored moves share one bead colour.";
+        let found = machine.boxes().iter().enumerate().take(50).find_map(|(i, b)| {
+            let legal = game.moves(&b.position(game)).len();
+            (b.moves.len() < legal).then_some((i, b.moves.len(), legal))
+        });
+        Some(match found {
+            Some((i, colours, legal)) => format!(
+                "{merged} So box {} holds beads of {colours} colours for its {legal} legal moves.",
+                i + 1
+            ),
+            None => merged.to_string(),
+        })
+    }
+
+    /// "HER's move 2 (move 4 of the game)": the machine's own move count,
+    /// then the game's ply.
+    fn moment(&self, own_move: u32, ply: usize) -> String {
+        format!("{}'s move {own_move} (move {ply} of the game)", self.name)
+    }
+
+    /// Said once wherever a box drawn from a mirror image is shown.
+    fn mirror_note(&self, box_number: u32) -> String {
+        format!(
+            "Box {box_number} holds the mirror image of this position (one box serves both); it is drawn here as it stood on the board, its moves mirrored to match."
+        )
     }
 
     /// The opponent `spec` names, within the page's limits: a perfect
@@ -431,7 +569,8 @@ impl<G: Picture> GameSession<G> {
                     let name = self.game().move_name(&before, mv);
                     self.history.push(name);
                     if machine_to_move {
-                        self.last_draw = Some(self.draw_json(&before, mv));
+                        let ply = self.history.len();
+                        self.last_draw = Some(self.note_draw(&before, mv, ply));
                     }
                 }
                 Step::Opponent(mv) => {
@@ -463,6 +602,7 @@ impl<G: Picture> GameSession<G> {
         };
         self.against_person.add(result);
         self.last_changes = self.changes_json(&changes);
+        self.last_game = self.drawn.iter().map(|d| d.index).collect();
         self.record(&record);
         self.finished = Some(Finished {
             pos,
@@ -499,9 +639,50 @@ impl<G: Picture> GameSession<G> {
         }
     }
 
+    /// The machine drew `mv` at `pos` (the position before it, at `ply`):
+    /// keep the box as drawn, for the after-game changes, and show it.
+    fn note_draw(&mut self, pos: &G::Position, mv: G::Move, ply: usize) -> Json {
+        if let Some((index, sym)) = self.trainer.machine().box_for(pos) {
+            self.drawn.push(Drawn {
+                index,
+                pos: pos.clone(),
+                sym,
+                ply,
+            });
+        }
+        self.draw_json(pos, mv, ply)
+    }
+
+    /// The beads of box `index` as marks on the real board that `sym` maps
+    /// the box's position to, `drawn` marking colours.
+    fn real_marks(
+        &self,
+        index: u32,
+        sym: G::Symmetry,
+        drawn: impl Fn(G::Move, usize) -> bool,
+    ) -> Vec<BeadMark<G::Move>> {
+        let game = self.game();
+        let b = &self.trainer.machine().boxes()[index as usize];
+        let inverse = sym.inverse();
+        b.moves
+            .iter()
+            .zip(&b.beads)
+            .enumerate()
+            .map(|(c, (&m, &beads))| {
+                let real = game.map_move(m, inverse);
+                BeadMark {
+                    mv: real,
+                    beads,
+                    colour: c,
+                    drawn: drawn(real, c),
+                }
+            })
+            .collect()
+    }
+
     /// The box a machine drew from at `pos` (the position before its move
     /// `mv`), drawn on the real board with the drawn bead marked.
-    fn draw_json(&self, pos: &G::Position, mv: G::Move) -> Json {
+    fn draw_json(&self, pos: &G::Position, mv: G::Move, ply: usize) -> Json {
         let game = self.game();
         let machine = self.trainer.machine();
         let Some((index, sym)) = machine.box_for(pos) else {
@@ -512,22 +693,7 @@ impl<G: Picture> GameSession<G> {
             });
         };
         let b = &machine.boxes()[index as usize];
-        let inverse = sym.inverse();
-        let marks: Vec<BeadMark<G::Move>> = b
-            .moves
-            .iter()
-            .zip(&b.beads)
-            .enumerate()
-            .map(|(c, (&m, &beads))| {
-                let real = game.map_move(m, inverse);
-                BeadMark {
-                    mv: real,
-                    beads,
-                    colour: c,
-                    drawn: real == mv,
-                }
-            })
-            .collect();
+        let marks = self.real_marks(index, sym, |real, _| real == mv);
         let beads: Vec<Json> = marks
             .iter()
             .map(|m| {
@@ -538,14 +704,18 @@ impl<G: Picture> GameSession<G> {
         json!({
             "box": index + 1,
             "own_move": b.own_move,
+            "moment": self.moment(b.own_move, ply),
             "move": game.move_name(pos, mv),
             "mirrored": !sym.is_identity(),
+            "mirror_note": (!sym.is_identity()).then(|| self.mirror_note(index + 1)),
             "position": game.position_string(&b.position(game)),
-            "svg": box_svg(game, pos, &marks, 44.0),
+            "svg": box_svg_as(game, pos, &marks, 44.0, self.turned),
             "beads": beads,
         })
     }
 
+    /// The beads the game changed, each box drawn exactly as it was shown
+    /// while the game was played (the real board, the same move names).
     fn changes_json(&self, changes: &[BeadChange]) -> Json {
         let game = self.game();
         let boxes = self.trainer.machine().boxes();
@@ -553,29 +723,28 @@ impl<G: Picture> GameSession<G> {
             .iter()
             .map(|c| {
                 let b = &boxes[c.box_index as usize];
-                let mv = b.moves[c.colour as usize];
-                let (colour, css) = bead_colour(c.colour as usize);
-                let marks: Vec<BeadMark<G::Move>> = b
-                    .moves
-                    .iter()
-                    .zip(&b.beads)
-                    .enumerate()
-                    .map(|(k, (&m, &beads))| BeadMark {
-                        mv: m,
-                        beads,
-                        colour: k,
-                        drawn: k == c.colour as usize,
-                    })
-                    .collect();
+                let colour_index = c.colour as usize;
+                let (colour, css) = bead_colour(colour_index);
+                let seen = self.drawn.iter().rev().find(|d| d.index == c.box_index);
+                let (pos, sym, moment) = match seen {
+                    Some(d) => (d.pos.clone(), d.sym, Some(self.moment(b.own_move, d.ply))),
+                    None => (b.position(game), G::Symmetry::identity(), None),
+                };
+                let marks = self.real_marks(c.box_index, sym, |_, k| k == colour_index);
+                let mv = marks[colour_index].mv;
                 json!({
                     "box": c.box_index + 1,
+                    "own_move": b.own_move,
+                    "moment": moment,
                     "position": game.position_string(&b.position(game)),
-                    "move": game.move_name(&b.position(game), mv),
+                    "move": game.move_name(&pos, mv),
+                    "mirrored": !sym.is_identity(),
+                    "mirror_note": (!sym.is_identity()).then(|| self.mirror_note(c.box_index + 1)),
                     "colour": colour,
                     "css": css,
                     "before": c.before,
                     "after": c.after,
-                    "svg": box_svg(game, &b.position(game), &marks, 30.0),
+                    "svg": box_svg_as(game, &pos, &marks, 44.0, self.turned),
                 })
             })
             .collect();
@@ -596,6 +765,7 @@ impl<G: Picture> GameSession<G> {
             // The cells of a move do not depend on the position (for every game so far).
             last: last.map(|mv| game.move_cells(&pos, mv)),
             names: true,
+            turned: self.turned,
             ..Options::default()
         };
         let moves: Vec<Json> = if over || game.turn(&pos) != person {
@@ -617,6 +787,8 @@ impl<G: Picture> GameSession<G> {
             "over": over,
             "result": result,
             "history": self.history,
+            "person_moves": self.person_moves,
+            "turned": self.turned,
         })
     }
 }
@@ -654,6 +826,7 @@ impl<G: Picture> Session for GameSession<G> {
             "exact": self.exact,
             "trained_against": self.parked.as_ref().map(|(spec, _)| spec.to_string()),
             "board": self.board_json(),
+            "symmetry_note": self.symmetry_note(),
             "last_draw": self.last_draw,
             "last_changes": self.last_changes,
             "message": self.message,
@@ -667,6 +840,8 @@ impl<G: Picture> Session for GameSession<G> {
         }
         self.finished = None;
         self.history.clear();
+        self.drawn.clear();
+        self.person_moves = 0;
         self.last_draw = None;
         self.last_changes = json!([]);
         self.message = None;
@@ -689,6 +864,7 @@ impl<G: Picture> Session for GameSession<G> {
         let mv = game.parse_move(&pos, text).map_err(invalid)?;
         self.history.push(game.move_name(&pos, mv));
         m.play_person(&self.trainer, mv);
+        self.person_moves += 1;
         self.message = None;
         self.advance();
         Ok(())
@@ -703,57 +879,183 @@ impl<G: Picture> Session for GameSession<G> {
         Ok(())
     }
 
-    fn boxes(&self, limit: usize) -> Json {
+    fn boxes(&self, query: &BoxQuery, limit: usize) -> Json {
         let game = self.game();
         let machine = self.trainer.machine();
+        let all = machine.boxes();
+        let find = query.find.as_deref().map(str::trim).filter(|f| !f.is_empty());
         let changed: Vec<u64> = self
             .last_changes
             .as_array()
             .map(|a| a.iter().filter_map(|c| c["box"].as_u64()).collect())
             .unwrap_or_default();
-        let mut order: Vec<usize> = (0..machine.boxes().len()).collect();
-        order.sort_by_key(|&i| (machine.boxes()[i].own_move, i));
-        let list: Vec<Json> = order
-            .into_iter()
-            .take(limit)
-            .map(|i| {
-                let b = &machine.boxes()[i];
-                let marks: Vec<BeadMark<G::Move>> = b
-                    .moves
-                    .iter()
-                    .zip(&b.beads)
-                    .enumerate()
-                    .map(|(c, (&mv, &beads))| BeadMark {
-                        mv,
-                        beads,
-                        colour: c,
-                        drawn: false,
-                    })
-                    .collect();
-                let beads: Vec<Json> = marks
-                    .iter()
-                    .map(|m| {
-                        let (colour, css) = bead_colour(m.colour);
-                        json!({"move": game.move_name(&b.position(game), m.mv), "beads": m.beads, "colour": colour, "css": css})
-                    })
-                    .collect();
-                json!({
-                    "box": i + 1,
-                    "own_move": b.own_move,
-                    "position": game.position_string(&b.position(game)),
-                    "svg": box_svg(game, &b.position(game), &marks, 30.0),
-                    "beads": beads,
-                    "changed": changed.contains(&(i as u64 + 1)),
+        let per_page = query.per_page.unwrap_or(24).clamp(1, limit.max(1));
+        let card = |i: usize| {
+            let b = &all[i];
+            let pos = b.position(game);
+            let marks: Vec<BeadMark<G::Move>> = b
+                .moves
+                .iter()
+                .zip(&b.beads)
+                .enumerate()
+                .map(|(c, (&mv, &beads))| BeadMark {
+                    mv,
+                    beads,
+                    colour: c,
+                    drawn: false,
                 })
+                .collect();
+            let beads: Vec<Json> = marks
+                .iter()
+                .map(|m| {
+                    let (colour, css) = bead_colour(m.colour);
+                    json!({"move": game.move_name(&pos, m.mv), "beads": m.beads, "colour": colour, "css": css})
+                })
+                .collect();
+            json!({
+                "box": i + 1,
+                "own_move": b.own_move,
+                "position": game.position_string(&pos),
+                "svg": box_svg_as(game, &pos, &marks, 30.0, self.turned),
+                "beads": beads,
+                "in_last_game": self.last_game.contains(&(i as u32)),
+                "changed": changed.contains(&(i as u64 + 1)),
             })
+        };
+        let mut last: Vec<usize> = self
+            .last_game
+            .iter()
+            .map(|&i| i as usize)
+            .filter(|&i| i < all.len())
             .collect();
+        last.dedup();
+        let mut matched: Vec<usize> = (0..all.len())
+            .filter(|&i| query.own_move.is_none_or(|m| all[i].own_move == m))
+            .filter(|&i| find.is_none_or(|f| game.position_string(&all[i].position(game)).contains(f)))
+            .collect();
+        matched.sort_by_key(|&i| (all[i].own_move, i));
+        let pages = matched.len().div_ceil(per_page).max(1);
+        let page = query.page.unwrap_or(1).clamp(1, pages);
+        let list: Vec<Json> = matched
+            .iter()
+            .skip((page - 1) * per_page)
+            .take(per_page)
+            .map(|&i| card(i))
+            .collect();
+        let mut moves: Vec<(u32, usize)> = Vec::new();
+        for b in all {
+            match moves.iter_mut().find(|(m, _)| *m == b.own_move) {
+                Some((_, n)) => *n += 1,
+                None => moves.push((b.own_move, 1)),
+            }
+        }
+        moves.sort();
         json!({
             "game": game.spec(),
             "machine": self.name,
             "side": self.side_name(machine.side()),
-            "total": machine.boxes().len(),
+            "total": all.len(),
+            "matched": matched.len(),
+            "page": page,
+            "pages": pages,
+            "per_page": per_page,
+            "moves": moves.iter().map(|&(m, n)| json!({"own_move": m, "boxes": n})).collect::<Vec<_>>(),
+            "last_game": last.iter().map(|&i| card(i)).collect::<Vec<_>>(),
             "boxes": list,
         })
+    }
+
+    fn person_moves(&self) -> usize {
+        if self.current.is_some() {
+            self.person_moves
+        } else {
+            0
+        }
+    }
+
+    fn watch(&mut self, spec: &OpponentSpec, frames: bool) -> Result<Json, SessionError> {
+        let opponent = match self.parked.take() {
+            Some((parked, Some(opponent))) if parked == *spec => opponent,
+            other => match self.make_opponent(spec) {
+                Ok(o) => o,
+                Err(e) => {
+                    self.parked = other;
+                    return Err(e);
+                }
+            },
+        };
+        if let Some(m) = self.current.take() {
+            m.abandon(&mut self.trainer);
+        }
+        self.finished = None;
+        self.history.clear();
+        self.drawn.clear();
+        self.person_moves = 0;
+        self.last_draw = None;
+        self.last_changes = json!([]);
+        self.message = None;
+        self.trainer.set_opponent(spec.clone(), opponent);
+        let game = self.game().clone();
+        let mut m = Match::start(&mut self.trainer);
+        let mut steps = Vec::new();
+        let (result, ending) = loop {
+            let before = m.position().clone();
+            let machine_to_move = m.mover(&self.trainer) == Mover::Machine;
+            match m.step(&mut self.trainer) {
+                Step::Machine(mv) | Step::Opponent(mv) => {
+                    self.history.push(game.move_name(&before, mv));
+                    let ply = self.history.len();
+                    let draw = machine_to_move.then(|| self.note_draw(&before, mv, ply));
+                    if let Some(d) = &draw {
+                        self.last_draw = Some(d.clone());
+                    }
+                    if frames {
+                        let options = Options {
+                            unit: 64.0,
+                            last: Some(game.move_cells(&before, mv)),
+                            names: true,
+                            turned: self.turned,
+                            ..Options::default()
+                        };
+                        steps.push(json!({
+                            "mover": if machine_to_move { self.name.to_string() } else { spec.to_string() },
+                            "move": game.move_name(&before, mv),
+                            "ply": ply,
+                            "board": board_svg(&game, m.position(), &options),
+                            "draw": draw,
+                        }));
+                    }
+                }
+                // Never: the opponent is a program; were it so, it resigns.
+                Step::AwaitingPerson => m.opponent_resigns(),
+                Step::Over(result, ending) => break (result, ending),
+            }
+        };
+        let pos = m.position().clone();
+        let last = m.last_move();
+        let small = self.small();
+        let (record, changes) = m.finish(&mut self.trainer, small);
+        let name = self.name;
+        let text = match (result, ending) {
+            (GameResult::Loss, Ending::MachineResigned) => {
+                format!("{name}'s box is empty: {name} resigns; {spec} wins.")
+            }
+            (GameResult::Win, Ending::OpponentResigned) => format!("{spec} resigns. {name} wins."),
+            (GameResult::Win, _) => format!("{name} wins."),
+            (GameResult::Loss, _) => format!("{spec} wins."),
+            (GameResult::Draw, _) => "A draw.".to_string(),
+        };
+        self.last_changes = self.changes_json(&changes);
+        self.last_game = self.drawn.iter().map(|d| d.index).collect();
+        self.record(&record);
+        self.finished = Some(Finished {
+            pos,
+            last,
+            result: text.clone(),
+        });
+        let (spec, opponent) = self.trainer.set_opponent(OpponentSpec::Human, Opponent::Human);
+        self.parked = Some((spec, Some(opponent)));
+        Ok(json!({"steps": steps, "result": text, "plies": self.history.len()}))
     }
 
     fn curves(&self) -> Json {
@@ -814,6 +1116,8 @@ impl<G: Picture> Session for GameSession<G> {
         }
         self.finished = None;
         self.history.clear();
+        self.drawn.clear();
+        self.person_moves = 0;
         self.last_draw = None;
         self.last_changes = json!([]);
         self.trainer.set_opponent(spec.clone(), opponent);

@@ -25,13 +25,33 @@ pub const BEAD_COLOURS: [(&str, &str); 12] = [
     ("grey", "#8c8c8c"),
 ];
 
-/// The name and CSS colour of a box's `i`-th bead colour.
-pub fn bead_colour(i: usize) -> (String, &'static str) {
+/// The name and CSS colour of a box's `i`-th bead colour: the twelve
+/// colours, then a dark and a light shade of each (`dark red`, `light
+/// red`), then the colours again numbered (`red 4`); no two colours of a box
+/// share a name.
+pub fn bead_colour(i: usize) -> (String, String) {
     let (name, css) = BEAD_COLOURS[i % BEAD_COLOURS.len()];
     match i / BEAD_COLOURS.len() {
-        0 => (name.to_string(), css),
-        round => (format!("{name} {}", round + 1), css),
+        0 => (name.to_string(), css.to_string()),
+        1 => (format!("dark {name}"), mix(css, (0, 0, 0), 0.45)),
+        2 => (format!("light {name}"), mix(css, (255, 255, 255), 0.5)),
+        round => (format!("{name} {}", round + 1), css.to_string()),
     }
+}
+
+/// `css` (`#rrggbb`) moved a share `t` of the way to `to`.
+fn mix(css: &str, to: (u8, u8, u8), t: f64) -> String {
+    let hex = css.trim_start_matches('#');
+    let channel = |i: usize, target: u8| {
+        let c = f64::from(u8::from_str_radix(hex.get(i..i + 2).unwrap_or("80"), 16).unwrap_or(128));
+        (c + (f64::from(target) - c) * t).round() as u8
+    };
+    format!(
+        "#{:02x}{:02x}{:02x}",
+        channel(0, to.0),
+        channel(2, to.1),
+        channel(4, to.2)
+    )
 }
 
 /// The font the pictures name (the page ships it; elsewhere a sans-serif stands in).
@@ -78,8 +98,10 @@ pub struct Options {
     /// Arrows (or, for placements, discs) in bead colours: (cells, colour
     /// index, beads, drawn).
     pub arrows: Vec<(MoveCells, usize, u32, bool)>,
-    /// Write the cell names in the cells.
+    /// Write the cell names in the cells (in a corner, clear of the pieces).
     pub names: bool,
+    /// Turned half round (180°), for a person playing the side drawn at the top.
+    pub turned: bool,
     /// Arrows and discs without their bead counts: a printed label lists the
     /// counts beside the board, in type large enough to read.
     pub bare_arrows: bool,
@@ -164,9 +186,10 @@ pub fn board_size(board: &Board, unit: f64) -> (f64, f64) {
 /// its top left corner at (`left`, `top`).
 pub fn board_group(board: &Board, pieces: &[crate::picture::Piece], options: &Options, left: f64, top: f64) -> String {
     let u = options.unit;
-    let (x0, y0, _, _) = extent(board);
-    let px = |x: f64| left + (x - x0 + 0.1) * u;
-    let py = |y: f64| top + (y - y0 + 0.1) * u;
+    let (x0, y0, x1, y1) = extent(board);
+    let turned = options.turned;
+    let px = |x: f64| left + ((if turned { x0 + x1 - x } else { x }) - x0 + 0.1) * u;
+    let py = |y: f64| top + ((if turned { y0 + y1 - y } else { y }) - y0 + 0.1) * u;
     let corners = outline(board.shape);
     let mut out = String::new();
     let _ = write!(out, "<g class=\"board\">");
@@ -215,12 +238,18 @@ pub fn board_group(board: &Board, pieces: &[crate::picture::Piece], options: &Op
             );
         }
         if options.names {
+            // Above the piece: a square's top left corner, a hexagon's top strip.
+            let (dx, dy, size, anchor) = match board.shape {
+                CellShape::Square => (-0.45, -0.33, 0.16, "start"),
+                CellShape::PointyHex => (0.0, -0.4, 0.13, "middle"),
+                CellShape::FlatHex => (0.0, -0.385, 0.12, "middle"),
+            };
             let _ = write!(
                 out,
-                "<text x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"#7a6a55\" text-anchor=\"middle\" pointer-events=\"none\">{}</text>",
-                n(px(c.x)),
-                n(py(c.y + 0.42)),
-                n(0.17 * u),
+                "<text class=\"cell-name\" x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"#6a5a45\" text-anchor=\"{anchor}\" pointer-events=\"none\">{}</text>",
+                n(px(c.x) + dx * u),
+                n(py(c.y) + dy * u),
+                n(size * u),
                 escape(&c.name)
             );
         }
@@ -229,8 +258,33 @@ pub fn board_group(board: &Board, pieces: &[crate::picture::Piece], options: &Op
         let Some(c) = board.cells.get(p.cell) else { continue };
         out.push_str(&piece(board, p, px(c.x), py(c.y), u));
     }
-    for &(cells, colour, beads, drawn) in &options.arrows {
-        out.push_str(&arrow(board, cells, colour, beads, drawn, options, &px, &py));
+    let any_drawn = options.arrows.iter().any(|a| a.3);
+    let mut placed: Vec<Badge> = Vec::new();
+    // Placements first (their counts sit on their cells), then arrows, each
+    // count moved along or beside its arrow until it overlaps no other.
+    let mut order: Vec<usize> = (0..options.arrows.len()).collect();
+    order.sort_by_key(|&k| options.arrows[k].0.from.is_some());
+    let mut drawn = vec![(String::new(), String::new()); options.arrows.len()];
+    for k in order {
+        let (cells, colour, beads, is_drawn) = options.arrows[k];
+        let Some(to) = cells.to.and_then(|t| board.cells.get(t)) else {
+            continue;
+        };
+        let line = Line {
+            from: cells.from.and_then(|f| board.cells.get(f)).map(|f| (px(f.x), py(f.y))),
+            to: (px(to.x), py(to.y)),
+        };
+        let badge = place_badge(&line, beads, u, &placed);
+        placed.push(badge);
+        drawn[k] = arrow(&line, colour, beads, is_drawn, any_drawn, u, badge);
+    }
+    for (body, _) in &drawn {
+        out.push_str(body);
+    }
+    if !options.bare_arrows {
+        for (_, count) in &drawn {
+            out.push_str(count);
+        }
     }
     out.push_str("</g>");
     out
@@ -295,20 +349,82 @@ fn piece(board: &Board, p: &crate::picture::Piece, x: f64, y: f64, u: f64) -> St
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// A bead count's label: its centre and half sizes, in pixels.
+#[derive(Clone, Copy, Debug)]
+struct Badge {
+    x: f64,
+    y: f64,
+    half_w: f64,
+    half_h: f64,
+}
+
+impl Badge {
+    fn overlaps(&self, other: &Badge, gap: f64) -> bool {
+        (self.x - other.x).abs() < self.half_w + other.half_w + gap
+            && (self.y - other.y).abs() < self.half_h + other.half_h + gap
+    }
+}
+
+/// Where an arrow runs, in pixels: from a piece (none for a placement) to a cell.
+struct Line {
+    from: Option<(f64, f64)>,
+    to: (f64, f64),
+}
+
+/// The count's size (wide enough for its digits), at the first place along
+/// or beside its arrow where it overlaps no label already placed.
+fn place_badge(line: &Line, beads: u32, u: f64, placed: &[Badge]) -> Badge {
+    let digits = beads.to_string().len() as f64;
+    // DejaVu Sans digits are 0.636 em wide; the text is 0.18 units high.
+    let half_w = (0.15 * u).max(digits * 0.636 * 0.18 * u / 2.0 + 0.05 * u);
+    let half_h = 0.15 * u;
+    let gap = 0.02 * u;
+    let (tx, ty) = line.to;
+    let Some((fx, fy)) = line.from else {
+        return Badge {
+            x: tx,
+            y: ty,
+            half_w,
+            half_h,
+        };
+    };
+    let (dx, dy) = (tx - fx, ty - fy);
+    let len = (dx * dx + dy * dy).sqrt().max(1e-6);
+    let (nx, ny) = (-dy / len, dx / len);
+    for side in [0.0, 0.35, -0.35, 0.7, -0.7, 1.05, -1.05, 1.4, -1.4] {
+        for t in [0.45, 0.3, 0.6, 0.2, 0.7, 0.12, 0.8] {
+            let b = Badge {
+                x: fx + dx * t + nx * side * u,
+                y: fy + dy * t + ny * side * u,
+                half_w,
+                half_h,
+            };
+            if !placed.iter().any(|p| p.overlaps(&b, gap)) {
+                return b;
+            }
+        }
+    }
+    // Nowhere near: beside the target, past every label placed so far.
+    let below = placed.iter().map(|p| p.y + p.half_h).fold(ty, f64::max);
+    Badge {
+        x: tx,
+        y: below + gap + half_h,
+        half_w,
+        half_h,
+    }
+}
+
+/// An arrow (or a placement's disc) and, apart, its count: counts are drawn over every arrow.
 fn arrow(
-    board: &Board,
-    cells: MoveCells,
+    line: &Line,
     colour: usize,
     beads: u32,
     drawn: bool,
-    options: &Options,
-    px: &dyn Fn(f64) -> f64,
-    py: &dyn Fn(f64) -> f64,
-) -> String {
-    let u = options.unit;
+    any_drawn: bool,
+    u: f64,
+    badge: Badge,
+) -> (String, String) {
     let css = bead_colour(colour).1;
-    let any_drawn = options.arrows.iter().any(|a| a.3);
     let opacity = if any_drawn && !drawn { 0.45 } else { 0.95 };
     let dash = if beads == 0 {
         format!(" stroke-dasharray=\"{} {}\"", n(0.08 * u), n(0.06 * u))
@@ -316,26 +432,36 @@ fn arrow(
         String::new()
     };
     let class = if drawn { " class=\"drawn\"" } else { "" };
-    let Some(to) = cells.to.and_then(|t| board.cells.get(t)) else {
-        return String::new();
-    };
-    let (tx, ty) = (px(to.x), py(to.y));
-    let badge = |x: f64, y: f64| {
-        if options.bare_arrows {
-            return String::new();
-        }
+    let (tx, ty) = line.to;
+    let count = {
+        let Badge { x, y, half_w, half_h } = badge;
+        let shape = if half_w > half_h {
+            format!(
+                "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\" fill=\"#fff\" stroke=\"{css}\" stroke-width=\"{}\"/>",
+                n(x - half_w),
+                n(y - half_h),
+                n(2.0 * half_w),
+                n(2.0 * half_h),
+                n(half_h),
+                n(0.04 * u)
+            )
+        } else {
+            format!(
+                "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"#fff\" stroke=\"{css}\" stroke-width=\"{}\"/>",
+                n(x),
+                n(y),
+                n(half_h),
+                n(0.04 * u)
+            )
+        };
         format!(
-            "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"#fff\" stroke=\"{css}\" stroke-width=\"{}\"/><text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\" fill=\"#222\" font-family=\"{FONT}\">{beads}</text>",
-            n(x),
-            n(y),
-            n(0.15 * u),
-            n(0.04 * u),
+            "<g class=\"count\" pointer-events=\"none\">{shape}<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\" fill=\"#222\" font-family=\"{FONT}\">{beads}</text></g>",
             n(x),
             n(y + 0.065 * u),
             n(0.18 * u)
         )
     };
-    let Some(from) = cells.from.and_then(|f| board.cells.get(f)) else {
+    let Some((fx, fy)) = line.from else {
         // A placement: a disc of the bead colour on the cell, with its beads.
         let ring = if drawn {
             format!(
@@ -348,16 +474,15 @@ fn arrow(
         } else {
             String::new()
         };
-        return format!(
-            "<g{class} opacity=\"{opacity}\" pointer-events=\"none\">{ring}<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{css}\" stroke=\"#222\" stroke-width=\"{}\"{dash}/>{}</g>",
+        let disc = format!(
+            "<g{class} opacity=\"{opacity}\" pointer-events=\"none\">{ring}<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{css}\" stroke=\"#222\" stroke-width=\"{}\"{dash}/></g>",
             n(tx),
             n(ty),
             n(0.26 * u),
             n(0.03 * u),
-            badge(tx, ty)
         );
+        return (disc, count);
     };
-    let (fx, fy) = (px(from.x), py(from.y));
     let (dx, dy) = (tx - fx, ty - fy);
     let len = (dx * dx + dy * dy).sqrt().max(1e-6);
     let (ux, uy) = (dx / len, dy / len);
@@ -381,8 +506,8 @@ fn arrow(
         String::new()
     };
     let half = head * 0.55;
-    format!(
-        "<g{class} opacity=\"{opacity}\" pointer-events=\"none\">{halo}<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{css}\" stroke-width=\"{}\" stroke-linecap=\"round\"{dash}/><polygon points=\"{},{} {},{} {},{}\" fill=\"{css}\" stroke=\"#222\" stroke-width=\"{}\"/>{}</g>",
+    let body = format!(
+        "<g{class} opacity=\"{opacity}\" pointer-events=\"none\">{halo}<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{css}\" stroke-width=\"{}\" stroke-linecap=\"round\"{dash}/><polygon points=\"{},{} {},{} {},{}\" fill=\"{css}\" stroke=\"#222\" stroke-width=\"{}\"/></g>",
         n(sx),
         n(sy),
         n(bx),
@@ -395,8 +520,8 @@ fn arrow(
         n(bx - nx * half),
         n(by - ny * half),
         n(0.02 * u),
-        badge(fx + dx * 0.45, fy + dy * 0.45)
-    )
+    );
+    (body, count)
 }
 
 /// A whole `<svg>` of a board with its pieces and marks.
@@ -416,12 +541,24 @@ pub fn board_svg<G: Picture>(game: &G, pos: &G::Position, options: &Options) -> 
 /// A box drawn as its position with an arrow per bead colour: `marks` name
 /// the moves on the board of `pos`.
 pub fn box_svg<G: Picture>(game: &G, pos: &G::Position, marks: &[BeadMark<G::Move>], unit: f64) -> String {
+    box_svg_as(game, pos, marks, unit, false)
+}
+
+/// [`box_svg`], the board turned half round when `turned`.
+pub fn box_svg_as<G: Picture>(
+    game: &G,
+    pos: &G::Position,
+    marks: &[BeadMark<G::Move>],
+    unit: f64,
+    turned: bool,
+) -> String {
     let options = Options {
         unit,
         arrows: marks
             .iter()
             .map(|m| (game.move_cells(pos, m.mv), m.colour, m.beads, m.drawn))
             .collect(),
+        turned,
         ..Options::default()
     };
     board_svg(game, pos, &options)

@@ -18,7 +18,7 @@ pub(super) fn board_hash(cells: &[Option<Piece>; 37], turn: Player) -> u64 {
     h.finish()
 }
 
-const EXPECTED: &str = "expected the files a to g, each from rank 1 up (4, 5, 6, 7, 6, 5, 4 cells) separated by '/', using K R B N P (White), k r b n p (Black) and digits, then ' w' or ' b', the plies since a capture or pawn move, and the position hashes since then (or '-')";
+const EXPECTED: &str = "expected the files a to g, each from rank 1 up (4, 5, 6, 7, 6, 5, 4 cells) separated by '/', using K R B N P (White), k r b n p (Black) and digits, then ' w' or ' b', the plies since a capture or pawn move, and (for repetition) the hashes of the positions since then (or '-'), left out when there are none before this one";
 
 /// How many cells file `q` (a = −3 … g = 3) has.
 fn file_len(q: i32) -> usize {
@@ -48,17 +48,18 @@ impl MiniHexchess {
             files.push(encode_run(pos.cells[i..i + len].iter().map(|p| p.map(|p| p.symbol()))));
             i += len;
         }
+        let text = format!("{} {} {}", files.join("/"), side_char(pos.turn), pos.halfmoves);
+        // The hashes only when there are earlier positions to repeat: a box,
+        // the start, or a position just after a capture or pawn move reads
+        // back the same without them.
+        if pos.history_len <= 1 {
+            return text;
+        }
         let history: Vec<String> = pos.history[..usize::from(pos.history_len)]
             .iter()
             .map(|h| format!("{h:x}"))
             .collect();
-        format!(
-            "{} {} {} {}",
-            files.join("/"),
-            side_char(pos.turn),
-            pos.halfmoves,
-            history.join(",")
-        )
+        format!("{text} {}", history.join(","))
     }
 
     /// Read a position string.

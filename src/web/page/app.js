@@ -1,7 +1,8 @@
 // The classroom page: one machine per tab (a session on the server), played
-// by clicking on the board, trained unattended, its boxes shown and printed.
+// by clicking on the board, watched or trained against an opponent, its
+// boxes shown a page at a time and printed.
 
-import { lineChart } from "/charts.js";
+import { lineChart, plain } from "/charts.js";
 
 const $ = (id) => document.getElementById(id);
 const KEY = "menace-session";
@@ -11,12 +12,20 @@ let view = null;
 let games = [];
 let selected = null;
 let polling = false;
+let lastCurves = null;
+let listedBoxes = -1;
+const boxQuery = { page: 1, own_move: "", find: "" };
+
+// Games a second, slowest first; the last is "as fast as possible" (trained on the server).
+const SPEEDS = [0.5, 1, 2, 5, 10, 20, 50, Infinity];
 
 function say(text, ok) {
   const m = $("message");
   m.textContent = text || "";
   m.className = ok ? "ok" : "";
 }
+
+const plural = (n, one, many) => `${plain(n)} ${n === 1 ? one : many}`;
 
 // A request to the server; a refusal comes back as {error} and is shown, not thrown.
 async function api(method, path, body, raw) {
@@ -78,16 +87,25 @@ function machineSettings() {
   return ask;
 }
 
-function fillSides() {
+// The sides of the game named: a known game's from the list; a spec typed
+// in is asked of the server, and a bad one keeps the menu as it was and says why.
+async function fillSides() {
   const spec = $("custom-game").value.trim() || $("game").value;
-  const g = games.find((x) => x.spec === spec);
   const side = $("side");
-  const keep = side.value;
+  $("spec-error").textContent = "";
+  let g = games.find((x) => x.spec === spec);
+  if (!g && spec) {
+    try {
+      g = await api("GET", `/api/games/${encodeURIComponent(spec)}`);
+    } catch (e) {
+      $("spec-error").textContent = e.message;
+      return;
+    }
+  }
+  if (!g) return;
   side.replaceChildren();
-  const players = g ? g.players : ["first", "second"];
-  for (const p of players) side.add(new Option(p, p.toLowerCase()));
-  if (g) side.value = g.machine_side.toLowerCase();
-  if (!g && keep) side.value = keep;
+  for (const p of g.players) side.add(new Option(p, p.toLowerCase()));
+  side.value = g.machine_side.toLowerCase();
 }
 
 // ---- rendering ----
@@ -99,13 +117,13 @@ function render(v) {
   $("game-title").textContent = v.game;
   $("machine-name").textContent = `${v.machine} (${v.machine_side})`;
   $("person-side").textContent = `as ${v.person_side}`;
-  $("games-played").textContent = v.games_played;
-  $("wins").textContent = v.score.wins;
-  $("draws").textContent = v.score.draws;
-  $("losses").textContent = v.score.losses;
+  $("games-played").textContent = plain(v.games_played);
+  $("wins").textContent = plain(v.score.wins);
+  $("draws").textContent = plain(v.score.draws);
+  $("losses").textContent = plain(v.score.losses);
   const p = v.against_person;
   $("person-score").textContent = `you ${p.losses}, ${v.machine} ${p.wins}, draws ${p.draws}`;
-  $("boxes-beads").textContent = `${v.boxes} boxes, ${v.beads} beads`;
+  $("boxes-beads").textContent = `${plural(v.boxes, "box", "boxes")}, ${plural(v.beads, "bead", "beads")}`;
   const loss = v.exact && v.exact.perfect ? v.exact.perfect.loss.toFixed(4) : "– (the game is too large)";
   $("exact-loss").textContent = loss;
   $("settings").textContent = `${v.machine}'s settings: ${v.settings}; seed ${v.seed ?? "–"}` +
@@ -119,15 +137,33 @@ function render(v) {
       ? `Not saved: another tab is saving its machine to ${v.state_file}.`
       : `Saved after every game to ${v.state_file}.`;
   if (v.message) say(v.message, true);
-  renderBoard(v);
+  renderRules(v);
+  renderBoard(v.board, v);
   renderDraw(v.last_draw);
-  renderChanges(v.last_changes);
+  renderChanges(v.last_changes, v.board.over && v.board.result);
   renderTraining(v.training);
 }
 
-function renderBoard(v) {
-  const b = v.board;
+function renderRules(v) {
+  if (!v.rules) return;
+  $("rules-title").textContent = v.rules.title;
+  const host = $("rules");
+  host.replaceChildren(...v.rules.rules.map((line) => {
+    const p = document.createElement("p");
+    p.textContent = line;
+    return p;
+  }));
+  $("machine-rules").textContent = `${v.machine} plays ${v.machine_side}. ${v.rules.machine}`;
+  $("symmetry-note").textContent = v.symmetry_note || "";
+}
+
+function boardUpdated() {
+  document.body.dataset.boardUpdates = String(Number(document.body.dataset.boardUpdates || 0) + 1);
+}
+
+function renderBoard(b, v) {
   $("board").innerHTML = b.svg;
+  boardUpdated();
   $("history").textContent = b.history.length ? `Moves: ${b.history.join(" ")}` : "";
   $("choices").replaceChildren();
   const special = $("special");
@@ -158,7 +194,7 @@ function cellElement(i) {
 // Mark the cells a click can use: pieces that can move, or, with one chosen, its targets.
 function highlight() {
   for (const c of $("board").querySelectorAll(".cell")) c.classList.remove("movable", "selected", "target");
-  if (!view || view.training.running) return;
+  if (!view || view.training.running || watching) return;
   for (const m of view.board.moves) {
     if (selected !== null) {
       if (m.from === selected && m.to !== null) cellElement(m.to)?.classList.add("target");
@@ -172,7 +208,7 @@ function highlight() {
 }
 
 function clickCell(i) {
-  if (busy || !view || view.board.over || view.training.running) return;
+  if (busy || watching || !view || view.board.over || view.training.running) return;
   const moves = view.board.moves;
   $("choices").replaceChildren();
   const candidates = selected !== null
@@ -194,60 +230,68 @@ function clickCell(i) {
   highlight();
 }
 
-function legend(beads) {
+// A box's bead colours, each with its move and beads; `mark` picks the one to mark and how.
+function legend(beads, mark) {
   const ul = document.createElement("ul");
   ul.className = "legend";
-  for (const b of beads) {
+  beads.forEach((b, k) => {
     const li = document.createElement("li");
-    if (b.drawn) li.className = "drawn";
+    const note = mark ? mark(b, k) : "";
+    if (note) li.className = "marked";
     const sw = document.createElement("span");
     sw.className = "swatch";
     sw.style.background = b.css;
-    li.append(sw, `${b.colour}: ${b.move}, ${b.beads} bead${b.beads === 1 ? "" : "s"}${b.drawn ? "  ← drawn" : ""}`);
+    sw.dataset.css = b.css;
+    li.append(sw, `${b.colour}: ${b.move}, ${plural(b.beads, "bead", "beads")}${note}`);
     ul.appendChild(li);
-  }
+  });
   return ul;
+}
+
+function hint() {
+  const p = document.createElement("p");
+  p.className = "hint";
+  p.textContent = "After the machine moves, the box it drew a bead from is shown here: its position, an arrow for each bead colour with its beads, the bead drawn marked.";
+  return p;
 }
 
 function renderDraw(d) {
   const host = $("drawn");
+  host.replaceChildren();
   if (!d) {
-    host.replaceChildren();
-    const p = document.createElement("p");
-    p.className = "hint";
-    p.textContent = "After the machine moves, the box it drew a bead from is shown here: its position, an arrow for each bead colour with its beads, the bead drawn marked.";
-    host.appendChild(p);
+    host.appendChild(hint());
     return;
   }
-  host.replaceChildren();
   const title = document.createElement("p");
   if (d.box === null) {
     title.textContent = `${d.note} It played ${d.move}.`;
     host.appendChild(title);
     return;
   }
-  title.innerHTML = "";
-  title.append(`${view.machine} drew a bead from box ${d.box} and played `);
+  title.id = "drawn-title";
+  title.append(`${d.moment}: ${view.machine} drew a bead from box ${d.box} and played `);
   const strong = document.createElement("strong");
+  strong.className = "move-name";
   strong.textContent = d.move;
   title.append(strong, ".");
-  title.id = "drawn-title";
   const picture = document.createElement("div");
   picture.className = "box-picture";
   picture.innerHTML = d.svg;
-  host.append(title, picture, legend(d.beads));
-  if (d.mirrored) {
-    const note = document.createElement("p");
-    note.className = "small";
-    note.textContent = `The box holds the mirror image (${d.position}); it is drawn here as on the board.`;
-    host.appendChild(note);
-  }
+  host.append(title, picture, legend(d.beads, (b) => (b.drawn ? "  ← drawn" : "")));
+  if (d.mirror_note) host.appendChild(mirrorNote(d.mirror_note));
 }
 
-function renderChanges(changes) {
+function mirrorNote(text) {
+  const note = document.createElement("p");
+  note.className = "small mirror-note";
+  note.textContent = text;
+  return note;
+}
+
+function renderChanges(changes, ended) {
   const host = $("changes");
   host.replaceChildren();
-  if (!view.board.over || !view.board.result) return;
+  if (!ended) return;
   const h = document.createElement("p");
   h.id = "changes-title";
   h.textContent = changes.length
@@ -257,71 +301,134 @@ function renderChanges(changes) {
   for (const c of changes) {
     const div = document.createElement("div");
     div.className = "change";
-    div.innerHTML = c.svg;
+    div.dataset.box = c.box;
+    const title = document.createElement("p");
+    title.className = "change-title";
     const delta = c.after - c.before;
-    const line = document.createElement("div");
+    const d = document.createElement("span");
+    d.className = `delta ${delta < 0 ? "down" : "up"}`;
+    d.textContent = `${delta > 0 ? "+" : "−"}${Math.abs(delta)}`;
     const sw = document.createElement("span");
     sw.className = "swatch";
     sw.style.background = c.css;
-    const d = document.createElement("span");
-    d.className = `delta ${delta < 0 ? "down" : "up"}`;
-    d.textContent = `${delta > 0 ? "+" : ""}${delta}`;
-    line.append(sw, `box ${c.box}, ${c.move}: ${c.before} → ${c.after} `, d);
-    div.appendChild(line);
+    const name = document.createElement("strong");
+    name.className = "move-name";
+    name.textContent = c.move;
+    title.append(`${c.moment ? c.moment + ", " : ""}box ${c.box}: `, sw, `${c.colour}, `, name, `: ${c.before} → ${c.after} `, d);
+    const picture = document.createElement("div");
+    picture.className = "box-picture";
+    picture.innerHTML = c.svg;
+    div.append(title, picture);
+    if (c.mirror_note) div.appendChild(mirrorNote(c.mirror_note));
     host.appendChild(div);
   }
 }
 
 function renderTraining(t) {
-  $("train").disabled = t.running;
-  $("stop").disabled = !t.running;
+  const running = t.running || watching;
+  $("train").disabled = running;
+  $("stop").disabled = !running;
+  if (watching || (!t.running && watched)) return;
   $("progress").max = Math.max(t.total, 1);
   $("progress").value = t.done;
   $("progress-text").textContent = t.total
-    ? `${t.done} of ${t.total} games against ${t.opponent}${t.running ? "…" : " done"}`
+    ? `${plain(t.done)} of ${plain(t.total)} games against ${t.opponent}${t.running ? "…" : " done"}`
     : "";
 }
 
 function renderCurves(c) {
+  lastCurves = c;
   const pts = c.points;
   const series = (key) => pts.filter((p) => key in p).map((p) => [p.game, p[key]]);
   lineChart($("chart-score"), {
-    title: "Cumulative score",
+    title: "Score so far",
     xLabel: "games played",
     yLabel: "score",
     series: [
-      { name: "+3 win, +1 draw, −1 loss", colour: "#1f77b4", points: series("michie_score") },
+      { name: "+3 a win, +1 a draw, −1 a loss", colour: "#1f77b4", points: series("michie_score") },
       { name: "wins − losses", colour: "#d62728", points: series("wins_minus_losses") },
     ],
   });
   lineChart($("chart-rates"), {
-    title: `Wins, draws, losses over the last ${c.window} games`,
+    title: `Share of the last ${c.window} games`,
     xLabel: "games played",
     yLabel: "share of games",
     yMin: 0,
     yMax: 1,
     series: [
-      { name: "win", colour: "#2ca02c", points: series("win_rate") },
-      { name: "draw", colour: "#7f7f7f", points: series("draw_rate") },
-      { name: "loss", colour: "#d62728", points: series("loss_rate") },
+      { name: "won", colour: "#2ca02c", points: series("win_rate") },
+      { name: "drawn", colour: "#7f7f7f", points: series("draw_rate") },
+      { name: "lost", colour: "#d62728", points: series("loss_rate") },
     ],
   });
-  lineChart($("chart-exact"), {
-    title: "Exact chance of losing to perfect play",
+  const exact = series("exact_perfect_loss");
+  $("chart-exact").hidden = !exact.length;
+  if (exact.length) {
+    lineChart($("chart-exact"), {
+      title: "Chance of losing to perfect play",
+      xLabel: "games played",
+      yLabel: "probability",
+      yMin: 0,
+      yMax: 1,
+      series: [{ name: "worked out from the beads", colour: "#9467bd", points: exact }],
+    });
+  }
+  lineChart($("chart-first"), {
+    title: "Beads in the first box",
     xLabel: "games played",
-    yLabel: "probability",
+    yLabel: "beads",
     yMin: 0,
-    yMax: 1,
-    series: [{ name: "loss against perfect", colour: "#9467bd", points: series("exact_perfect_loss") }],
+    series: [{ name: "the box of the machine's first move", colour: "#9a5b13", points: series("first_box_beads") }],
   });
 }
 
+// A box as a card: its number and move, its position, the picture and the legend.
+function boxCard(b, box) {
+  const card = document.createElement("div");
+  card.className = box.in_last_game ? "box-card changed" : "box-card";
+  card.dataset.box = box.box;
+  const title = document.createElement("div");
+  title.className = "title";
+  title.textContent = `Box ${box.box}, ${b.machine}'s move ${box.own_move}`;
+  const pos = document.createElement("div");
+  pos.className = "pos";
+  pos.textContent = box.position;
+  const pic = document.createElement("div");
+  pic.innerHTML = box.svg;
+  card.append(title, pos, pic, legend(box.beads));
+  return card;
+}
+
 async function refreshBoxes() {
-  const b = await api("GET", at("/boxes"));
+  const q = new URLSearchParams({ page: boxQuery.page });
+  if (boxQuery.own_move) q.set("own_move", boxQuery.own_move);
+  if (boxQuery.find) q.set("find", boxQuery.find);
+  const b = await api("GET", at(`/boxes?${q}`));
+  listedBoxes = b.total;
+  boxQuery.page = b.page;
+  $("boxes-summary").textContent = `${b.machine} plays ${b.side} in ${b.game}: ${plural(b.total, "box", "boxes")}` +
+    (b.matched < b.total ? `, ${plain(b.matched)} shown by the filter` : "");
+  const menu = $("box-move");
+  const keep = boxQuery.own_move;
+  menu.replaceChildren(new Option("every move", ""));
+  for (const m of b.moves) menu.add(new Option(`${b.machine}'s move ${m.own_move} (${plural(m.boxes, "box", "boxes")})`, String(m.own_move)));
+  menu.value = keep;
+  $("box-page").textContent = `page ${b.page} of ${b.pages}, ${b.per_page} a page`;
+  $("box-prev").disabled = b.page <= 1;
+  $("box-next").disabled = b.page >= b.pages;
+  const last = $("last-game");
+  last.replaceChildren();
+  if (b.last_game.length) {
+    const group = document.createElement("div");
+    group.className = "move-group";
+    const h = document.createElement("h3");
+    h.textContent = `The last game's ${plural(b.last_game.length, "box", "boxes")}`;
+    group.append(h, ...b.last_game.map((box) => boxCard(b, box)));
+    last.appendChild(group);
+  }
   const host = $("boxes-list");
   host.replaceChildren();
-  $("boxes-summary").textContent = `${b.machine} plays ${b.side} in ${b.game}: ${b.total} boxes` +
-    (b.boxes.length < b.total ? ` (the first ${b.boxes.length} shown)` : "") + ".";
+  host.dataset.games = String(view.games_played);
   const groups = new Map();
   for (const box of b.boxes) {
     if (!groups.has(box.own_move)) groups.set(box.own_move, []);
@@ -331,30 +438,15 @@ async function refreshBoxes() {
     const group = document.createElement("div");
     group.className = "move-group";
     const h = document.createElement("h3");
-    h.textContent = `${b.machine}'s move ${move}: ${list.length} box${list.length === 1 ? "" : "es"}`;
+    h.textContent = `${b.machine}'s move ${move}: ${plural(list.length, "box", "boxes")} on this page`;
     group.appendChild(h);
-    for (const box of list) {
-      const card = document.createElement("div");
-      card.className = box.changed ? "box-card changed" : "box-card";
-      card.dataset.box = box.box;
-      const title = document.createElement("div");
-      title.className = "title";
-      title.textContent = `Box ${box.box}`;
-      const pos = document.createElement("div");
-      pos.className = "pos";
-      pos.textContent = box.position;
-      const pic = document.createElement("div");
-      pic.innerHTML = box.svg;
-      card.append(title, pos, pic, legend(box.beads));
-      group.appendChild(card);
-    }
+    for (const box of list) group.appendChild(boxCard(b, box));
     host.appendChild(group);
   }
 }
 
 async function refreshExtras() {
-  const c = await api("GET", at("/curves"));
-  renderCurves(c);
+  renderCurves(await api("GET", at("/curves")));
   await refreshBoxes();
 }
 
@@ -362,6 +454,10 @@ async function refreshExtras() {
 
 // One move at a time: clicks while a move is on its way are ignored.
 let busy = false;
+let watching = false;
+// Games were watched since the last training run: the progress shows them.
+let watched = false;
+let stopWatching = false;
 
 function setBusy(on) {
   busy = on;
@@ -377,9 +473,9 @@ async function play(name) {
     await guarded(async () => {
       say("");
       const v = await api("POST", at("/move"), { move: name });
-      const ended = v.board.over;
       render(v);
-      if (ended) await refreshExtras();
+      if (v.board.over) await refreshExtras();
+      else if (v.boxes !== listedBoxes) await refreshBoxes();
     });
   } finally {
     setBusy(false);
@@ -394,7 +490,7 @@ async function poll() {
       const c = await api("GET", at("/curves"));
       renderCurves(c);
       renderTraining({ ...view.training, ...c.training, opponent: view.training.opponent });
-      $("games-played").textContent = c.games_played;
+      $("games-played").textContent = plain(c.games_played);
       if (!c.training.running) break;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
@@ -403,6 +499,83 @@ async function poll() {
   } finally {
     polling = false;
   }
+}
+
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function speed() {
+  return SPEEDS[Number($("speed").value)];
+}
+
+function showSpeed() {
+  const s = speed();
+  $("speed-text").textContent = s === Infinity
+    ? "as fast as possible"
+    : s < 1 ? `a game every ${1 / s} seconds` : `${s} game${s === 1 ? "" : "s"} a second`;
+}
+
+// Watch games one by one: each played on the server, then shown move by
+// move (slow speeds) or as it ended (fast ones), at the speed set.
+async function watch(opponent, total, discard) {
+  watching = true;
+  watched = true;
+  stopWatching = false;
+  renderTraining(view.training);
+  $("watch-log").replaceChildren();
+  $("progress").max = total;
+  let lastBoxes = 0;
+  try {
+    for (let done = 0; done < total && !stopWatching; done++) {
+      const s = speed();
+      if (s === Infinity) break;
+      const began = performance.now();
+      const frames = s <= 2;
+      const v = await api("POST", at("/watch"), { opponent, frames, discard: discard && done === 0 });
+      const game = v.watched;
+      if (frames) {
+        const each = 1000 / s / Math.max(game.steps.length, 1);
+        for (const step of game.steps) {
+          $("board").innerHTML = step.board;
+          boardUpdated();
+          $("status").textContent = `${step.mover} plays ${step.move} (move ${step.ply} of the game).`;
+          if (step.draw) renderDraw(step.draw);
+          await pause(each);
+        }
+      }
+      render(v);
+      const li = document.createElement("li");
+      li.dataset.plies = game.plies;
+      li.textContent = `${game.result} (${plural(game.plies, "move", "moves")})`;
+      $("watch-log").prepend(li);
+      while ($("watch-log").children.length > 8) $("watch-log").lastChild.remove();
+      $("progress").value = done + 1;
+      $("progress-text").textContent = `${plain(done + 1)} of ${plain(total)} games watched against ${opponent}`;
+      document.body.dataset.watched = String(done + 1);
+      renderCurves(await api("GET", at("/curves")));
+      if (performance.now() - lastBoxes > 1000 || done + 1 === total) {
+        lastBoxes = performance.now();
+        await refreshBoxes();
+      }
+      const left = 1000 / s - (performance.now() - began);
+      if (left > 0) await pause(left);
+    }
+  } finally {
+    watching = false;
+    // The buttons only: the progress says what was watched until the next run.
+    $("train").disabled = false;
+    $("stop").disabled = true;
+    highlight();
+  }
+}
+
+// Train or watch, but never drop a game in progress unasked.
+function ask(go) {
+  const moves = view.board.over ? 0 : view.board.person_moves;
+  if (!moves) return go(false);
+  $("confirm-text").textContent = `A game is in progress (${plural(moves, "move", "moves")} of yours). Playing games without you now drops it: no beads change for it.`;
+  $("confirm-drop").hidden = false;
+  $("drop-game").onclick = () => { $("confirm-drop").hidden = true; go(true); };
+  $("keep-game").onclick = () => { $("confirm-drop").hidden = true; };
 }
 
 function wire() {
@@ -417,28 +590,43 @@ function wire() {
     guarded(async () => {
       const v = await api("POST", at("/machine"), machineSettings());
       say(`A new machine: ${v.machine} plays ${v.machine_side} in ${v.game}.`, true);
+      boxQuery.page = 1;
       render(v);
       await refreshExtras();
     });
   });
-  $("new-game").addEventListener("click", () => guarded(async () => { say(""); render(await api("POST", at("/game"))); }));
+  $("new-game").addEventListener("click", () => guarded(async () => {
+    say("");
+    render(await api("POST", at("/game")));
+    await refreshBoxes();
+  }));
   $("resign").addEventListener("click", () => guarded(async () => {
     render(await api("POST", at("/resign")));
     await refreshExtras();
   }));
   $("opponent").addEventListener("change", () => { $("playouts-label").hidden = $("opponent").value !== "mcts"; });
+  $("speed").addEventListener("input", showSpeed);
   $("train-form").addEventListener("submit", (e) => {
     e.preventDefault();
-    guarded(async () => {
-      let opponent = $("opponent").value;
-      if (opponent === "mcts") opponent = `mcts:${$("playouts").value}`;
-      const v = await api("POST", at("/train"), { opponent, games: Number($("train-games").value) });
+    let opponent = $("opponent").value;
+    if (opponent === "mcts") opponent = `mcts:${$("playouts").value}`;
+    const total = Number($("train-games").value);
+    ask((discard) => guarded(async () => {
       say("");
+      if (speed() !== Infinity) {
+        await watch(opponent, total, discard);
+        return;
+      }
+      const v = await api("POST", at("/train"), { opponent, games: total, discard });
+      watched = false;
       render(v);
       await poll();
-    });
+    }));
   });
-  $("stop").addEventListener("click", () => guarded(() => api("POST", at("/stop"))));
+  $("stop").addEventListener("click", () => {
+    stopWatching = true;
+    if (!watching) guarded(() => api("POST", at("/stop")));
+  });
   $("reset").addEventListener("click", () => guarded(async () => {
     const v = await api("POST", at("/machine"), { ...machineSettings(), game: view.game, side: view.machine_side.toLowerCase() });
     say(`${v.machine} starts again with fresh boxes.`, true);
@@ -455,16 +643,25 @@ function wire() {
     render(v);
     await refreshExtras();
   }));
-  $("refresh-boxes").addEventListener("click", () => guarded(refreshBoxes));
+  $("box-move").addEventListener("change", () => { boxQuery.own_move = $("box-move").value; boxQuery.page = 1; guarded(refreshBoxes); });
+  $("box-find").addEventListener("change", () => { boxQuery.find = $("box-find").value.trim(); boxQuery.page = 1; guarded(refreshBoxes); });
+  $("box-prev").addEventListener("click", () => { boxQuery.page -= 1; guarded(refreshBoxes); });
+  $("box-next").addEventListener("click", () => { boxQuery.page += 1; guarded(refreshBoxes); });
   $("print-boxes").addEventListener("click", () => window.print());
+  let resized = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resized);
+    resized = setTimeout(() => { if (lastCurves) renderCurves(lastCurves); }, 150);
+  });
 }
 
 async function main() {
   wire();
+  showSpeed();
   const catalogue = await api("GET", "/api/games");
   games = catalogue.games;
   for (const g of games) $("game").add(new Option(g.title, g.spec));
-  fillSides();
+  await fillSides();
   await guarded(async () => {
     if (session) {
       render(await api("GET", at("")));
@@ -475,7 +672,7 @@ async function main() {
     }
   });
   const g = games.find((x) => x.spec === view?.game);
-  if (g) { $("game").value = g.spec; fillSides(); $("side").value = view.machine_side.toLowerCase(); }
+  if (g) { $("game").value = g.spec; await fillSides(); $("side").value = view.machine_side.toLowerCase(); }
   document.body.dataset.ready = "yes";
 }
 

@@ -1,6 +1,8 @@
-// Line charts drawn as SVG: one chart, several series, axes with ticks.
+// Line charts drawn as SVG at the size they are shown (so text is the size
+// it says, 14 px and up): one chart, several series, axes with ticks.
 
 const NS = "http://www.w3.org/2000/svg";
+const TEXT = 14;
 
 function el(name, attrs, text) {
   const e = document.createElementNS(NS, name);
@@ -20,47 +22,82 @@ function ticks(lo, hi, count) {
   return out;
 }
 
-// Draw into `host` a chart: {title, xLabel, yLabel, yMin?, yMax?, series: [{name, colour, points: [[x, y]]}]}.
+// A number as a person reads it: thousands grouped (300 000), short decimals.
+export function plain(x) {
+  if (Number.isInteger(x)) {
+    const s = String(Math.abs(x)).replace(/\B(?=(\d{3})+(?!\d))/g, "\u2009");
+    return (x < 0 ? "−" : "") + s;
+  }
+  return (x < 0 ? "−" : "") + String(+Math.abs(x).toFixed(3));
+}
+
+// Words wide in pixels, roughly (DejaVu Sans averages 0.6 em).
+const wide = (text, size) => text.length * size * 0.6;
+
+// Draw into `host` a chart: {title, xLabel, yLabel, yMin?, yMax?, series:
+// [{name, colour, points: [[x, y]]}]}. The y axis starts at yMin (the
+// quantity's natural floor) or 0.
 export function lineChart(host, spec) {
-  const W = 460, H = 230, L = 52, R = 12, T = 26, B = 38;
-  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": spec.title, class: "line-chart" });
-  svg.appendChild(el("text", { x: L, y: 16, "font-size": 13, "font-weight": "bold" }, spec.title));
+  const W = Math.max(280, Math.round(host.clientWidth || 460));
   const all = spec.series.flatMap((s) => s.points);
   const xs = all.map((p) => p[0]);
   const ys = all.map((p) => p[1]);
-  const x0 = xs.length ? Math.min(...xs) : 0;
-  const x1 = xs.length ? Math.max(...xs, x0 + 1) : 1;
-  let y0 = spec.yMin ?? (ys.length ? Math.min(...ys, 0) : 0);
-  let y1 = spec.yMax ?? (ys.length ? Math.max(...ys, 1) : 1);
-  if (y1 === y0) y1 = y0 + 1;
-  const px = (x) => L + ((x - x0) / (x1 - x0 || 1)) * (W - L - R);
+  const x0 = 0;
+  const x1 = xs.length ? Math.max(...xs, 1) : 1;
+  const y0 = spec.yMin ?? (ys.length ? Math.min(...ys, 0) : 0);
+  let y1 = spec.yMax ?? (ys.length ? Math.max(...ys, y0 + 1) : 1);
+  if (y1 <= y0) y1 = y0 + 1;
+  const yTicks = ticks(y0, y1, 4);
+  const L = 16 + TEXT + 8 + Math.max(...yTicks.map((t) => wide(plain(t), TEXT)));
+  const R = 14;
+  // The legend, wrapped onto as many lines as the width needs.
+  const legend = [];
+  let lx = L, ly = 0;
+  for (const s of spec.series) {
+    const w = 18 + wide(s.name, TEXT) + 16;
+    if (lx + w > W - R && lx > L) { lx = L; ly += 1; }
+    legend.push({ s, x: lx, line: ly });
+    lx += w;
+  }
+  const T = 8 + TEXT + 8 + (ly + 1) * (TEXT + 6) + 6;
+  const B = 2 * TEXT + 18;
+  const H = Math.max(200, Math.round(W * 0.5));
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img", "aria-label": spec.title, class: "line-chart" });
+  svg.appendChild(el("text", { x: L, y: 8 + TEXT, "font-size": TEXT + 2, "font-weight": "bold", fill: "#222" }, spec.title));
+  const px = (x) => L + ((x - x0) / (x1 - x0)) * (W - L - R);
   const py = (y) => H - B - ((y - y0) / (y1 - y0)) * (H - T - B);
-  const axes = el("g", { stroke: "#999", "stroke-width": 1 });
+  for (const t of yTicks) {
+    svg.appendChild(el("line", { x1: L, x2: W - R, y1: py(t), y2: py(t), stroke: "#e4e4e4" }));
+    svg.appendChild(el("text", { x: L - 6, y: py(t) + TEXT * 0.35, "font-size": TEXT, "text-anchor": "end", fill: "#444" }, plain(t)));
+  }
+  const axes = el("g", { stroke: "#888", "stroke-width": 1 });
   axes.appendChild(el("line", { x1: L, y1: H - B, x2: W - R, y2: H - B }));
   axes.appendChild(el("line", { x1: L, y1: T, x2: L, y2: H - B }));
   svg.appendChild(axes);
-  for (const t of ticks(y0, y1, 5)) {
-    svg.appendChild(el("line", { x1: L, x2: W - R, y1: py(t), y2: py(t), stroke: "#eee" }));
-    svg.appendChild(el("text", { x: L - 5, y: py(t) + 4, "font-size": 10, "text-anchor": "end", fill: "#555" }, String(t)));
-  }
-  for (const t of ticks(x0, x1, 6)) {
+  const xCount = Math.max(2, Math.floor((W - L - R) / (wide(plain(x1), TEXT) + 24)));
+  for (const t of ticks(x0, x1, Math.min(6, xCount))) {
     if (!Number.isInteger(t)) continue;
-    svg.appendChild(el("text", { x: px(t), y: H - B + 14, "font-size": 10, "text-anchor": "middle", fill: "#555" }, String(t)));
+    svg.appendChild(el("text", { x: px(t), y: H - B + TEXT + 4, "font-size": TEXT, "text-anchor": "middle", fill: "#444" }, plain(t)));
   }
-  svg.appendChild(el("text", { x: (L + W - R) / 2, y: H - 6, "font-size": 11, "text-anchor": "middle", fill: "#333" }, spec.xLabel));
-  svg.appendChild(el("text", { x: 12, y: (T + H - B) / 2, "font-size": 11, "text-anchor": "middle", fill: "#333", transform: `rotate(-90 12 ${(T + H - B) / 2})` }, spec.yLabel));
-  let lx = L + 8;
+  svg.appendChild(el("text", { x: (L + W - R) / 2, y: H - 6, "font-size": TEXT, "text-anchor": "middle", fill: "#222" }, spec.xLabel));
+  const mid = (T + H - B) / 2;
+  svg.appendChild(el("text", { x: 6 + TEXT, y: mid, "font-size": TEXT, "text-anchor": "middle", fill: "#222", transform: `rotate(-90 ${6 + TEXT} ${mid})` }, spec.yLabel));
   for (const s of spec.series) {
-    if (s.points.length) {
-      const d = s.points.map((p, i) => `${i ? "L" : "M"}${px(p[0]).toFixed(1)},${py(p[1]).toFixed(1)}`).join("");
-      svg.appendChild(el("path", { d, fill: "none", stroke: s.colour, "stroke-width": 2, class: "series", "data-series": s.name }));
+    if (!s.points.length) continue;
+    const d = s.points.map((p, i) => `${i ? "L" : "M"}${px(p[0]).toFixed(1)},${py(p[1]).toFixed(1)}`).join("");
+    svg.appendChild(el("path", { d, fill: "none", stroke: s.colour, "stroke-width": 2.5, class: "series", "data-series": s.name }));
+    // Few points: each one marked, so that one or two games already show.
+    if (s.points.length <= 30) {
+      for (const p of s.points) svg.appendChild(el("circle", { cx: px(p[0]), cy: py(p[1]), r: 3.5, fill: s.colour, class: "point" }));
     }
-    svg.appendChild(el("rect", { x: lx, y: T - 2, width: 10, height: 4, fill: s.colour }));
-    svg.appendChild(el("text", { x: lx + 13, y: T + 3, "font-size": 10, fill: "#333" }, s.name));
-    lx += 20 + s.name.length * 6;
+  }
+  for (const { s, x, line } of legend) {
+    const y = 8 + TEXT + 8 + line * (TEXT + 6) + TEXT;
+    svg.appendChild(el("rect", { x, y: y - TEXT * 0.45, width: 14, height: 5, fill: s.colour }));
+    svg.appendChild(el("text", { x: x + 18, y, "font-size": TEXT, fill: "#222" }, s.name));
   }
   if (!all.length) {
-    svg.appendChild(el("text", { x: (L + W) / 2, y: (T + H - B) / 2, "font-size": 12, "text-anchor": "middle", fill: "#888" }, "no games yet"));
+    svg.appendChild(el("text", { x: (L + W) / 2, y: mid, "font-size": TEXT, "text-anchor": "middle", fill: "#777" }, spec.empty || "no games yet"));
   }
   host.replaceChildren(svg);
 }
