@@ -246,15 +246,19 @@ impl OnDemand {
 impl PositionSolver<Hexapawn> for OnDemand {
     fn best_moves(&mut self, pos: &HexapawnPosition) -> Vec<HexapawnMove> {
         // No budget: boards are offered this engine only where a search from the start is quick.
-        let values = self.search.move_wins(pos).unwrap_or_default();
-        let winning: Vec<HexapawnMove> = values.iter().filter(|(_, w)| *w).map(|(m, _)| *m).collect();
-        if !winning.is_empty() {
-            return winning;
+        // A lost position needs no search of its moves (each loses): one probe, mostly.
+        if self.search.wins(pos).unwrap_or(true) {
+            let values = self.search.move_wins(pos).unwrap_or_default();
+            let winning: Vec<HexapawnMove> = values.iter().filter(|(_, w)| *w).map(|(m, _)| *m).collect();
+            if !winning.is_empty() {
+                return winning;
+            }
         }
         let game = &self.search.game;
-        let resisting: Vec<HexapawnMove> = values
+        let moves = game.moves(pos);
+        let resisting: Vec<HexapawnMove> = moves
             .iter()
-            .map(|(m, _)| *m)
+            .copied()
             .filter(|&m| {
                 let child = game.play(pos, m);
                 let goal = match child.turn {
@@ -265,7 +269,7 @@ impl PositionSolver<Hexapawn> for OnDemand {
             })
             .collect();
         if resisting.is_empty() {
-            values.into_iter().map(|(m, _)| m).collect()
+            moves
         } else {
             resisting
         }
