@@ -618,8 +618,8 @@ pub fn pushes_only(width: u8, height: u8) -> f64 {
     now[0][span as usize] = 1.0;
     for _ in 0..width {
         let mut next = [vec![0f64; now[0].len()], vec![0f64; now[0].len()]];
-        for open in 0..2 {
-            for (i, &c) in now[open].iter().enumerate() {
+        for (open, counts) in now.iter().enumerate() {
+            for (i, &c) in counts.iter().enumerate() {
                 if c == 0.0 {
                     continue;
                 }

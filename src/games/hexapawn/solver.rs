@@ -62,9 +62,10 @@ impl WinnerSearch {
         let w = usize::from(game.width);
         let h = usize::from(game.height);
         let mut advance = [[0u8; 64]; 2];
-        for cell in 0..w * h {
-            advance[0][cell] = (cell / w) as u8;
-            advance[1][cell] = (h - 1 - cell / w) as u8;
+        let [white, black] = &mut advance;
+        for (cell, (white, black)) in white.iter_mut().zip(black.iter_mut()).enumerate().take(w * h) {
+            *white = (cell / w) as u8;
+            *black = (h - 1 - cell / w) as u8;
         }
         let mut file_a = 0u64;
         for r in 0..h {
