@@ -2,6 +2,7 @@
 //! whose name contains NAME. Timings are wall-clock on this machine, best of
 //! a few runs; they are printed, never asserted.
 
+use menace::prelude::*;
 use std::time::{Duration, Instant};
 
 use menace::machine::settings::MachineSettings;

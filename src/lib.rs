@@ -39,18 +39,27 @@ pub mod game;
 pub mod games;
 pub mod machine;
 pub mod picture;
+/// The traits a game is made of, to bring their methods into scope at once:
+/// `use menace::prelude::*;`.
+pub mod prelude {
+    pub use crate::game::{Boxes, Game, GameSpec, Notation, Rules, Symmetric};
+    pub use crate::search::SearchLimits;
+    pub use crate::symmetry::Symmetry;
+}
 // `#[macro_use]`: `with_game!` for the layers after the registry (the web server).
 #[macro_use]
 pub mod registry;
 pub mod search;
+pub mod symmetry;
 pub mod training;
 #[cfg(feature = "web")]
 pub mod web;
 
-pub use game::{Game, MoveError, Outcome, Player, PositionError, PositionSolver};
+pub use game::{Boxes, Game, MoveError, Notation, Outcome, Player, PositionError, Rules, Symmetric};
 pub use games::chessapawn::Chessapawn;
 pub use games::hex::Hex;
 pub use games::hexapawn::Hexapawn;
 pub use games::minihexchess::MiniHexchess;
 pub use games::tictactoe::TicTacToe;
 pub use registry::{parse_spec, AnyGame, SpecError};
+pub use search::{PositionSolver, SearchLimits};

@@ -55,6 +55,7 @@ pub fn split_spec(spec: &str) -> (String, Option<String>, Option<&str>) {
 /// a registry of its own (with a toy game) the same way:
 ///
 /// ```
+/// use menace::prelude::*;
 /// mod small {
 ///     use menace::{Hexapawn, TicTacToe};
 ///     menace::game_table! {
@@ -129,12 +130,12 @@ macro_rules! game_table {
 
             /// The spec string that makes this game again.
             pub fn spec(&self) -> String {
-                match self { $( $any::$variant(g) => $crate::game::Game::spec(g), )+ }
+                match self { $( $any::$variant(g) => $crate::game::Rules::spec(g), )+ }
             }
 
             /// The name of a player in this game (`White`, `X`, `Red`, ...).
             pub fn player_name(&self, player: $crate::game::Player) -> &'static str {
-                match self { $( $any::$variant(g) => $crate::game::Game::player_name(g, player), )+ }
+                match self { $( $any::$variant(g) => $crate::game::Rules::player_name(g, player), )+ }
             }
 
             /// Read a side in this game's words, or `first`/`second`.
@@ -165,7 +166,7 @@ macro_rules! game_table {
 
             /// True for games far too large for exhaustive search.
             pub fn too_large_for_exhaustive_search(&self) -> bool {
-                match self { $( $any::$variant(g) => $crate::game::Game::too_large_for_exhaustive_search(g), )+ }
+                match self { $( $any::$variant(g) => $crate::search::SearchLimits::too_large_for_exhaustive_search(g), )+ }
             }
         }
     };
@@ -238,7 +239,8 @@ game_table! {
     /// inside an [`AnyGame`] (`g` is the game by value).
     ///
     /// ```
-    /// use menace::{with_game, Game, parse_spec};
+    /// use menace::prelude::*;
+    /// use menace::{with_game, parse_spec};
     /// let any = parse_spec("hexapawn:4x4").unwrap();
     /// let spec = with_game!(any, g => g.spec());
     /// assert_eq!(spec, "hexapawn:4x4");
@@ -259,7 +261,7 @@ mod tests {
     #[test]
     fn a_default_side_is_solved_once_and_kept() {
         let octopawn = Hexapawn::new(4, 4).unwrap();
-        let kept = || SIDES.lock().unwrap().get(&crate::game::Game::spec(&octopawn)).copied();
+        let kept = || SIDES.lock().unwrap().get(&crate::game::Rules::spec(&octopawn)).copied();
         // White wins octopawn; Black (HER's side) wins 3×3.
         assert_eq!(winning_or_historical_side(&octopawn), Player::One);
         assert_eq!(kept(), Some(Player::One));

@@ -6,6 +6,7 @@
 //! mates, stalemates, repetitions).
 
 use menace::games::chessapawn::{Kind, Piece};
+use menace::prelude::*;
 use menace::{Chessapawn, Game, MiniHexchess, Outcome, Player};
 use rand::seq::IndexedRandom;
 use rand::SeedableRng;

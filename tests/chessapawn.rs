@@ -3,6 +3,7 @@
 
 mod common;
 
+use menace::prelude::*;
 use menace::{Chessapawn, Game, MoveError, Outcome, Player};
 
 const GAME: Chessapawn = Chessapawn;
@@ -311,7 +312,7 @@ mod independent {
     }
 }
 
-fn perft(pos: &<Chessapawn as Game>::Position, depth: u32) -> u64 {
+fn perft(pos: &<Chessapawn as Rules>::Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }

@@ -105,10 +105,30 @@ fn boxes_for_her() {
         .map(|m| m["boxes"].as_u64().unwrap())
         .collect();
     assert_eq!(per, [2, 10, 7]);
+    // The `all` column of the total row.
+    let total = |out: &Output| {
+        let text = stdout(out);
+        let row = text
+            .lines()
+            .find(|l| l.trim_start().starts_with("total "))
+            .unwrap_or_default();
+        row.split_whitespace().nth(1).unwrap_or_default().to_string()
+    };
     let out = menace(&["boxes", "hexapawn", "--side", "black", "--no-symmetry"]);
-    assert!(stdout(&out).contains(" total       37"), "{}", stdout(&out));
+    assert_eq!(total(&out), "37", "{}", stdout(&out));
+    // The machine's own move, then the game's.
+    assert!(
+        stdout(&out).contains("HER's move 2 (move 4 of the game)       20"),
+        "{}",
+        stdout(&out)
+    );
     let out = menace(&["boxes", "hexapawn", "--side", "white", "--no-symmetry"]);
-    assert!(stdout(&out).contains(" total       33"), "{}", stdout(&out));
+    assert_eq!(total(&out), "33", "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("HER's move 1 (move 1 of the game)"),
+        "{}",
+        stdout(&out)
+    );
 }
 
 #[test]

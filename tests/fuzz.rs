@@ -13,6 +13,7 @@
 
 mod common;
 
+use menace::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 

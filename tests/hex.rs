@@ -3,6 +3,7 @@
 mod common;
 
 use menace::games::hex::{HexMove, HexPosition};
+use menace::prelude::*;
 use menace::search::solver::{winner, Solver, Value};
 use menace::{parse_spec, AnyGame, Game, Hex, Outcome, Player};
 use rand::seq::SliceRandom;

@@ -4,6 +4,8 @@ mod common;
 
 use menace::games::hexapawn::{HexapawnMove, HexapawnPosition, Pawn};
 use menace::machine::boxes::{counts_by_move, enumerate, BoxSet};
+use menace::prelude::*;
+use menace::symmetry::Mirror;
 use menace::{parse_spec, Game, Hexapawn, Outcome, Player};
 
 fn board(w: u8, h: u8) -> Hexapawn {
@@ -176,10 +178,10 @@ fn win_by_blockade_and_by_arrival() {
 fn mirror_maps_files() {
     let game = board(4, 3);
     let pos = game.parse_position("pp2/P3/1PPP b").unwrap();
-    let mirrored = game.map_position(&pos, 1);
+    let mirrored = game.map_position(&pos, Mirror::Reflect);
     assert_eq!(game.position_string(&mirrored), "2pp/3P/PPP1 b");
     let mv = game.parse_move(&pos, "bxa2").unwrap();
-    assert_eq!(game.move_name(&mirrored, game.map_move(mv, 1)), "cxd2");
+    assert_eq!(game.move_name(&mirrored, game.map_move(mv, Mirror::Reflect)), "cxd2");
 }
 
 #[test]

@@ -4,6 +4,7 @@ mod common;
 
 use menace::machine::settings::{BeadSchedule, BoxMode, EmptyBox, MachineSettings, Reinforcement};
 use menace::machine::{Choice, GameResult, Machine};
+use menace::prelude::*;
 use menace::training::exact::{expected, Reference, EXACT_LIMIT};
 use menace::training::opponent::OpponentSpec;
 use menace::training::state;

@@ -1,5 +1,6 @@
 //! Monte Carlo tree search: approaches perfect play as playouts grow.
 
+use menace::prelude::*;
 use menace::search::mcts::Mcts;
 use menace::training::opponent::PerfectPlayer;
 use menace::{Game, Hexapawn, Outcome, Player, TicTacToe};

@@ -61,7 +61,7 @@ fn write_everything(umask: &str, dir: &Path) {
     std::fs::write(dir.join("small.json"), SMALL).unwrap();
     menace_under(umask, dir, "train hexapawn --games 5 --save her.json");
     menace_under(umask, dir, "train hexapawn --games 5 --resume her.json --save her.json");
-    menace_under(umask, dir, "boxes hexapawn --svg labels.svg");
+    menace_under(umask, dir, "boxes hexapawn --svg labels.svg --pdf labels.pdf");
     menace_under(umask, dir, "run small.json --out whole");
     menace_under(umask, dir, "run small.json --shard 1/2 --out shards/1");
     menace_under(umask, dir, "run small.json --shard 2/2 --out shards/2");
@@ -76,7 +76,9 @@ fn check(umask: &str, expected: u32) {
     // What must be there: the kinds of file each command writes.
     for name in [
         "her.json",
-        "labels.svg",
+        "labels-1.svg",
+        "labels-3.svg",
+        "labels.pdf",
         "whole/curves.csv",
         "whole/summary.json",
         "whole/loss_rate.png",

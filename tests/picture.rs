@@ -2,6 +2,7 @@
 //! them, pieces on cells of the board, moves joining cells where a piece of
 //! the mover stands; and the SVG drawings hold what they should.
 
+use menace::prelude::*;
 use std::collections::HashSet;
 
 use menace::picture::{Look, Picture};

@@ -3,8 +3,9 @@
 mod common;
 
 use common::toy::{Subtraction, Tree};
+use menace::prelude::*;
 use menace::search::solver::{winner, Solver, Value};
-use menace::{Game, Hexapawn, Outcome, Player, TicTacToe};
+use menace::{Hexapawn, Outcome, Player, TicTacToe};
 
 #[test]
 fn subtraction_game_values_match_the_hand_formula() {

@@ -3,6 +3,8 @@
 mod common;
 
 use menace::machine::boxes::{counts_by_move, enumerate, BoxSet};
+use menace::prelude::*;
+use menace::symmetry::Square;
 use menace::{Game, Outcome, Player, TicTacToe};
 
 #[test]
@@ -68,7 +70,7 @@ fn lines_and_full_board() {
 #[test]
 fn the_eight_symmetries_are_distinct_and_form_a_group() {
     let pos = TicTacToe.parse_position("x../.../.o. x").unwrap();
-    let images: std::collections::HashSet<_> = (0..8).map(|s| TicTacToe.map_position(&pos, s)).collect();
+    let images: std::collections::HashSet<_> = Square::ALL.iter().map(|&s| TicTacToe.map_position(&pos, s)).collect();
     assert_eq!(images.len(), 8);
 }
 

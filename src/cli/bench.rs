@@ -2,6 +2,7 @@
 //! meets them (whole games through the trainer, perft through the `Game`
 //! trait), one thread unless a row says otherwise.
 
+use menace::prelude::*;
 use std::time::Instant;
 
 use anyhow::Context;

@@ -1,5 +1,6 @@
 //! `menace boxes`: how many boxes a machine needs, per move number and box set.
 
+use menace::prelude::*;
 use std::path::{Path, PathBuf};
 
 use anyhow::anyhow;
@@ -12,7 +13,7 @@ use menace::machine::settings::{BoxMode, MachineSettings};
 use menace::machine::Machine;
 use menace::picture::Picture;
 use menace::registry::{default_settings, machine_name};
-use menace::web::svg::{game_move, label_sheet, sheet_title, Label};
+use menace::web::labels::{self, move_words, numbered, LabelSize, Layout, Paper, Subject};
 use menace::{training::state, with_game, Game};
 
 use super::output::print_json;
@@ -35,11 +36,20 @@ pub struct BoxesArgs {
     #[arg(long, default_value_t = 2_000_000)]
     max_positions: usize,
     /// Print a machine-readable result on stdout.
-    #[arg(long, conflicts_with = "svg")]
+    #[arg(long, conflicts_with_all = ["svg", "pdf"])]
     json: bool,
-    /// Write a sheet of matchbox labels to print (SVG): one per box, its position with a coloured arrow per bead colour and a legend.
+    /// Write the label sheet as SVG pages in millimetres, one file a page: FILE's name with -1, -2, ... before its extension.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
+    /// Write the label sheet as a PDF: a page of instructions, a board, then the labels, one per box, cut marks between them.
+    #[arg(long, value_name = "FILE")]
+    pdf: Option<PathBuf>,
+    /// The paper of --pdf and --svg: a4 or letter [default: from the locale (LC_ALL, LC_PAPER, LANG), else a4].
+    #[arg(long, value_name = "PAPER")]
+    paper: Option<String>,
+    /// A label's size in millimetres, WIDTHxHEIGHT [default: 53x36, the top of a common matchbox, taller if a game's boxes need it].
+    #[arg(long, value_name = "WxH")]
+    label_size: Option<String>,
 }
 
 pub fn run(args: BoxesArgs) -> anyhow::Result<()> {
@@ -50,50 +60,100 @@ pub fn run(args: BoxesArgs) -> anyhow::Result<()> {
         Some(s) => game.parse_player(s).map_err(super::usage)?,
         None => game.machine_side(),
     };
-    match (&args.state, &args.svg) {
-        (Some(path), Some(svg)) => with_game!(game, g => state_sheet(&g, path, svg, name)),
-        (None, Some(svg)) => {
+    let printing = args.svg.is_some() || args.pdf.is_some();
+    if !printing && (args.paper.is_some() || args.label_size.is_some()) {
+        return Err(super::usage(
+            "--paper and --label-size shape a sheet: give --pdf FILE or --svg FILE too",
+        ));
+    }
+    match (&args.state, printing) {
+        (Some(path), true) => with_game!(game, g => state_sheet(&g, path, &args, name)),
+        (None, true) => {
             let settings = default_settings(&game);
-            with_game!(game, g => fresh_sheet(&g, side, &args, settings, svg, name))
+            with_game!(game, g => fresh_sheet(&g, side, &args, settings, name))
         }
-        (Some(path), None) => with_game!(game, g => show_state(&g, path, args.json)),
-        (None, None) => with_game!(game, g => count(&g, side, &args)),
+        (Some(path), false) => with_game!(game, g => show_state(&g, path, args.json, name)),
+        (None, false) => with_game!(game, g => count(&g, side, &args, name)),
     }
 }
 
-/// Boxes in the order the sheets and listings number them: by the machine's move.
-fn numbered<G: Game>(machine: &Machine<G>) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..machine.boxes().len()).collect();
-    order.sort_by_key(|&i| (machine.boxes()[i].own_move, i));
-    order
+/// The layout --paper and --label-size ask for.
+fn layout(args: &BoxesArgs) -> anyhow::Result<Layout> {
+    let paper = match &args.paper {
+        Some(p) => Paper::parse(p).map_err(|e| super::usage(format!("--paper: {e}")))?,
+        None => Paper::from_env(),
+    };
+    let label = match &args.label_size {
+        Some(s) => Some(LabelSize::parse(s).map_err(|e| super::usage(format!("--label-size: {e}")))?),
+        None => None,
+    };
+    Ok(Layout { paper, label })
+}
+
+/// `her.svg`'s page `k`: `her-k.svg`.
+fn page_path(path: &Path, k: usize) -> PathBuf {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name = match path.extension() {
+        Some(ext) => format!("{stem}-{k}.{}", ext.to_string_lossy()),
+        None => format!("{stem}-{k}"),
+    };
+    path.with_file_name(name)
 }
 
 fn write_sheet<G: Picture>(
     game: &G,
     machine: &Machine<G>,
     games: Option<u64>,
-    svg: &Path,
+    args: &BoxesArgs,
     name: &str,
 ) -> anyhow::Result<()> {
-    let labels: Vec<Label<'_, G>> = numbered(machine)
-        .into_iter()
-        .enumerate()
-        .map(|(k, i)| Label {
-            number: k + 1,
-            matchbox: &machine.boxes()[i],
-            move_number: game_move(machine.side(), machine.boxes()[i].own_move),
-        })
-        .collect();
-    let title = sheet_title(game, name, machine.side(), labels.len(), games);
-    write_atomic(svg, label_sheet(game, &title, &labels).as_bytes()).map_err(|e| anyhow!(e))?;
-    outln!("{} labels written to {}", labels.len(), svg.display());
+    let subject = Subject {
+        game,
+        machine,
+        name,
+        games_played: games,
+    };
+    let sheet = labels::sheet(&subject, layout(args)?).map_err(|e| anyhow!(e))?;
+    let label_pages = sheet.pages.len() - sheet.front_pages;
+    let what = format!(
+        "{} labels of {} × {} mm on {label_pages} page{} of {} ({} a page), after the instructions and a board ({} pages)",
+        sheet.labels,
+        sheet.label.width,
+        sheet.label.height,
+        if label_pages == 1 { "" } else { "s" },
+        match sheet.paper {
+            Paper::A4 => "A4",
+            Paper::Letter => "Letter",
+        },
+        sheet.per_page,
+        sheet.front_pages
+    );
+    if let Some(pdf) = &args.pdf {
+        let bytes = sheet.pdf().map_err(|e| anyhow!(e))?;
+        write_atomic(pdf, &bytes).map_err(|e| anyhow!(e))?;
+        outln!("{what}: {} pages written to {}", sheet.pages.len(), pdf.display());
+    }
+    if let Some(svg) = &args.svg {
+        for (k, page) in sheet.pages.iter().enumerate() {
+            write_atomic(&page_path(svg, k + 1), page.as_bytes()).map_err(|e| anyhow!(e))?;
+        }
+        outln!(
+            "{what}: {} pages written to {} ... {}",
+            sheet.pages.len(),
+            page_path(svg, 1).display(),
+            page_path(svg, sheet.pages.len()).display()
+        );
+    }
     Ok(())
 }
 
-fn state_sheet<G: Picture>(game: &G, path: &Path, svg: &Path, name: &str) -> anyhow::Result<()> {
+fn state_sheet<G: Picture>(game: &G, path: &Path, args: &BoxesArgs, name: &str) -> anyhow::Result<()> {
     let text = read_text(path).map_err(|e| anyhow!(e))?;
     let trainer = state::from_json(game, &text).map_err(|e| anyhow!("state file '{}': {e}", path.display()))?;
-    write_sheet(game, trainer.machine(), Some(trainer.games_played()), svg, name)
+    write_sheet(game, trainer.machine(), Some(trainer.games_played()), args, name)
 }
 
 fn fresh_sheet<G: Picture>(
@@ -101,7 +161,6 @@ fn fresh_sheet<G: Picture>(
     side: menace::Player,
     args: &BoxesArgs,
     mut settings: MachineSettings,
-    svg: &Path,
     name: &str,
 ) -> anyhow::Result<()> {
     settings.symmetry = !args.no_symmetry;
@@ -109,10 +168,10 @@ fn fresh_sheet<G: Picture>(
     let machine = Machine::new(game.clone(), side, settings).map_err(|e| {
         anyhow!("{e}: its boxes cannot all be listed; print the boxes of a trained machine with --state")
     })?;
-    write_sheet(game, &machine, None, svg, name)
+    write_sheet(game, &machine, None, args, name)
 }
 
-fn show_state<G: Game>(game: &G, path: &Path, json: bool) -> anyhow::Result<()> {
+fn show_state<G: Game>(game: &G, path: &Path, json: bool, name: &str) -> anyhow::Result<()> {
     let text = read_text(path).map_err(|e| anyhow!(e))?;
     let trainer = state::from_json(game, &text).map_err(|e| anyhow!("state file '{}': {e}", path.display()))?;
     let m = trainer.machine();
@@ -152,7 +211,7 @@ fn show_state<G: Game>(game: &G, path: &Path, json: bool) -> anyhow::Result<()> 
         if b.own_move != current {
             current = b.own_move;
             let count = m.boxes().iter().filter(|x| x.own_move == current).count();
-            outln!("\n== the machine's move {current}: {count} boxes ==");
+            outln!("\n== {}: {count} boxes ==", move_words(name, m.side(), current));
         }
         outln!("\nbox {} ({})", n + 1, game.position_string(&b.position(game)));
         out!("{}", game.diagram(&b.position(game)));
@@ -167,7 +226,7 @@ fn show_state<G: Game>(game: &G, path: &Path, json: bool) -> anyhow::Result<()> 
     Ok(())
 }
 
-fn count<G: Game>(game: &G, side: menace::Player, args: &BoxesArgs) -> anyhow::Result<()> {
+fn count<G: Game>(game: &G, side: menace::Player, args: &BoxesArgs, name: &str) -> anyhow::Result<()> {
     let symmetry = !args.no_symmetry;
     let mut sets = Vec::new();
     for set in BoxSet::ALL {
@@ -201,7 +260,10 @@ fn count<G: Game>(game: &G, side: menace::Player, args: &BoxesArgs) -> anyhow::R
         }));
     }
     let merging = if symmetry {
-        format!("positions merged under the game's {} symmetries", game.symmetry_count())
+        format!(
+            "positions merged under the game's {} symmetries",
+            G::Symmetry::ALL.len()
+        )
     } else {
         "every position counted separately (--no-symmetry)".to_string()
     };
@@ -216,16 +278,20 @@ fn count<G: Game>(game: &G, side: menace::Player, args: &BoxesArgs) -> anyhow::R
         .collect();
     moves.sort_unstable();
     moves.dedup();
-    outln!("{:>6} {:>8} {:>8} {:>8}", "move", "all", "choices", "michie");
-    for m in moves {
-        out!("{m:>6}");
+    // The sets count by the game's move; say the machine's own move with it.
+    let own = |m: u32| (m.saturating_sub(side.index() as u32 + 1)) / 2 + 1;
+    let rows: Vec<(u32, String)> = moves.iter().map(|&m| (m, move_words(name, side, own(m)))).collect();
+    let wide = rows.iter().map(|(_, w)| w.chars().count()).max().unwrap_or(0).max(5);
+    outln!("  {:<wide$} {:>8} {:>8} {:>8}", "move", "all", "choices", "michie");
+    for (m, words) in rows {
+        out!("  {words:<wide$}");
         for (_, per, _) in &sets {
             let n = per.iter().find(|(k, _)| *k == m).map_or(0, |(_, n)| *n);
             out!(" {n:>8}");
         }
         outln!();
     }
-    out!("{:>6}", "total");
+    out!("  {:<wide$}", "total");
     for (_, _, total) in &sets {
         out!(" {total:>8}");
     }

@@ -1,6 +1,7 @@
 //! `menace play`: a person against a machine at the terminal, game after
 //! game, watching its boxes change.
 
+use menace::prelude::*;
 use std::io::{BufRead, IsTerminal, Write};
 
 use std::path::PathBuf;
@@ -333,7 +334,7 @@ fn save(state_json: &str, args: &PlayArgs) -> anyhow::Result<()> {
 
 /// A box the machine drew from in this game: its index, the symmetry from
 /// the board as played to the box, and that board.
-type Drawn<G> = (u32, usize, <G as Game>::Position);
+type Drawn<G> = (u32, <G as Symmetric>::Symmetry, <G as Rules>::Position);
 
 /// A finished game: its result for the machine, the beads that changed, the
 /// boxes drawn from, and whether the person was asked for a move.
@@ -376,11 +377,11 @@ fn report_changes<G: Game>(
         let stored = b.moves[c.colour as usize];
         let (mv, position) = match drawn.iter().rev().find(|d| d.0 == c.box_index) {
             Some((_, sym, played)) => {
-                if *sym != 0 && !*told_mirrors {
+                if !sym.is_identity() && !*told_mirrors {
                     outln!("(Mirror images share one box: boxes and moves are shown as on the board played.)");
                     *told_mirrors = true;
                 }
-                let real = game.map_move(stored, game.inverse_symmetry(*sym));
+                let real = game.map_move(stored, sym.inverse());
                 (game.move_name(played, real), game.position_string(played))
             }
             None => (
@@ -405,7 +406,7 @@ fn report_changes<G: Game>(
 fn box_line<G: Game>(game: &G, trainer: &Trainer<G>, pos: &G::Position, drawn: Option<G::Move>) -> Option<String> {
     let (i, sym) = trainer.machine().box_for(pos)?;
     let b = &trainer.machine().boxes()[i as usize];
-    let inverse = game.inverse_symmetry(sym);
+    let inverse = sym.inverse();
     let parts: Vec<String> = b
         .moves
         .iter()

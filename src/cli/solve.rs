@@ -341,7 +341,8 @@ mod table {
 
     use menace::games::hexapawn::solver::{WinnerSearch, DEFAULT_TABLE_BITS};
     use menace::games::hexapawn::Pawn;
-    use menace::{Game, Hexapawn, Player};
+    use menace::prelude::*;
+    use menace::{Hexapawn, Player};
 
     /// One board: who wins, or why it was not decided.
     pub struct Cell {

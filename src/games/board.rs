@@ -95,17 +95,19 @@ pub fn square_board(files: u32, ranks: u32, checkered: bool, colours: [&'static 
 }
 
 /// The box key of a game whose positions carry no history: the position
-/// itself. Write `position_is_box_key!();` inside its `impl Game`.
+/// itself. Write `position_is_box_key!(Type);` beside its `impl Rules`.
 macro_rules! position_is_box_key {
-    () => {
-        type BoxKey = Self::Position;
+    ($game:ty) => {
+        impl $crate::game::Boxes for $game {
+            type BoxKey = <$game as $crate::game::Rules>::Position;
 
-        fn box_key(&self, pos: &Self::Position) -> Self::Position {
-            pos.clone()
-        }
+            fn box_key(&self, pos: &Self::Position) -> Self::Position {
+                pos.clone()
+            }
 
-        fn key_position(&self, key: &Self::Position) -> Self::Position {
-            key.clone()
+            fn key_position(&self, key: &Self::Position) -> Self::Position {
+                key.clone()
+            }
         }
     };
 }

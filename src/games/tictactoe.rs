@@ -1,9 +1,13 @@
 //! Noughts and crosses (Michie's MENACE plays X).
 
 use crate::error::InvalidValue;
-use crate::game::{no_size_or_options, Game, GameSpec, MoveError, Outcome, Player, PositionError};
+use crate::game::{
+    no_size_or_options, Game, GameSpec, MoveError, Notation, Outcome, Player, PositionError, Rules, Symmetric,
+};
 use crate::games::board::{cell_name, parse_cell, square_board};
 use crate::picture::{self, Board, Look, MoveCells, Picture};
+use crate::search::SearchLimits;
+use crate::symmetry::Square;
 
 /// Noughts and crosses on 3×3: X moves first, three in a row wins, a full
 /// board without a line is a draw. Cells `a1`..`c3` (file, rank), or `1`..`9`
@@ -98,11 +102,9 @@ impl TicTacToe {
     }
 }
 
-impl Game for TicTacToe {
+impl Rules for TicTacToe {
     type Position = TicTacToePosition;
     type Move = TicTacToeMove;
-
-    crate::games::board::position_is_box_key!();
 
     fn spec(&self) -> String {
         "tictactoe".to_string()
@@ -160,13 +162,15 @@ impl Game for TicTacToe {
             Outcome::Ongoing
         }
     }
+}
 
-    fn symmetry_count(&self) -> usize {
-        8
-    }
+crate::games::board::position_is_box_key!(TicTacToe);
 
-    fn map_position(&self, pos: &TicTacToePosition, sym: usize) -> TicTacToePosition {
-        let perm = &SYMMETRIES[sym];
+impl Symmetric for TicTacToe {
+    type Symmetry = Square;
+
+    fn map_position(&self, pos: &TicTacToePosition, sym: Square) -> TicTacToePosition {
+        let perm = &SYMMETRIES[sym.index()];
         TicTacToePosition {
             x: map_bits(pos.x, perm),
             o: map_bits(pos.o, perm),
@@ -174,16 +178,12 @@ impl Game for TicTacToe {
         }
     }
 
-    fn map_move(&self, mv: TicTacToeMove, sym: usize) -> TicTacToeMove {
-        TicTacToeMove(SYMMETRIES[sym][usize::from(mv.0)])
+    fn map_move(&self, mv: TicTacToeMove, sym: Square) -> TicTacToeMove {
+        TicTacToeMove(SYMMETRIES[sym.index()][usize::from(mv.0)])
     }
+}
 
-    fn inverse_symmetry(&self, sym: usize) -> usize {
-        (0..8)
-            .find(|&t| (0..9).all(|i| SYMMETRIES[t][usize::from(SYMMETRIES[sym][i])] as usize == i))
-            .unwrap_or(0)
-    }
-
+impl Notation for TicTacToe {
     fn move_name(&self, _pos: &TicTacToePosition, mv: TicTacToeMove) -> String {
         cell_name(u32::from(mv.0 % 3), u32::from(mv.0 / 3))
     }
@@ -283,6 +283,8 @@ impl Game for TicTacToe {
         out
     }
 }
+
+impl SearchLimits for TicTacToe {}
 
 impl GameSpec for TicTacToe {
     const NAMES: &'static [&'static str] = &["tictactoe", "noughtsandcrosses", "ttt"];

@@ -13,6 +13,7 @@ use std::hash::BuildHasher;
 
 use crate::game::{Game, Outcome, Player};
 use crate::search::solver::TooLarge;
+use crate::symmetry::Symmetry;
 use boxes::{enumerate, BoxSet};
 use settings::{BoxMode, EmptyBox, MachineSettings, Scope};
 
@@ -83,8 +84,10 @@ impl<G: Game> MatchBox<G> {
 pub fn bead_colours<G: Game>(game: &G, position: &G::Position, symmetry: bool) -> Vec<G::Move> {
     let mut legal = game.moves(position);
     legal.sort();
-    let fixing: Vec<usize> = if symmetry {
-        (1..game.symmetry_count())
+    let fixing: Vec<G::Symmetry> = if symmetry {
+        G::Symmetry::ALL[1..]
+            .iter()
+            .copied()
             .filter(|&s| game.map_position(position, s) == *position)
             .collect()
     } else {
@@ -135,6 +138,7 @@ pub struct BeadChange {
 /// A matchbox machine playing one side of a game.
 ///
 /// ```
+/// use menace::prelude::*;
 /// use menace::{Hexapawn, Player};
 /// use menace::machine::{Choice, GameResult, Machine};
 /// use menace::machine::settings::MachineSettings;
@@ -143,7 +147,7 @@ pub struct BeadChange {
 /// let mut her = Machine::new(game.clone(), Player::Two, MachineSettings::gardner()).unwrap();
 /// assert_eq!(her.boxes().len(), 19);
 /// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
-/// let after_b2 = menace::Game::try_play(&game, &menace::Game::start(&game), "b2").unwrap();
+/// let after_b2 = menace::Game::try_play(&game, &menace::Rules::start(&game), "b2").unwrap();
 /// assert!(matches!(her.choose(&after_b2, 1, &mut rng), Choice::Play(_)));
 /// her.reinforce(GameResult::Loss);
 /// assert_eq!(her.total_beads(), her.initial_total() - 1);
@@ -312,11 +316,11 @@ impl<G: Game> Machine<G> {
     /// The key of a position's box (its board and side to move, see
     /// [`Game::box_key`], of its canonical image when symmetry is on) and a
     /// symmetry taking the position to that image.
-    pub fn key(&self, pos: &G::Position) -> (G::BoxKey, usize) {
+    pub fn key(&self, pos: &G::Position) -> (G::BoxKey, G::Symmetry) {
         if self.settings.symmetry {
             self.game.canonical_key(pos)
         } else {
-            (self.game.box_key(pos), 0)
+            (self.game.box_key(pos), G::Symmetry::identity())
         }
     }
 
@@ -329,7 +333,7 @@ impl<G: Game> Machine<G> {
     }
 
     /// The index of the box for a real position, if the machine has one.
-    pub fn box_for(&self, pos: &G::Position) -> Option<(u32, usize)> {
+    pub fn box_for(&self, pos: &G::Position) -> Option<(u32, G::Symmetry)> {
         let (key, sym) = self.key(pos);
         self.find(&key).map(|i| (i, sym))
     }
@@ -368,7 +372,7 @@ impl<G: Game> Machine<G> {
             return Choice::Resign;
         };
         let stored = self.boxes[i as usize].moves[colour as usize];
-        Choice::Play(self.game.map_move(stored, self.game.inverse_symmetry(sym)))
+        Choice::Play(self.game.map_move(stored, sym.inverse()))
     }
 
     /// Draw a bead from box `i` and note it for reinforcement: its colour,
@@ -485,7 +489,7 @@ impl<G: Game> Machine<G> {
     /// symmetry taking its moves back to the real board; `None` where it
     /// plays without a box, uniformly among the legal moves (see
     /// [`Machine::choose`]).
-    pub fn box_to_draw(&self, pos: &G::Position) -> Option<(Cow<'_, MatchBox<G>>, usize)> {
+    pub fn box_to_draw(&self, pos: &G::Position) -> Option<(Cow<'_, MatchBox<G>>, G::Symmetry)> {
         let (key, sym) = self.key(pos);
         if let Some(i) = self.find(&key) {
             return Some((Cow::Borrowed(&self.boxes[i as usize]), sym));

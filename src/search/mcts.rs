@@ -30,6 +30,7 @@ struct Node<G: Game> {
 /// subtree becomes the new root.
 ///
 /// ```
+/// use menace::prelude::*;
 /// use menace::search::mcts::Mcts;
 /// use menace::{Game, TicTacToe};
 /// use rand::SeedableRng;

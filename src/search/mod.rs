@@ -3,3 +3,6 @@
 pub mod mcts;
 pub mod perft;
 pub mod solver;
+
+/// The limits of exhaustive search, which a game gives beside its rules.
+pub use crate::game::limits::{PositionSolver, SearchLimits, TooLarge};

@@ -8,6 +8,7 @@ use crate::game::Game;
 /// ply is counted from the length of the move list, as is usual, not played.
 ///
 /// ```
+/// use menace::prelude::*;
 /// use menace::search::perft::perft;
 /// use menace::{Game, TicTacToe};
 /// assert_eq!(perft(&TicTacToe, &TicTacToe.start(), 2), 72);

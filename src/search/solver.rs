@@ -6,7 +6,7 @@ use std::fmt;
 
 use rustc_hash::FxHashMap;
 
-pub use crate::game::TooLarge;
+pub use crate::game::limits::TooLarge;
 use crate::game::{Game, Outcome};
 
 /// The game-theoretic value of a position for the player to move, with the
@@ -109,7 +109,8 @@ pub const DEFAULT_LIMIT: usize = 20_000_000;
 /// Exact values with distance, memoised on canonical positions.
 ///
 /// ```
-/// use menace::{Game, Hexapawn};
+/// use menace::prelude::*;
+/// use menace::Hexapawn;
 /// use menace::search::solver::{Solver, Value};
 /// let game = Hexapawn::new(3, 3).unwrap();
 /// let mut solver = Solver::new(game.clone());

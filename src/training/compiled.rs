@@ -28,6 +28,7 @@ use rustc_hash::FxHashMap;
 use crate::game::{Game, Outcome};
 use crate::machine::settings::EmptyBox;
 use crate::machine::{uniform, GameResult, Machine};
+use crate::symmetry::Symmetry;
 use crate::training::exact::{weigh_known, Expected, Odds};
 use crate::training::opponent::{plays_best, Opponent, PerfectPlayer};
 
@@ -215,7 +216,7 @@ impl<G: Game> Table<G> {
                 if let Some((b, sym)) = machine.box_for(pos) {
                     box_of[i] = b;
                     box_positions[b as usize].push(i as u32);
-                    let inverse = game.inverse_symmetry(sym);
+                    let inverse = sym.inverse();
                     for &stored in &machine.boxes()[b as usize].moves {
                         let child = game.play(pos, game.map_move(stored, inverse));
                         colour_child.push(*ids.get(&child)?);

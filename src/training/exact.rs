@@ -14,6 +14,7 @@ use crate::game::{Game, Outcome};
 use crate::machine::settings::EmptyBox;
 use crate::machine::{GameResult, Machine};
 use crate::search::solver::TooLarge;
+use crate::symmetry::Symmetry;
 use crate::training::opponent::PerfectPlayer;
 
 /// Probabilities of a win, a draw and a loss for the machine.
@@ -167,7 +168,7 @@ fn value<G: Game>(
                 value(game, machine, opponent, &game.play(pos, mv), memo, limit)
             })?,
             Some((b, sym)) => {
-                let inverse = game.inverse_symmetry(sym);
+                let inverse = sym.inverse();
                 weigh(
                     Odds::Beads(&b.beads, machine.settings().empty_box),
                     &b.moves,
@@ -203,6 +204,7 @@ pub struct RandomPlay {
 /// The exact outcome probabilities of random against random from `pos`.
 ///
 /// ```
+/// use menace::prelude::*;
 /// use menace::training::exact::random_play;
 /// use menace::{Game, TicTacToe};
 /// let p = random_play(&TicTacToe, &TicTacToe.start(), 1_000_000).unwrap();

@@ -7,11 +7,12 @@ use rand::Rng;
 use rustc_hash::FxHashMap;
 
 use crate::error::InvalidValue;
-use crate::game::{Game, PositionSolver};
+use crate::game::Game;
 use crate::machine::settings::MachineSettings;
 use crate::machine::{uniform, Choice, Machine};
 use crate::search::mcts::Mcts;
 use crate::search::solver::{Solver, TooLarge};
+use crate::search::PositionSolver;
 
 /// An opponent as named on the command line and in experiment files.
 #[derive(Clone, Debug, PartialEq)]

@@ -8,6 +8,7 @@ use crate::error::FieldError;
 use crate::game::Game;
 use crate::machine::settings::MachineSettings;
 use crate::machine::{bead_colours, Machine, MatchBox};
+use crate::symmetry::Symmetry;
 use crate::training::opponent::{Opponent, OpponentSpec};
 use crate::training::trainer::{make_opponent, Trainer};
 
@@ -157,7 +158,7 @@ fn read_machine<G: Game>(
         // enumeration stops long before it would fill memory.
         let sized = boxes
             .len()
-            .saturating_mul(4 * game.symmetry_count().max(1))
+            .saturating_mul(4 * G::Symmetry::ALL.len())
             .saturating_add(10_000);
         let expected =
             crate::machine::boxes::enumerate(game, side, settings.box_set, symmetry, sized.min(limits.enumerate))

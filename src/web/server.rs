@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use axum::body::{Body, Bytes};
 use axum::extract::{DefaultBodyLimit, Path, Request, State};
-use axum::http::{header, HeaderValue, Method, StatusCode, Uri};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -31,8 +31,9 @@ use serde_json::{json, Value as Json};
 use tokio::sync::{Notify, Semaphore};
 
 use crate::font::FONT_BYTES;
-use crate::fsutil::{read_text, write_atomic};
+use crate::fsutil::{read_text, write_atomic, FileError};
 use crate::training::opponent::OpponentSpec;
+use crate::web::labels::{self, LabelError, Paper};
 use crate::web::session::{
     load_session, new_session, parse_opponent, Limits, NewMachine, Session, SessionError, TrainRequest,
 };
@@ -243,18 +244,27 @@ struct StateFile {
     seen: Mutex<Option<Stamp>>,
 }
 
+/// Why a machine was not saved to the `--state` file.
+#[derive(Debug, thiserror::Error)]
+enum SaveError {
+    #[error(
+        "the machine was not saved: '{}' was changed on disk since this server last read or wrote it, \
+         and is left as it is (download this machine to keep it; restart menace serve to use the new file)",
+        .0.display()
+    )]
+    ChangedOnDisk(PathBuf),
+    #[error("the machine could not be saved: {0}")]
+    Write(#[from] FileError),
+}
+
 impl StateFile {
-    fn write(&self, text: &str) -> Result<(), String> {
+    fn write(&self, text: &str) -> Result<(), SaveError> {
         let mut seen = lock(&self.seen);
         let now = stamp(&self.path);
         if now.is_some() && now != *seen {
-            return Err(format!(
-                "the machine was not saved: '{}' was changed on disk since this server last read or wrote it, \
-                 and is left as it is (download this machine to keep it; restart menace serve to use the new file)",
-                self.path.display()
-            ));
+            return Err(SaveError::ChangedOnDisk(self.path.clone()));
         }
-        write_atomic(&self.path, text.as_bytes()).map_err(|e| format!("the machine could not be saved: {e}"))?;
+        write_atomic(&self.path, text.as_bytes())?;
         *seen = stamp(&self.path);
         Ok(())
     }
@@ -598,7 +608,7 @@ impl Shared {
     fn save(&self, slot: &mut Slot) -> Option<String> {
         let file = self.state.as_ref().filter(|_| slot.owns_state && !slot.closed)?;
         let text = slot.session.state_json();
-        file.write(&text).err()
+        file.write(&text).err().map(|e| e.to_string())
     }
 
     /// A machine as asked: from the body's settings, or (with no game named)
@@ -828,6 +838,7 @@ fn build(config: Config, addr: SocketAddr) -> (Router, Arc<Shared>) {
         .route("/api/sessions/{id}/curves", get(curves))
         .route("/api/sessions/{id}/boxes", get(boxes))
         .route("/api/sessions/{id}/state", get(download).put(upload))
+        .route("/api/sessions/{id}/labels.pdf", get(labels_pdf))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         // The guard reads bodies, within its own limits.
@@ -1286,6 +1297,65 @@ async fn download(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> 
                     ),
                 ],
                 text,
+            )
+                .into_response())
+        })
+        .await
+}
+
+/// The tab's machine as matchbox labels to print, the PDF `menace boxes
+/// --pdf` writes: on the paper `?paper=a4|letter` names, else on that of the
+/// browser's first language (Letter for `en-US`), else A4.
+async fn labels_pdf(
+    State(shared): State<Arc<Shared>>,
+    Path(id): Path<String>,
+    uri: Uri,
+    headers: HeaderMap,
+) -> ApiResult {
+    let asked = uri
+        .query()
+        .and_then(|q| q.split('&').find_map(|kv| kv.strip_prefix("paper=")))
+        .map(Paper::parse);
+    let language = headers
+        .get(header::ACCEPT_LANGUAGE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(Paper::of_accept_language);
+    let paper = match asked {
+        Some(p) => p.map_err(|e| ApiError::bad(e.to_string()))?,
+        None => language.unwrap_or(Paper::A4),
+    };
+    shared
+        .work(move |shared| {
+            let entry = shared.entry(&id)?;
+            let limit = shared.config.max_listed_boxes;
+            let (text, spec) = shared.change(&entry, |slot| {
+                let boxes = slot.session.box_count();
+                if boxes > limit {
+                    return Err(ApiError::new(
+                        StatusCode::UNPROCESSABLE_ENTITY,
+                        format!("the machine has {boxes} boxes; the page prints at most {limit}: download it and print with `menace boxes GAME --state FILE --pdf labels.pdf`"),
+                    ));
+                }
+                Ok((slot.session.state_json(), slot.spec.clone()))
+            })?;
+            let pdf = labels::pdf_of_state(&text, paper).map_err(|e| match e {
+                LabelError::Pdf(m) => ApiError::internal(m),
+                e => ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()),
+            })?;
+            let name: String = spec
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+                .collect();
+            let disposition = format!("attachment; filename=\"menace-{name}-labels.pdf\"");
+            Ok((
+                [
+                    (header::CONTENT_TYPE, HeaderValue::from_static("application/pdf")),
+                    (
+                        header::CONTENT_DISPOSITION,
+                        HeaderValue::from_str(&disposition).unwrap_or(HeaderValue::from_static("attachment")),
+                    ),
+                ],
+                pdf,
             )
                 .into_response())
         })

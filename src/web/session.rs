@@ -17,6 +17,7 @@ use crate::machine::settings::{BeadSchedule, EmptyBox, MachineSettings, Reinforc
 use crate::machine::{BeadChange, GameResult};
 use crate::picture::Picture;
 use crate::registry::{default_settings, default_side, machine_name, parse_spec, AnyGame};
+use crate::symmetry::Symmetry;
 use crate::training::driver::{Ending, Match, Mover, Step};
 use crate::training::opponent::{Opponent, OpponentSpec, PerfectPlayer};
 use crate::training::state;
@@ -509,7 +510,7 @@ impl<G: Picture> GameSession<G> {
             });
         };
         let b = &machine.boxes()[index as usize];
-        let inverse = game.inverse_symmetry(sym);
+        let inverse = sym.inverse();
         let marks: Vec<BeadMark<G::Move>> = b
             .moves
             .iter()
@@ -536,7 +537,7 @@ impl<G: Picture> GameSession<G> {
             "box": index + 1,
             "own_move": b.own_move,
             "move": game.move_name(pos, mv),
-            "mirrored": sym != 0,
+            "mirrored": !sym.is_identity(),
             "position": game.position_string(&b.position(game)),
             "svg": box_svg(game, pos, &marks, 44.0),
             "beads": beads,

@@ -1,11 +1,10 @@
-//! SVG pictures: a board with its pieces, a matchbox drawn as its position
-//! with one coloured arrow per bead colour, and sheets of matchbox labels to
-//! print. The web page and `menace boxes --svg` draw with the same code.
+//! SVG pictures: a board with its pieces, and a matchbox drawn as its
+//! position with one coloured arrow per bead colour. The web page and the
+//! printed labels (`web::labels`) draw with the same code.
 
 use std::fmt::Write;
 
-use crate::game::{Game, Player};
-use crate::machine::MatchBox;
+use crate::game::Player;
 use crate::picture::{Board, CellShape, Look, MoveCells, Picture};
 
 /// The bead colours, in the order a box's moves take them: a name for the
@@ -81,6 +80,9 @@ pub struct Options {
     pub arrows: Vec<(MoveCells, usize, u32, bool)>,
     /// Write the cell names in the cells.
     pub names: bool,
+    /// Arrows and discs without their bead counts: a printed label lists the
+    /// counts beside the board, in type large enough to read.
+    pub bare_arrows: bool,
 }
 
 /// Fixed-precision numbers keep the SVG short.
@@ -319,6 +321,9 @@ fn arrow(
     };
     let (tx, ty) = (px(to.x), py(to.y));
     let badge = |x: f64, y: f64| {
+        if options.bare_arrows {
+            return String::new();
+        }
         format!(
             "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"#fff\" stroke=\"{css}\" stroke-width=\"{}\"/><text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\" fill=\"#222\" font-family=\"{FONT}\">{beads}</text>",
             n(x),
@@ -422,145 +427,8 @@ pub fn box_svg<G: Picture>(game: &G, pos: &G::Position, marks: &[BeadMark<G::Mov
     board_svg(game, pos, &options)
 }
 
-/// One matchbox label of a sheet.
-pub struct Label<'a, G: Game> {
-    /// The box's number, from 1.
-    pub number: usize,
-    pub matchbox: &'a MatchBox<G>,
-    /// The move of the game (1 = the first) at which the machine meets it.
-    pub move_number: u32,
-}
-
 /// The move of the game (counting both sides' moves from 1) at which a
 /// machine playing `side` makes its `own_move`-th move.
 pub fn game_move(side: Player, own_move: u32) -> u32 {
     2 * own_move.saturating_sub(1) + side.index() as u32 + 1
-}
-
-/// A sheet of matchbox labels, one per box: its number, the machine's move,
-/// the position with a coloured arrow per bead colour, and a legend of
-/// colours, moves and beads. `title` heads the sheet.
-pub fn label_sheet<G: Picture>(game: &G, title: &str, labels: &[Label<'_, G>]) -> String {
-    const COLUMNS: usize = 4;
-    const WIDTH: f64 = 190.0;
-    const GAP: f64 = 8.0;
-    const LINE: f64 = 13.0;
-    let board = game.board();
-    let (bw, bh) = board_size(&board, 1.0);
-    // Fit the board into the label's width, at most 40 px a cell.
-    let unit = ((WIDTH - 20.0) / bw).min(40.0).min(150.0 / bh);
-    let (bw, bh) = (bw * unit, bh * unit);
-    let mut body = String::new();
-    let mut y = 40.0;
-    for row in labels.chunks(COLUMNS) {
-        let lines = row.iter().map(|l| l.matchbox.moves.len()).max().unwrap_or(0);
-        let height = 34.0 + bh + 8.0 + LINE * lines as f64 + 6.0;
-        for (k, label) in row.iter().enumerate() {
-            let x = GAP + k as f64 * (WIDTH + GAP);
-            body.push_str(&one_label(game, &board, label, x, y, height, unit, bw));
-        }
-        y += height + GAP;
-    }
-    let width = GAP + COLUMNS as f64 * (WIDTH + GAP);
-    let _ = bh;
-    format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {h}\" width=\"{w}\" height=\"{h}\" font-family=\"{FONT}\">\n<rect width=\"{w}\" height=\"{h}\" fill=\"#fff\"/>\n<text x=\"{GAP}\" y=\"24\" font-size=\"15\" font-weight=\"bold\" fill=\"#222\">{}</text>\n{body}</svg>\n",
-        escape(title),
-        w = n(width),
-        h = n(y),
-    )
-}
-
-#[allow(clippy::too_many_arguments)]
-fn one_label<G: Picture>(
-    game: &G,
-    board: &Board,
-    label: &Label<'_, G>,
-    x: f64,
-    y: f64,
-    height: f64,
-    unit: f64,
-    board_width: f64,
-) -> String {
-    let b = label.matchbox;
-    let pos = &b.position(game);
-    let options = Options {
-        unit,
-        arrows: b
-            .moves
-            .iter()
-            .zip(&b.beads)
-            .enumerate()
-            .map(|(c, (&mv, &beads))| (game.move_cells(pos, mv), c, beads, false))
-            .collect(),
-        ..Options::default()
-    };
-    let mut out = format!(
-        "<g class=\"label\"><rect x=\"{}\" y=\"{}\" width=\"190\" height=\"{}\" rx=\"6\" fill=\"#fffdf7\" stroke=\"#444\" stroke-dasharray=\"5 3\"/>",
-        n(x),
-        n(y),
-        n(height)
-    );
-    let _ = write!(
-        out,
-        "<text x=\"{}\" y=\"{}\" font-size=\"13\" font-weight=\"bold\" fill=\"#222\">Box {}</text><text x=\"{}\" y=\"{}\" font-size=\"9\" fill=\"#555\" text-anchor=\"end\">move {}</text><text x=\"{}\" y=\"{}\" font-size=\"8\" fill=\"#777\">{}</text>",
-        n(x + 8.0),
-        n(y + 15.0),
-        label.number,
-        n(x + 182.0),
-        n(y + 15.0),
-        label.move_number,
-        n(x + 8.0),
-        n(y + 27.0),
-        escape(&shortened(&game.position_string(pos), 42))
-    );
-    let left = x + (190.0 - board_width) / 2.0;
-    out.push_str(&board_group(board, &game.pieces(pos), &options, left, y + 32.0));
-    let (_, bh) = board_size(board, unit);
-    let mut ly = y + 32.0 + bh + 14.0;
-    for (c, (&mv, &beads)) in b.moves.iter().zip(&b.beads).enumerate() {
-        let (name, css) = bead_colour(c);
-        let _ = write!(
-            out,
-            "<circle cx=\"{}\" cy=\"{}\" r=\"4.5\" fill=\"{css}\" stroke=\"#222\" stroke-width=\"0.5\"/><text x=\"{}\" y=\"{}\" font-size=\"9.5\" fill=\"#222\">{} — {}: {beads} bead{}</text>",
-            n(x + 14.0),
-            n(ly - 3.5),
-            n(x + 23.0),
-            n(ly),
-            escape(&name),
-            escape(&game.move_name(pos, mv)),
-            if beads == 1 { "" } else { "s" }
-        );
-        ly += 13.0;
-    }
-    out.push_str("</g>");
-    out
-}
-
-/// At most `max` characters of `text`, an ellipsis marking a cut.
-fn shortened(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        text.to_string()
-    } else {
-        text.chars().take(max - 1).chain(std::iter::once('…')).collect()
-    }
-}
-
-/// The name a side goes by on a sheet: `HER plays Black`.
-pub fn sheet_title<G: Game>(
-    game: &G,
-    machine_name: &str,
-    side: Player,
-    boxes: usize,
-    games_played: Option<u64>,
-) -> String {
-    let after = match games_played {
-        Some(g) => format!(", after {g} games"),
-        None => String::new(),
-    };
-    format!(
-        "{machine_name}: {boxes} matchboxes for {} in {}{after}",
-        game.player_name(side),
-        game.spec()
-    )
 }

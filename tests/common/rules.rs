@@ -4,7 +4,8 @@
 use std::collections::HashSet;
 
 use menace::error::shown;
-use menace::{Game, MoveError, Outcome};
+use menace::prelude::*;
+use menace::{MoveError, Outcome};
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -152,46 +153,58 @@ fn check_box_key<G: Game>(game: &G, pos: &G::Position, moves: &[G::Move]) {
         assert_eq!(theirs, ours, "{text}: the key's position has other legal moves");
     }
     let (canon, _) = game.canonical(pos);
-    for s in 0..game.symmetry_count() {
+    for &s in G::Symmetry::ALL {
         let (k, sym) = game.canonical_key(&game.map_position(pos, s));
-        assert_eq!(k, game.box_key(&canon), "{text}: image {s} has another box");
+        assert_eq!(k, game.box_key(&canon), "{text}: image {s:?} has another box");
         assert_eq!(game.box_key(&game.map_position(&game.map_position(pos, s), sym)), k);
     }
 }
 
 fn check_symmetry<G: Game>(game: &G, pos: &G::Position, moves: &[G::Move]) {
     let text = game.position_string(pos);
-    assert_eq!(&game.map_position(pos, 0), pos, "symmetry 0 must be the identity");
-    for sym in 0..game.symmetry_count() {
+    let identity = G::Symmetry::ALL[0];
+    assert_eq!(
+        &game.map_position(pos, identity),
+        pos,
+        "the first symmetry must be the identity"
+    );
+    assert!(identity.is_identity() && G::Symmetry::ALL[1..].iter().all(|s| !s.is_identity()));
+    let distinct: HashSet<_> = G::Symmetry::ALL.iter().collect();
+    assert_eq!(
+        distinct.len(),
+        G::Symmetry::ALL.len(),
+        "the group lists each element once"
+    );
+    for &sym in G::Symmetry::ALL {
         let image = game.map_position(pos, sym);
-        let inv = game.inverse_symmetry(sym);
+        let inv = sym.inverse();
         assert_eq!(
             &game.map_position(&image, inv),
             pos,
-            "{text}: symmetry {sym} then its inverse {inv}"
+            "{text}: symmetry {sym:?} then its inverse {inv:?}"
         );
         // Outcome and turn are invariant.
         assert_eq!(
             game.outcome(&image),
             game.outcome(pos),
-            "{text}: outcome under symmetry {sym}"
+            "{text}: outcome under symmetry {sym:?}"
         );
         assert_eq!(game.turn(&image), game.turn(pos));
         // The moves of the image are the images of the moves.
         let mapped: HashSet<_> = moves.iter().map(|&m| game.map_move(m, sym)).collect();
         let image_moves: HashSet<_> = game.moves(&image).into_iter().collect();
-        assert_eq!(mapped, image_moves, "{text}: moves under symmetry {sym}");
+        assert_eq!(mapped, image_moves, "{text}: moves under symmetry {sym:?}");
         // Symmetry commutes with play.
         for &mv in moves {
             let a = game.map_position(&game.play(pos, mv), sym);
             let b = game.play(&image, game.map_move(mv, sym));
-            assert_eq!(a, b, "{text}: symmetry {sym} does not commute with {mv:?}");
+            assert_eq!(a, b, "{text}: symmetry {sym:?} does not commute with {mv:?}");
         }
     }
     // The canonical form is the same for every image.
     let (canon, sym) = game.canonical(pos);
     assert_eq!(game.map_position(pos, sym), canon);
-    for s in 0..game.symmetry_count() {
+    for &s in G::Symmetry::ALL {
         assert_eq!(game.canonical(&game.map_position(pos, s)).0, canon);
     }
 }

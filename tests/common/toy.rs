@@ -3,7 +3,8 @@
 
 use menace::error::InvalidValue;
 use menace::game::GameSpec;
-use menace::{Game, MoveError, Outcome, Player, PositionError};
+use menace::symmetry::Unit;
+use menace::{Boxes, Game, MoveError, Notation, Outcome, Player, PositionError, Rules, SearchLimits, Symmetric};
 
 /// Take 1 or 2 counters from a pile; whoever takes the last counter wins.
 /// From n the mover loses iff n % 3 == 0; every round of two plies removes
@@ -32,19 +33,9 @@ impl GameSpec for Subtraction {
     }
 }
 
-impl Game for Subtraction {
+impl Rules for Subtraction {
     type Position = (u32, Player);
     type Move = u32;
-
-    type BoxKey = Self::Position;
-
-    fn box_key(&self, pos: &Self::Position) -> Self::Position {
-        *pos
-    }
-
-    fn key_position(&self, key: &Self::Position) -> Self::Position {
-        *key
-    }
 
     fn spec(&self) -> String {
         format!("subtraction:{}", self.pile)
@@ -76,6 +67,36 @@ impl Game for Subtraction {
             Outcome::Ongoing
         }
     }
+}
+
+impl Boxes for Subtraction {
+    type BoxKey = Self::Position;
+
+    fn box_key(&self, pos: &Self::Position) -> Self::Position {
+        *pos
+    }
+
+    fn key_position(&self, key: &Self::Position) -> Self::Position {
+        *key
+    }
+}
+
+/// No symmetry.
+impl Symmetric for Subtraction {
+    type Symmetry = Unit;
+
+    fn map_position(&self, pos: &Self::Position, _: Unit) -> Self::Position {
+        *pos
+    }
+
+    fn map_move(&self, mv: Self::Move, _: Unit) -> Self::Move {
+        mv
+    }
+}
+
+impl SearchLimits for Subtraction {}
+
+impl Notation for Subtraction {
     fn move_name(&self, _: &(u32, Player), mv: u32) -> String {
         mv.to_string()
     }
@@ -161,19 +182,9 @@ impl Tree {
     }
 }
 
-impl Game for Tree {
+impl Rules for Tree {
     type Position = usize;
     type Move = usize;
-
-    type BoxKey = Self::Position;
-
-    fn box_key(&self, pos: &Self::Position) -> Self::Position {
-        *pos
-    }
-
-    fn key_position(&self, key: &Self::Position) -> Self::Position {
-        *key
-    }
 
     fn spec(&self) -> String {
         "tree".into()
@@ -205,6 +216,36 @@ impl Game for Tree {
     fn outcome(&self, pos: &usize) -> Outcome {
         self.leaves[*pos]
     }
+}
+
+impl Boxes for Tree {
+    type BoxKey = Self::Position;
+
+    fn box_key(&self, pos: &Self::Position) -> Self::Position {
+        *pos
+    }
+
+    fn key_position(&self, key: &Self::Position) -> Self::Position {
+        *key
+    }
+}
+
+/// No symmetry.
+impl Symmetric for Tree {
+    type Symmetry = Unit;
+
+    fn map_position(&self, pos: &Self::Position, _: Unit) -> Self::Position {
+        *pos
+    }
+
+    fn map_move(&self, mv: Self::Move, _: Unit) -> Self::Move {
+        mv
+    }
+}
+
+impl SearchLimits for Tree {}
+
+impl Notation for Tree {
     fn move_name(&self, _: &usize, mv: usize) -> String {
         mv.to_string()
     }

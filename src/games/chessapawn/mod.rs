@@ -13,7 +13,7 @@ mod tables;
 use std::ops::ControlFlow;
 
 use crate::error::InvalidValue;
-use crate::game::{no_size_or_options, Game, GameSpec, Outcome, Player};
+use crate::game::{no_size_or_options, Boxes, GameSpec, Outcome, Player, Rules};
 use crate::games::board::{cell_name, parse_cell};
 use crate::games::chesslike::{self, pack_cells, unpack_cells, ChessLike, Described, PieceKind};
 
@@ -121,32 +121,15 @@ impl ChessLike for Chessapawn {
     }
 }
 
-impl Game for Chessapawn {
+impl Rules for Chessapawn {
     type Position = ChessapawnPosition;
     type Move = ChessapawnMove;
-    type BoxKey = ChessapawnKey;
 
     fn spec(&self) -> String {
         "chessapawn".to_string()
     }
 
-    chesslike::chess_game_methods!();
-
-    fn box_key(&self, pos: &ChessapawnPosition) -> ChessapawnKey {
-        ChessapawnKey {
-            squares: pack_cells(&pos.squares),
-            turn: pos.turn,
-            en_passant: pos.en_passant,
-        }
-    }
-
-    fn key_position(&self, key: &ChessapawnKey) -> ChessapawnPosition {
-        ChessapawnPosition {
-            squares: unpack_cells(&key.squares),
-            turn: key.turn,
-            en_passant: key.en_passant,
-        }
-    }
+    chesslike::chess_rules_methods!();
 
     fn start(&self) -> ChessapawnPosition {
         let mut squares = [None; 64];
@@ -234,6 +217,28 @@ impl Game for Chessapawn {
         Outcome::Ongoing
     }
 }
+
+impl Boxes for Chessapawn {
+    type BoxKey = ChessapawnKey;
+
+    fn box_key(&self, pos: &ChessapawnPosition) -> ChessapawnKey {
+        ChessapawnKey {
+            squares: pack_cells(&pos.squares),
+            turn: pos.turn,
+            en_passant: pos.en_passant,
+        }
+    }
+
+    fn key_position(&self, key: &ChessapawnKey) -> ChessapawnPosition {
+        ChessapawnPosition {
+            squares: unpack_cells(&key.squares),
+            turn: key.turn,
+            en_passant: key.en_passant,
+        }
+    }
+}
+
+chesslike::chess_parts!(Chessapawn);
 
 impl GameSpec for Chessapawn {
     const NAMES: &'static [&'static str] = &["chessapawn"];

@@ -26,7 +26,7 @@ impl Chessapawn {
         let [board, side, ep] = parts.as_slice() else {
             return Err(err(EXPECTED.to_string()));
         };
-        let turn = parse_side(side).map_err(err)?;
+        let turn = parse_side(side).map_err(|e| err(e.to_string()))?;
         let rows: Vec<&str> = board.split('/').collect();
         if rows.len() != 8 {
             return Err(err(format!("found {} ranks; {EXPECTED}", rows.len())));
@@ -34,7 +34,8 @@ impl Chessapawn {
         let mut squares = [None; 64];
         for (k, row) in rows.iter().enumerate() {
             let r = 7 - k;
-            let cells = decode_run(row, 8, &format!("rank {}", r + 1), "squares", EXPECTED).map_err(err)?;
+            let cells =
+                decode_run(row, 8, &format!("rank {}", r + 1), "squares", EXPECTED).map_err(|e| err(e.to_string()))?;
             squares[r * 8..r * 8 + 8].copy_from_slice(&cells);
         }
         let en_passant = match *ep {

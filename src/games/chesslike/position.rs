@@ -13,12 +13,41 @@ pub fn side_char(turn: Player) -> char {
     }
 }
 
-/// Read the side to move of a position string (`w` or `b`); the error says what was expected.
-pub fn parse_side(text: &str) -> Result<Player, String> {
+/// A side to move other than `w` or `b`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("side to move '{0}' is not 'w' or 'b'")]
+pub struct SideError(pub String);
+
+/// What is wrong with one row of a position string.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RowError {
+    #[error("{label} is longer than {len} {word}")]
+    TooLong {
+        label: String,
+        len: usize,
+        word: &'static str,
+    },
+    #[error("unexpected character '{found}' in {label}; {expected}")]
+    Unexpected {
+        found: char,
+        label: String,
+        expected: &'static str,
+    },
+    #[error("{label} has {found} {word}, not {len}")]
+    WrongLength {
+        label: String,
+        found: usize,
+        len: usize,
+        word: &'static str,
+    },
+}
+
+/// Read the side to move of a position string (`w` or `b`).
+pub fn parse_side(text: &str) -> Result<Player, SideError> {
     match text {
         "w" => Ok(Player::One),
         "b" => Ok(Player::Two),
-        other => Err(format!("side to move '{other}' is not 'w' or 'b'")),
+        other => Err(SideError(other.to_string())),
     }
 }
 
@@ -30,9 +59,9 @@ pub fn decode_run<K: PieceKind>(
     row: &str,
     len: usize,
     label: &str,
-    word: &str,
-    expected: &str,
-) -> Result<Vec<Option<Piece<K>>>, String> {
+    word: &'static str,
+    expected: &'static str,
+) -> Result<Vec<Option<Piece<K>>>, RowError> {
     let mut cells = vec![None; len];
     let mut at = 0usize;
     for c in row.chars() {
@@ -40,16 +69,29 @@ pub fn decode_run<K: PieceKind>(
             at += n as usize;
         } else if let Some(piece) = Piece::from_symbol(c) {
             if at >= len {
-                return Err(format!("{label} is longer than {len} {word}"));
+                return Err(RowError::TooLong {
+                    label: label.to_string(),
+                    len,
+                    word,
+                });
             }
             cells[at] = Some(piece);
             at += 1;
         } else {
-            return Err(format!("unexpected character '{c}' in {label}; {expected}"));
+            return Err(RowError::Unexpected {
+                found: c,
+                label: label.to_string(),
+                expected,
+            });
         }
     }
     if at != len {
-        return Err(format!("{label} has {at} {word}, not {len}"));
+        return Err(RowError::WrongLength {
+            label: label.to_string(),
+            found: at,
+            len,
+            word,
+        });
     }
     Ok(cells)
 }

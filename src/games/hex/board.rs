@@ -3,7 +3,7 @@
 use rand::{Rng, SeedableRng};
 
 use crate::error::InvalidValue;
-use crate::game::{Game, Player};
+use crate::game::{Player, Rules};
 use crate::games::board::cell_name;
 
 /// Red (`Player::One`) joins the a-file to the last file; Blue

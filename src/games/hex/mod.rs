@@ -7,9 +7,13 @@ mod table;
 mod vc;
 
 use crate::error::InvalidValue;
-use crate::game::{unknown_option, Game, GameSpec, MoveError, Outcome, Player, PositionError, TooLarge};
+use crate::game::{
+    unknown_option, Game, GameSpec, MoveError, Notation, Outcome, Player, PositionError, Rules, Symmetric,
+};
 use crate::games::board::{cell_name, encode_ranks, parse_cell};
 use crate::picture::{self, Board, Cell, CellShape, Edge, Look, MoveCells, Picture};
+use crate::search::{SearchLimits, TooLarge};
+use crate::symmetry::HalfTurn;
 use board::{cells_of, get, set};
 pub use board::{Cells, Hex, HexMove, HexPosition};
 
@@ -32,11 +36,9 @@ fn placements(cells: u32, swap: bool) -> f64 {
     }
 }
 
-impl Game for Hex {
+impl Rules for Hex {
     type Position = HexPosition;
     type Move = HexMove;
-
-    crate::games::board::position_is_box_key!();
 
     fn spec(&self) -> String {
         self.spec_string()
@@ -128,13 +130,15 @@ impl Game for Hex {
             Outcome::Ongoing
         }
     }
+}
 
-    fn symmetry_count(&self) -> usize {
-        2
-    }
+crate::games::board::position_is_box_key!(Hex);
 
-    fn map_position(&self, pos: &HexPosition, sym: usize) -> HexPosition {
-        if sym == 0 {
+impl Symmetric for Hex {
+    type Symmetry = HalfTurn;
+
+    fn map_position(&self, pos: &HexPosition, sym: HalfTurn) -> HexPosition {
+        if sym == HalfTurn::Identity {
             return *pos;
         }
         let last = self.n() * self.n() - 1;
@@ -152,13 +156,15 @@ impl Game for Hex {
         }
     }
 
-    fn map_move(&self, mv: HexMove, sym: usize) -> HexMove {
+    fn map_move(&self, mv: HexMove, sym: HalfTurn) -> HexMove {
         match (mv, sym) {
-            (HexMove::Place(i), 1) => HexMove::Place((self.n() * self.n() - 1 - usize::from(i)) as u16),
+            (HexMove::Place(i), HalfTurn::Rotate) => HexMove::Place((self.n() * self.n() - 1 - usize::from(i)) as u16),
             _ => mv,
         }
     }
+}
 
+impl Notation for Hex {
     fn move_name(&self, _pos: &HexPosition, mv: HexMove) -> String {
         match mv {
             HexMove::Place(i) => self.cell_text(usize::from(i)),
@@ -285,7 +291,9 @@ impl Game for Hex {
     fn diagram_after(&self, pos: &HexPosition, last: Option<HexMove>) -> String {
         self.diagram_marked(pos, last)
     }
+}
 
+impl SearchLimits for Hex {
     fn position_bound(&self) -> Option<f64> {
         Some(placements(u32::from(self.size) * u32::from(self.size), self.swap))
     }

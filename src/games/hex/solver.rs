@@ -40,7 +40,8 @@ use super::bitboard::Geometry;
 use super::board::{Hex, HexPosition};
 use super::table::{hash, Table};
 use super::vc::HSearch;
-use crate::game::{Outcome, Player, TooLarge};
+use crate::game::{Outcome, Player};
+use crate::search::TooLarge;
 
 /// The largest board this solver takes on.
 pub const MAX_SIZE: u8 = 8;

@@ -8,9 +8,14 @@ mod table;
 pub use pawn::Pawn;
 
 use crate::error::InvalidValue;
-use crate::game::{unknown_option, Game, GameSpec, MachinePreset, MoveError, Outcome, Player, PositionError};
+use crate::game::{
+    unknown_option, Game, GameSpec, MachinePreset, MoveError, Notation, Outcome, Player, PositionError, Rules,
+    Symmetric,
+};
 use crate::games::board::{cell_name, encode_ranks, parse_cell, split_cell, square_board};
 use crate::picture::{self, Board, Look, MoveCells, Picture};
+use crate::search::SearchLimits;
+use crate::symmetry::Mirror;
 
 /// Hexapawn with W files and H ranks: White's pawns fill rank 1, Black's
 /// fill rank H; pawns step straight forward or capture diagonally forward
@@ -204,11 +209,9 @@ impl Hexapawn {
     }
 }
 
-impl Game for Hexapawn {
+impl Rules for Hexapawn {
     type Position = HexapawnPosition;
     type Move = HexapawnMove;
-
-    crate::games::board::position_is_box_key!();
 
     fn spec(&self) -> String {
         let mut spec = if (self.width, self.height) == (3, 3) {
@@ -289,32 +292,15 @@ impl Game for Hexapawn {
             Outcome::Ongoing
         }
     }
+}
 
-    fn symmetry_count(&self) -> usize {
-        2
-    }
+crate::games::board::position_is_box_key!(Hexapawn);
 
-    /// For normal pawns, an estimate from below of the positions an
-    /// exhaustive computation stores: those reached by pushes alone
-    /// ([`pushes_only`], a true lower bound), times 2^(W−1) for what captures
-    /// add. Not a proof: checked below the exact solver's count on every
-    /// board it stores in 6 million positions or fewer (tests/hexapawn.rs),
-    /// at least 3 times below on each, so a board it refuses at once would
-    /// have been refused after filling memory anyway.
-    fn position_bound(&self) -> Option<f64> {
-        (self.pawn == Pawn::Normal).then(|| pushes_only(self.width, self.height) * f64::from(1u32 << (self.width - 1)))
-    }
+impl Symmetric for Hexapawn {
+    type Symmetry = Mirror;
 
-    /// The winner-only search with a table of 192 MiB kept across games, on
-    /// boards of up to 36 cells (6×6), where it decides the start within
-    /// seconds.
-    fn position_solver(&self) -> Option<Box<dyn crate::game::PositionSolver<Self>>> {
-        (u32::from(self.width) * u32::from(self.height) <= ON_DEMAND_CELLS)
-            .then(|| Box::new(solver::OnDemand::new(self.clone(), ON_DEMAND_TABLE_BITS)) as _)
-    }
-
-    fn map_position(&self, pos: &HexapawnPosition, sym: usize) -> HexapawnPosition {
-        if sym == 0 {
+    fn map_position(&self, pos: &HexapawnPosition, sym: Mirror) -> HexapawnPosition {
+        if sym == Mirror::Identity {
             return *pos;
         }
         HexapawnPosition {
@@ -324,8 +310,8 @@ impl Game for Hexapawn {
         }
     }
 
-    fn map_move(&self, mv: HexapawnMove, sym: usize) -> HexapawnMove {
-        if sym == 0 {
+    fn map_move(&self, mv: HexapawnMove, sym: Mirror) -> HexapawnMove {
+        if sym == Mirror::Identity {
             return mv;
         }
         let w = self.w() as u8;
@@ -335,7 +321,9 @@ impl Game for Hexapawn {
             to: mirror(mv.to),
         }
     }
+}
 
+impl Notation for Hexapawn {
     /// A step is its destination (`b2`), or for a Berolina pawn, whose step
     /// is diagonal, the file it comes from and its destination (`ab2`); a
     /// capture is the capturing pawn's file, `x` and the cell (`axb2`
@@ -537,6 +525,27 @@ impl Game for Hexapawn {
         }
         out.push('\n');
         out
+    }
+}
+
+impl SearchLimits for Hexapawn {
+    /// For normal pawns, an estimate from below of the positions an
+    /// exhaustive computation stores: those reached by pushes alone
+    /// ([`pushes_only`], a true lower bound), times 2^(W−1) for what captures
+    /// add. Not a proof: checked below the exact solver's count on every
+    /// board it stores in 6 million positions or fewer (tests/hexapawn.rs),
+    /// at least 3 times below on each, so a board it refuses at once would
+    /// have been refused after filling memory anyway.
+    fn position_bound(&self) -> Option<f64> {
+        (self.pawn == Pawn::Normal).then(|| pushes_only(self.width, self.height) * f64::from(1u32 << (self.width - 1)))
+    }
+
+    /// The winner-only search with a table of 192 MiB kept across games, on
+    /// boards of up to 36 cells (6×6), where it decides the start within
+    /// seconds.
+    fn position_solver(&self) -> Option<Box<dyn crate::game::PositionSolver<Self>>> {
+        (u32::from(self.width) * u32::from(self.height) <= ON_DEMAND_CELLS)
+            .then(|| Box::new(solver::OnDemand::new(self.clone(), ON_DEMAND_TABLE_BITS)) as _)
     }
 }
 

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use super::table::{Table, BUCKET_BYTES};
 use super::{Hexapawn, HexapawnMove, HexapawnPosition};
-use crate::game::{Game, Outcome, Player, PositionSolver};
+use crate::game::{Game, Outcome, Player, PositionSolver, Rules};
 
 /// Why a search gave up before deciding a position.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -12,7 +12,7 @@ mod tables;
 use std::ops::ControlFlow;
 
 use crate::error::InvalidValue;
-use crate::game::{unknown_option, Game, GameSpec, Outcome, Player};
+use crate::game::{unknown_option, Boxes, GameSpec, Outcome, Player, Rules};
 use crate::games::chesslike::{self, pack_cells, unpack_cells, ChessLike, Described, PieceKind};
 pub use tables::{axial, cell_at, cell_name};
 
@@ -116,10 +116,9 @@ impl Default for MiniHexchess {
     }
 }
 
-impl Game for MiniHexchess {
+impl Rules for MiniHexchess {
     type Position = HexchessPosition;
     type Move = HexchessMove;
-    type BoxKey = HexchessKey;
 
     fn spec(&self) -> String {
         match &self.setup {
@@ -134,7 +133,7 @@ impl Game for MiniHexchess {
         }
     }
 
-    chesslike::chess_game_methods!();
+    chesslike::chess_rules_methods!();
 
     fn start(&self) -> HexchessPosition {
         let pieces = self.setup.clone().unwrap_or_else(Self::standard);
@@ -176,6 +175,10 @@ impl Game for MiniHexchess {
         }
         Outcome::Ongoing
     }
+}
+
+impl Boxes for MiniHexchess {
+    type BoxKey = HexchessKey;
 
     fn box_key(&self, pos: &HexchessPosition) -> HexchessKey {
         HexchessKey {
@@ -188,6 +191,8 @@ impl Game for MiniHexchess {
         Self::with_history(unpack_cells(&key.cells), key.turn, 0)
     }
 }
+
+chesslike::chess_parts!(MiniHexchess);
 
 impl GameSpec for MiniHexchess {
     const NAMES: &'static [&'static str] = &["minihexchess"];

@@ -74,7 +74,7 @@ impl MiniHexchess {
             [b, s, h, hist] => (*b, *s, *h, Some(*hist)),
             _ => return Err(err(EXPECTED.to_string())),
         };
-        let turn = parse_side(side).map_err(err)?;
+        let turn = parse_side(side).map_err(|e| err(e.to_string()))?;
         let files: Vec<&str> = board.split('/').collect();
         if files.len() != 7 {
             return Err(err(format!("found {} files; {EXPECTED}", files.len())));
@@ -84,7 +84,7 @@ impl MiniHexchess {
         for (k, file) in files.iter().enumerate() {
             let len = file_len(k as i32 - 3);
             let label = format!("file {}", char::from(b'a' + k as u8));
-            let run = decode_run(file, len, &label, "cells", EXPECTED).map_err(err)?;
+            let run = decode_run(file, len, &label, "cells", EXPECTED).map_err(|e| err(e.to_string()))?;
             cells[base..base + len].copy_from_slice(&run);
             base += len;
         }

@@ -111,6 +111,7 @@ function render(v) {
   $("settings").textContent = `${v.machine}'s settings: ${v.settings}; seed ${v.seed ?? "–"}` +
     (v.trained_against ? `; last trained against ${v.trained_against}` : "");
   $("download").href = at("/state");
+  $("labels-pdf").href = at("/labels.pdf");
   $("download").setAttribute("download", `menace-${v.game.replace(/[^a-z0-9]/gi, "-")}.json`);
   $("state-file").textContent = !v.state_file
     ? ""

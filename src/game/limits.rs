@@ -1,0 +1,81 @@
+//! What bounds exhaustive search on a game: how large it may be, a bound
+//! on its positions, and the game's own solvers where it has them. A game
+//! gives these beside its rules ([`crate::game::Rules`]); the solver, the
+//! perfect opponent and the exact evaluations ask them before storing
+//! positions.
+
+use super::parts::Rules;
+use super::players::Outcome;
+
+/// An exhaustive computation (solving, enumerating boxes, an exact
+/// evaluation) would need to store more positions than its limit allows.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{game} has too many positions to handle exactly (more than {limit})")]
+pub struct TooLarge {
+    /// The game's spec string.
+    pub game: String,
+    /// The limit on stored positions that was reached.
+    pub limit: usize,
+}
+
+/// A solver of a game's own that decides positions one at a time, keeping
+/// what it proved across calls within a bounded memory: the perfect
+/// opponent's engine where the whole game cannot be stored.
+pub trait PositionSolver<G: Rules>: Send {
+    /// The moves a perfect player may choose in `pos` (not over): every
+    /// winning move when the side to move wins, else moves that resist by
+    /// the rule the game states. Never empty.
+    fn best_moves(&mut self, pos: &G::Position) -> Vec<G::Move>;
+}
+
+/// The limits of exhaustive search on a game, and its own solvers.
+pub trait SearchLimits: Rules {
+    /// True for games far too large for exhaustive search (a chess board):
+    /// the solver and exact evaluations give up at once instead of filling
+    /// memory first.
+    fn too_large_for_exhaustive_search(&self) -> bool {
+        false
+    }
+
+    /// An upper bound on the positions reachable from the start, where the
+    /// game can give one cheaply (Hex: the ways to place the stones). An
+    /// exhaustive computation whose limit is below it refuses at once
+    /// instead of filling memory first. `None`: no bound known.
+    fn position_bound(&self) -> Option<f64> {
+        None
+    }
+
+    /// A dedicated solver's answer to who wins each of `positions` (solved
+    /// together, sharing what they learn), for games that have one (`None`:
+    /// use the generic solver).
+    fn winner_oracle(&self, positions: &[Self::Position], limit: usize) -> Option<Result<Vec<Outcome>, TooLarge>> {
+        let _ = (positions, limit);
+        None
+    }
+
+    /// The game's own position-by-position solver, for a perfect opponent
+    /// where exhaustive solving is over its limit (`None`: there is none,
+    /// and such an opponent is refused).
+    fn position_solver(&self) -> Option<Box<dyn PositionSolver<Self>>> {
+        None
+    }
+
+    /// Whether an exhaustive computation storing at most `limit` positions
+    /// is bound to fail: the game is far too large, or its position bound
+    /// is over the limit.
+    fn exceeds(&self, limit: usize) -> bool {
+        self.too_large_for_exhaustive_search() || self.position_bound().is_some_and(|b| b > limit as f64)
+    }
+
+    /// [`SearchLimits::exceeds`] as the error an exhaustive computation
+    /// refuses with at once, before storing any position.
+    fn check_exhaustive(&self, limit: usize) -> Result<(), TooLarge> {
+        if self.exceeds(limit) {
+            return Err(TooLarge {
+                game: self.spec(),
+                limit,
+            });
+        }
+        Ok(())
+    }
+}

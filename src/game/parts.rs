@@ -1,0 +1,114 @@
+//! The parts a game is made of: its rules, notation, symmetry and matchbox
+//! keys (the limits of search on it are in [`super::limits`]).
+
+use std::fmt;
+use std::hash::Hash;
+
+use super::error::{MoveError, PositionError};
+use super::players::{Outcome, Player};
+use crate::symmetry::Symmetry;
+
+/// A two-player game with perfect information: its rules. The other parts
+/// of a game are its notation ([`Notation`]), its board's symmetry
+/// ([`Symmetric`]), its matchbox keys ([`Boxes`]) and the limits of
+/// exhaustive search on it ([`crate::search::SearchLimits`]); a type with all
+/// five is a [`Game`].
+///
+/// `legal_moves` fills a caller-owned buffer, so the hot path (legal moves,
+/// play, outcome) does not allocate per move once the buffer has grown.
+pub trait Rules: Clone + Send + Sync + 'static {
+    /// Everything that decides the legal moves and the result from here on.
+    type Position: Clone + Eq + Ord + Hash + fmt::Debug + Send + Sync;
+    /// A small value naming one move in one position.
+    type Move: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync;
+
+    /// The game spec string that makes this game again (e.g. `hexapawn:4x4`).
+    fn spec(&self) -> String;
+
+    /// The name of a player in this game (`White`, `X`, `Red`, ...).
+    fn player_name(&self, player: Player) -> &'static str;
+
+    /// The starting position.
+    fn start(&self) -> Self::Position;
+
+    /// Whose turn it is.
+    fn turn(&self, pos: &Self::Position) -> Player;
+
+    /// Fill `out` with the legal moves (cleared first); empty once the game is over.
+    fn legal_moves(&self, pos: &Self::Position, out: &mut Vec<Self::Move>);
+
+    /// The position after a legal move. Behaviour for an illegal move is
+    /// unspecified (but memory-safe); use [`Game::try_play`](super::Game::try_play) on user input.
+    fn play(&self, pos: &Self::Position, mv: Self::Move) -> Self::Position;
+
+    /// Whether the game is over, and how.
+    fn outcome(&self, pos: &Self::Position) -> Outcome;
+
+    /// The possible starting positions with their probabilities, where the
+    /// start depends on each game's seed (Hex: who places first). One start
+    /// by default.
+    fn starts(&self) -> Vec<(Self::Position, f64)> {
+        vec![(self.start(), 1.0)]
+    }
+
+    /// The start of a game with this seed (the default ignores the seed).
+    fn seeded_start(&self, seed: u64) -> Self::Position {
+        let _ = seed;
+        self.start()
+    }
+}
+
+/// How people write a game's moves and positions, and see its board.
+pub trait Notation: Rules {
+    /// A move in the game's notation (as a player would write it).
+    fn move_name(&self, pos: &Self::Position, mv: Self::Move) -> String;
+
+    /// Read a move in any notation the game accepts; it must be legal in `pos`.
+    fn parse_move(&self, pos: &Self::Position, text: &str) -> Result<Self::Move, MoveError>;
+
+    /// A compact one-line string that [`Notation::parse_position`] reads back.
+    fn position_string(&self, pos: &Self::Position) -> String;
+
+    /// Read a position string.
+    fn parse_position(&self, text: &str) -> Result<Self::Position, PositionError>;
+
+    /// A text diagram of the board for people.
+    fn diagram(&self, pos: &Self::Position) -> String;
+
+    /// A diagram that also marks the last move, where the game can.
+    fn diagram_after(&self, pos: &Self::Position, last: Option<Self::Move>) -> String {
+        let _ = last;
+        self.diagram(pos)
+    }
+}
+
+/// The symmetries of a game's board: elements of a group that map
+/// positions onto positions and moves onto moves, commuting with play.
+pub trait Symmetric: Rules {
+    /// The group ([`Unit`](crate::symmetry::Unit) where the board has none).
+    type Symmetry: Symmetry;
+
+    /// The image of a position under `sym`.
+    fn map_position(&self, pos: &Self::Position, sym: Self::Symmetry) -> Self::Position;
+
+    /// The image of a move under `sym`.
+    fn map_move(&self, mv: Self::Move, sym: Self::Symmetry) -> Self::Move;
+}
+
+/// The matchbox a position belongs to.
+pub trait Boxes: Rules {
+    /// The key of a matchbox: the board and side to move (packed, where the
+    /// position is large), without the history a position carries for its
+    /// rules (repetition, move clocks), so that a box belongs to a board and
+    /// a side to move however reached. A game whose positions carry no
+    /// history uses the position itself.
+    type BoxKey: Clone + Eq + Ord + Hash + fmt::Debug + Send + Sync;
+
+    /// The key of the matchbox for a position (see [`Boxes::BoxKey`]).
+    fn box_key(&self, pos: &Self::Position) -> Self::BoxKey;
+
+    /// The position a box stands for: the board and side to move of `key`
+    /// with no history (a fresh repetition record and move clock). It has
+    /// the legal moves of every position with that key, and its key is `key`.
+    fn key_position(&self, key: &Self::BoxKey) -> Self::Position;
+}

@@ -1,0 +1,396 @@
+//! The front pages of a sheet: how to build the machine and run it by hand
+//! under its own rules (bead key, reinforcement, empty boxes), and a board
+//! to play on.
+
+use std::fmt::Write;
+
+use super::text::wrap;
+use super::{mm, move_words, move_words_short, n, page_svg, scaled_board, text_at, LabelSize, Paper, Subject};
+use crate::machine::settings::{EmptyBox, Reinforcement, Scope};
+use crate::picture::Picture;
+use crate::symmetry::Symmetry;
+use crate::web::svg::{bead_colour, board_size, Options};
+
+const MARGIN: f64 = 18.0;
+const BODY_PT: f64 = 10.0;
+const HEAD_PT: f64 = 12.5;
+const TITLE_PT: f64 = 16.0;
+
+/// Text set down a page, onto a new page when it is full.
+struct Flow {
+    paper: Paper,
+    pages: Vec<String>,
+    body: String,
+    y: f64,
+}
+
+impl Flow {
+    fn new(paper: Paper) -> Flow {
+        Flow {
+            paper,
+            pages: Vec::new(),
+            body: String::new(),
+            y: MARGIN,
+        }
+    }
+
+    fn width(&self) -> f64 {
+        self.paper.size_mm().0 - 2.0 * MARGIN
+    }
+
+    fn bottom(&self) -> f64 {
+        self.paper.size_mm().1 - MARGIN
+    }
+
+    /// Room for `height` more millimetres, on a new page if need be.
+    fn room(&mut self, height: f64) {
+        if self.y + height > self.bottom() && !self.body.is_empty() {
+            self.pages.push(page_svg(self.paper, &std::mem::take(&mut self.body)));
+            self.y = MARGIN;
+        }
+    }
+
+    fn lines(&mut self, text: &str, pt: f64, indent: f64, fill: &str) {
+        let leading = mm(pt) * 1.3;
+        for line in wrap(text, pt, self.width() - indent) {
+            self.room(leading);
+            self.y += leading;
+            self.body.push_str(&text_at(
+                MARGIN + indent,
+                self.y - 0.25 * leading,
+                pt,
+                "start",
+                fill,
+                &line,
+            ));
+        }
+    }
+
+    fn title(&mut self, text: &str) {
+        self.lines(text, TITLE_PT, 0.0, "#111");
+        self.y += 1.0;
+    }
+
+    fn heading(&mut self, text: &str) {
+        self.room(4.0 * mm(HEAD_PT));
+        self.y += 2.5;
+        self.lines(text, HEAD_PT, 0.0, "#111");
+        self.y += 0.5;
+    }
+
+    fn para(&mut self, text: &str) {
+        self.lines(text, BODY_PT, 0.0, "#222");
+        self.y += 1.2;
+    }
+
+    /// A numbered step, its text hanging beside its number.
+    fn step(&mut self, number: usize, text: &str) {
+        let leading = mm(BODY_PT) * 1.3;
+        self.room(leading);
+        self.body.push_str(&text_at(
+            MARGIN + 4.0,
+            self.y + 0.75 * leading,
+            BODY_PT,
+            "end",
+            "#222",
+            &format!("{number}."),
+        ));
+        self.lines(text, BODY_PT, 6.0, "#222");
+        self.y += 0.8;
+    }
+
+    /// The bead key: a disc, the colour's name and the beads to buy, in columns.
+    fn colour_key(&mut self, counts: &[u64]) {
+        const COLUMNS: usize = 3;
+        let row = 6.0;
+        let column = self.width() / COLUMNS as f64;
+        for chunk in counts.iter().enumerate().collect::<Vec<_>>().chunks(COLUMNS) {
+            self.room(row);
+            for (k, &(c, &beads)) in chunk.iter().enumerate() {
+                let (name, css) = bead_colour(c);
+                let x = MARGIN + k as f64 * column;
+                let _ = write!(
+                    self.body,
+                    "<circle cx=\"{}\" cy=\"{}\" r=\"2\" fill=\"{css}\" stroke=\"#222\" stroke-width=\"0.2\"/>",
+                    n(x + 2.5),
+                    n(self.y + row / 2.0)
+                );
+                let base = self.y + row / 2.0 + 0.35 * mm(BODY_PT);
+                self.body
+                    .push_str(&text_at(x + 6.0, base, BODY_PT, "start", "#222", &name));
+                self.body.push_str(&text_at(
+                    x + column - 6.0,
+                    base,
+                    BODY_PT,
+                    "end",
+                    "#111",
+                    &format!("{beads} bead{}", if beads == 1 { "" } else { "s" }),
+                ));
+            }
+            self.y += row;
+        }
+        self.y += 1.5;
+    }
+
+    /// The pages.
+    fn finish(mut self) -> Vec<String> {
+        if !self.body.is_empty() {
+            self.pages.push(page_svg(self.paper, &std::mem::take(&mut self.body)));
+        }
+        self.pages
+    }
+}
+
+/// The games with no draws, among the registry's (their rules say so).
+fn has_draws(spec: &str) -> bool {
+    !(spec.starts_with("hexapawn")
+        || spec.starts_with("octopawn")
+        || spec.starts_with("hex")
+        || spec.starts_with("chessapawn"))
+}
+
+/// What a bead change does, in words: `it` is the bead (or beads) it applies to.
+fn change_words(delta: i32, it: &str, its: &str) -> String {
+    match delta {
+        d if d > 0 => format!("put {it} back with {d} more of {its} colour"),
+        0 => format!("put {it} back"),
+        -1 => format!("take {it} away (keep it out of the box)"),
+        d => format!(
+            "take {it} away, and {} more of {its} colour from the same box (as many as it holds)",
+            -d - 1
+        ),
+    }
+}
+
+/// The reinforcement after a game, in words, one sentence per result.
+fn reinforcement_steps(r: &Reinforcement, name: &str, draws: bool) -> Vec<String> {
+    let mut results = vec![("a win", r.win)];
+    if draws {
+        results.push(("a draw", r.draw));
+    }
+    results.push(("a loss", r.loss));
+    results
+        .into_iter()
+        .map(|(result, delta)| match r.scope {
+            Scope::All => format!(
+                "After {result}: for every box {name} drew from, {}.",
+                change_words(delta, "the bead drawn", "its")
+            ),
+            Scope::Last if delta == 0 => {
+                format!("After {result}: put every drawn bead back in its box; nothing else changes.")
+            }
+            Scope::Last => format!(
+                "After {result}: {} — the bead of {name}'s last move; put every other drawn bead back in its box.",
+                change_words(delta, "one bead", "its")
+            ),
+        })
+        .collect()
+}
+
+/// The history of the machine a sheet is for, where it has one.
+fn lineage(spec: &str, name: &str) -> &'static str {
+    match (spec, name) {
+        ("hexapawn", "HER") => {
+            "Martin Gardner's Hexapawn Educable Robot (Scientific American, March 1962): a machine of matchboxes that learns to play Hexapawn by losing beads."
+        }
+        ("tictactoe", "MENACE") => {
+            "Donald Michie's Matchbox Educable Noughts And Crosses Engine (1961): a machine of matchboxes that learns noughts and crosses from its beads."
+        }
+        _ => "A matchbox machine in the manner of Michie's MENACE (1961) and Gardner's HER (1962).",
+    }
+}
+
+/// How a box's board may differ from the one on the table.
+fn symmetry_words(spec: &str, count: usize) -> String {
+    if spec.starts_with("hexapawn") || spec.starts_with("octopawn") {
+        "mirrored left for right".to_string()
+    } else if spec.starts_with("tictactoe") {
+        "turned or reflected".to_string()
+    } else if spec.starts_with("hex") {
+        "turned half round".to_string()
+    } else {
+        format!("in one of its {count} symmetric forms")
+    }
+}
+
+/// The instructions page (or pages) and the board page of a sheet, and
+/// the line their footers begin with.
+pub(super) fn pages<G: Picture>(
+    subject: &Subject<'_, G>,
+    paper: Paper,
+    label: LabelSize,
+    per_page: usize,
+    label_pages: usize,
+    counts: &[u64],
+) -> (Vec<String>, String) {
+    let Subject {
+        game,
+        machine,
+        name,
+        games_played,
+    } = subject;
+    let spec = game.spec();
+    let settings = machine.settings();
+    let side = machine.side();
+    let boxes = machine.boxes().len();
+    let mut flow = Flow::new(paper);
+    flow.title(&format!(
+        "{name}: build it from {boxes} matchboxes, and play it by hand"
+    ));
+    flow.para(&format!(
+        "{} {name} plays {} in {spec}; you, or a pupil, play the other side.",
+        lineage(&spec, name),
+        game.player_name(side)
+    ));
+
+    flow.heading("What you need");
+    let total: u64 = counts.iter().sum();
+    flow.para(&format!(
+        "{boxes} empty matchboxes; glue or tape; the {} of labels that follow{} ({per_page} labels a page, each {} × {} mm{}); and {total} beads (or sweets, or buttons) in {} colours, of each colour as many as this key says:",
+        if label_pages == 1 { "page".to_string() } else { format!("{label_pages} pages") },
+        if label_pages == 1 { "s" } else { "" },
+        n(label.width),
+        n(label.height),
+        if label == LabelSize::MATCHBOX { ", the top of a common matchbox" } else { "" },
+        counts.len()
+    ));
+    flow.colour_key(counts);
+    let r = settings.reinforcement;
+    if r.win > 0 || r.draw > 0 {
+        flow.para("This rule adds beads after a win or a draw: keep a spare bag of each colour, at least as many again as the key says.");
+    } else {
+        flow.para("This rule only ever takes beads away: you need no spares.");
+    }
+    if counts.len() > crate::web::svg::BEAD_COLOURS.len() {
+        flow.para("A colour named with a number (\"red 2\") is a second set of beads of that colour: mark those beads (a dot of paint) so that they can be told apart.");
+    }
+    if let Some(g) = games_played {
+        flow.para(&format!(
+            "The labels give the beads of this machine after {g} games of training, not those of a fresh machine."
+        ));
+    }
+
+    flow.heading("Build it");
+    let example_move = machine.boxes().iter().map(|b| b.own_move).max().unwrap_or(1).min(2);
+    flow.step(1, "Cut out the labels along their thin grey lines. The black marks in the margins continue those lines, so that one straight cut runs across a whole row or column.");
+    flow.step(2, "Glue one label on the top of each matchbox.");
+    let placements = machine.boxes().iter().any(|b| {
+        let pos = b.position(*game);
+        b.moves.iter().any(|&mv| game.move_cells(&pos, mv).from.is_none())
+    });
+    flow.step(
+        3,
+        &format!(
+            "Fill each box as its label lists: for each coloured disc, as many beads of that colour as the number after the move (\"×1\" is one bead). The {} of that colour on the label's board is the move the colour stands for.",
+            if placements { "disc (a cell to place on)" } else { "arrow" }
+        ),
+    );
+    flow.step(
+        4,
+        &format!(
+            "Stand the boxes in the order of their numbers. Each label says which of {name}'s moves it is for: \"{}\" on a label is {}. {name}'s moves are counted on their own; the game's moves count both players' moves, from the first.",
+            move_words_short(name, side, example_move),
+            move_words(name, side, example_move)
+        ),
+    );
+
+    flow.heading("Play a game");
+    let first = game.player_name(game.turn(&game.start()));
+    let mover = if game.turn(&game.start()) == side {
+        format!("{name} plays {}, so it moves first", game.player_name(side))
+    } else {
+        format!("{name} plays {}, so it moves second", game.player_name(side))
+    };
+    flow.step(
+        1,
+        &format!("Set up the board (the page after this one is one to print). {first} moves first; {mover}."),
+    );
+    let symmetries = <G::Symmetry as Symmetry>::ALL.len();
+    let symmetry = if settings.symmetry && symmetries > 1 {
+        format!(
+            " A box also stands for its board {}: if the table shows a label's board that way, play the bead's move that way too.",
+            symmetry_words(&spec, symmetries)
+        )
+    } else {
+        String::new()
+    };
+    flow.step(
+        2,
+        &format!("When it is {name}'s turn, find the box whose label shows the position on the board, among the boxes for that move.{symmetry}"),
+    );
+    flow.step(3, "Shake the box, open it, and take out one bead without looking.");
+    flow.step(4, &format!("Play the move of that bead's colour for {name} (its {} on the label). Put the bead on top of its box, or beside it with the box left open: after the game you need to know which bead came from which box.", if placements { "disc" } else { "arrow" }));
+    flow.step(5, "Make the other side's move, and go on until the game ends.");
+
+    let rule = if r == Reinforcement::GARDNER {
+        "Gardner's rule".to_string()
+    } else if r == Reinforcement::MICHIE {
+        "Michie's rule".to_string()
+    } else {
+        format!("the rule {r}")
+    };
+    flow.heading(&format!("After the game: {rule}"));
+    for line in reinforcement_steps(&r, name, has_draws(&spec)) {
+        flow.para(&line);
+    }
+
+    flow.heading("An empty box");
+    match settings.empty_box {
+        EmptyBox::Resign => {
+            let gardner = if r.scope == Scope::Last {
+                format!(" and, as after any loss, the bead of {name}'s last move (the one that led there) is taken away")
+            } else {
+                String::new()
+            };
+            flow.para(&format!(
+                "If the box for the position is empty, {name} resigns: the game counts as a loss{gardner}. A box that empties this way tells you the move that led to it loses."
+            ));
+        }
+        EmptyBox::Restock => flow.para(&format!(
+            "If the box for the position is empty, fill it again with its starting beads (for {name}'s move k, as many of each colour as the schedule {} gives for k) and draw from it.",
+            settings.beads
+        )),
+        EmptyBox::Floor(k) => flow.para(&format!(
+            "No colour ever drops below {k} bead{} in a box: where taking one away would leave fewer, leave it in. So no box ever empties.",
+            if k == 1 { "" } else { "s" }
+        )),
+    }
+
+    flow.para(&format!(
+        "Keep a tally of wins, draws and losses: {name} should lose less and less often."
+    ));
+    let footer = format!("menace boxes {spec}: {}", settings.describe());
+
+    // The board to play on: the cells named, and the start position beside.
+    let mut board_page = Flow::new(paper);
+    board_page.title(&format!("A board for {spec}"));
+    board_page.para("Play with coins or counters on this board; the start position is drawn below it.");
+    let board = game.board();
+    let (bw, bh) = board_size(&board, 1.0);
+    let big = (board_page.width() / bw).min(150.0 / bh).min(45.0);
+    let left = MARGIN + (board_page.width() - bw * big) / 2.0;
+    let named = Options {
+        names: true,
+        ..Options::default()
+    };
+    board_page
+        .body
+        .push_str(&scaled_board(&board, &[], named, left, board_page.y + 2.0, big));
+    board_page.y += bh * big + 6.0;
+    let small = (60.0 / bw).min(60.0 / bh).min(15.0);
+    let start = game.start();
+    board_page.para(&format!("The start position ({}):", game.position_string(&start)));
+    let left = MARGIN + (board_page.width() - bw * small) / 2.0;
+    board_page.body.push_str(&scaled_board(
+        &board,
+        &game.pieces(&start),
+        Options::default(),
+        left,
+        board_page.y + 1.0,
+        small,
+    ));
+
+    let mut pages = flow.finish();
+    pages.extend(board_page.finish());
+    (pages, footer)
+}
