@@ -61,6 +61,38 @@ fn solve_table_covers_small_boards() {
 }
 
 #[test]
+fn solve_table_for_berolina_pawns_and_bad_table_options() {
+    let out = menace(&[
+        "solve",
+        "--table",
+        "hexapawn",
+        "--pawn",
+        "berolina",
+        "--max-files",
+        "3",
+        "--max-ranks",
+        "3",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["pawn"], "berolina");
+    // 1×3: White's one Berolina pawn has no diagonal to step to, and loses.
+    assert_eq!(v["boards"][0]["winner"], "black");
+    assert_eq!(v["boards"][0]["unsolved"], serde_json::Value::Null);
+    for (args, needle) in [
+        (&["--pawn", "knight"][..], "pawn 'knight'"),
+        (&["--max-seconds", "0"][..], "--max-seconds '0'"),
+    ] {
+        let mut all = vec!["solve", "--table", "hexapawn"];
+        all.extend_from_slice(args);
+        let out = menace(&all);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains(needle), "{}", stderr(&out));
+    }
+}
+
+#[test]
 fn boxes_for_her() {
     let out = menace(&["boxes", "hexapawn", "--side", "black", "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

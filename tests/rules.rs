@@ -41,7 +41,15 @@ fn a_toy_game_added_with_one_line_gets_parsing_and_the_rule_suite() {
     use toys::{with_toy, ToyGames};
     assert_eq!(
         ToyGames::examples(),
-        ["subtraction:1", "subtraction:7", "hexapawn", "octopawn", "hexapawn:3x4"]
+        [
+            "subtraction:1",
+            "subtraction:7",
+            "hexapawn",
+            "octopawn",
+            "hexapawn:3x4",
+            "hexapawn,pawn=berolina",
+            "hexapawn:4x4,pawn=berolina-plus"
+        ]
     );
     assert!(matches!(
         ToyGames::parse("subtraction:9"),
@@ -57,5 +65,5 @@ fn a_toy_game_added_with_one_line_gets_parsing_and_the_rule_suite() {
         with_toy!(ToyGames::parse(spec).unwrap(), g => common::rules::check_game(&g, 1_000, 10));
         checked += 1;
     }
-    assert_eq!(checked, 5);
+    assert_eq!(checked, 7);
 }

@@ -153,3 +153,205 @@ fn a_long_search_reports_its_progress() {
     assert_eq!((outcome, stored), (Outcome::Win(Player::Two), 94_528));
     assert_eq!(seen, vec![65_536]);
 }
+
+/// A second, independent Hexapawn: a plain array board (0 empty, 1 White,
+/// 2 Black) and a memoised minimax over it, with each pawn type's moves
+/// written out from the rules.
+mod plain {
+    use std::collections::HashMap;
+
+    use menace::games::hexapawn::Pawn;
+
+    pub struct Board {
+        pub w: i32,
+        pub h: i32,
+        pub pawn: Pawn,
+        memo: HashMap<(Vec<u8>, u8), bool>,
+    }
+
+    impl Board {
+        pub fn new(w: i32, h: i32, pawn: Pawn) -> Board {
+            Board {
+                w,
+                h,
+                pawn,
+                memo: HashMap::new(),
+            }
+        }
+
+        pub fn start(&self) -> Vec<u8> {
+            let mut cells = vec![0u8; (self.w * self.h) as usize];
+            for f in 0..self.w {
+                cells[f as usize] = 1;
+                cells[((self.h - 1) * self.w + f) as usize] = 2;
+            }
+            cells
+        }
+
+        /// The boards after each move of `side` (1 or 2).
+        pub fn children(&self, cells: &[u8], side: u8) -> Vec<Vec<u8>> {
+            let (w, h) = (self.w, self.h);
+            let dir = if side == 1 { 1 } else { -1 };
+            let them = 3 - side;
+            let at = |f: i32, r: i32| -> Option<u8> {
+                ((0..w).contains(&f) && (0..h).contains(&r)).then(|| cells[(r * w + f) as usize])
+            };
+            let mut out = Vec::new();
+            for r in 0..h {
+                for f in 0..w {
+                    if at(f, r) != Some(side) {
+                        continue;
+                    }
+                    let mut targets: Vec<(i32, i32, u8)> = Vec::new();
+                    match self.pawn {
+                        Pawn::Normal => {
+                            targets.extend([(f, r + dir, 0), (f - 1, r + dir, them), (f + 1, r + dir, them)]);
+                        }
+                        Pawn::Berolina | Pawn::BerolinaPlus => {
+                            targets.extend([(f - 1, r + dir, 0), (f + 1, r + dir, 0), (f, r + dir, them)]);
+                            if self.pawn == Pawn::BerolinaPlus {
+                                targets.extend([(f - 1, r, them), (f + 1, r, them)]);
+                            }
+                        }
+                    }
+                    for (f2, r2, needs) in targets {
+                        if at(f2, r2) == Some(needs) {
+                            let mut next = cells.to_vec();
+                            next[(r * w + f) as usize] = 0;
+                            next[(r2 * w + f2) as usize] = side;
+                            out.push(next);
+                        }
+                    }
+                }
+            }
+            out
+        }
+
+        fn arrived(&self, cells: &[u8], side: u8) -> bool {
+            let r = if side == 1 { self.h - 1 } else { 0 };
+            (0..self.w).any(|f| cells[(r * self.w + f) as usize] == side)
+        }
+
+        /// Whether `side`, to move on `cells`, wins with best play.
+        pub fn wins(&mut self, cells: &[u8], side: u8) -> bool {
+            if self.arrived(cells, 3 - side) {
+                return false;
+            }
+            if let Some(&v) = self.memo.get(&(cells.to_vec(), side)) {
+                return v;
+            }
+            let children = self.children(cells, side);
+            let v = children.iter().any(|c| !self.wins(c, 3 - side));
+            self.memo.insert((cells.to_vec(), side), v);
+            v
+        }
+    }
+}
+
+#[test]
+fn the_winner_search_agrees_with_a_plain_minimax_on_every_small_board() {
+    use menace::games::hexapawn::solver::WinnerSearch;
+    use menace::games::hexapawn::Pawn;
+    let mut checked = 0;
+    for pawn in Pawn::ALL {
+        for w in 1..=6u8 {
+            for h in 3..=6u8 {
+                if u32::from(w) * u32::from(h) > 16 && (w, h) != (5, 4) && (w, h) != (4, 5) {
+                    continue;
+                }
+                let game = Hexapawn::with_pawn(w, h, pawn).unwrap();
+                let mut plain = plain::Board::new(i32::from(w), i32::from(h), pawn);
+                let start = plain.start();
+                let expected = if plain.wins(&start, 1) {
+                    Player::One
+                } else {
+                    Player::Two
+                };
+                // A small table, so that answers are also lost and found again.
+                let mut search = WinnerSearch::new(game.clone(), 6);
+                assert_eq!(search.winner(&game.start()).unwrap(), expected, "{}", game.spec());
+                // Every first move too.
+                for (mv, wins) in search.move_wins(&game.start()).unwrap() {
+                    let child = game.play(&game.start(), mv);
+                    let mut cells = vec![0u8; usize::from(w) * usize::from(h)];
+                    for (i, c) in cells.iter_mut().enumerate() {
+                        *c = if child.white >> i & 1 == 1 {
+                            1
+                        } else if child.black >> i & 1 == 1 {
+                            2
+                        } else {
+                            0
+                        };
+                    }
+                    let black_wins = plain.wins(&cells, 2) || game.outcome(&child) == Outcome::Win(Player::Two);
+                    let white_arrived = game.outcome(&child) == Outcome::Win(Player::One);
+                    assert_eq!(wins, white_arrived || !black_wins, "{} {mv:?}", game.spec());
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 3 * 16);
+}
+
+#[test]
+fn published_hexapawn_winners() {
+    use menace::games::hexapawn::solver::WinnerSearch;
+    // Gardner (Scientific American, March 1962; chessvariants.com "Hexapawn"):
+    // Black wins 3×3. Octopawn, 4×4, is a forced win for White (Wikipedia, "Hexapawn").
+    for ((w, h), winner) in [((3, 3), Player::Two), ((4, 4), Player::One)] {
+        let game = Hexapawn::new(w, h).unwrap();
+        assert_eq!(
+            WinnerSearch::new(game.clone(), 10).winner(&game.start()).unwrap(),
+            winner
+        );
+    }
+}
+
+#[test]
+fn a_search_past_its_budget_says_so() {
+    use menace::games::hexapawn::solver::{Unsolved, WinnerSearch};
+    let game = Hexapawn::new(6, 6).unwrap();
+    let mut search = WinnerSearch::new(game.clone(), 10).with_work_budget(100_000);
+    let err = search.winner(&game.start()).unwrap_err();
+    assert_eq!(err, Unsolved::Work(100_000));
+    assert_eq!(err.to_string(), "not decided within 100000 positions searched");
+}
+
+#[test]
+fn the_on_demand_perfect_player_plays_winning_moves_as_the_exact_solver_finds_them() {
+    use menace::games::hexapawn::Pawn;
+    use menace::training::opponent::PerfectPlayer;
+    for pawn in Pawn::ALL {
+        let game = Hexapawn::with_pawn(4, 4, pawn).unwrap();
+        // A limit of 10 positions forces the position solver.
+        let mut on_demand = PerfectPlayer::with_limit(game.clone(), 10).unwrap();
+        assert!(!on_demand.is_exhaustive());
+        let mut exact = Solver::new(game.clone());
+        for pos in common::rules::sample_positions(&game, 5_000, 50) {
+            if game.outcome(&pos).is_over() {
+                continue;
+            }
+            let values = exact.move_values(&pos).unwrap();
+            let mut winning: Vec<_> = values
+                .iter()
+                .filter(|(_, v)| matches!(v, Value::Win(_)))
+                .map(|(m, _)| *m)
+                .collect();
+            let mut best = on_demand.best_moves(&pos).to_vec();
+            assert!(!best.is_empty());
+            if winning.is_empty() {
+                // Losing: moves from the legal ones, none letting the other side arrive at once where avoidable.
+                assert!(best.iter().all(|m| values.iter().any(|(n, _)| n == m)));
+            } else {
+                winning.sort();
+                best.sort();
+                assert_eq!(best, winning, "{}", game.position_string(&pos));
+            }
+        }
+    }
+    // Boards the exhaustive solver handles keep it.
+    assert!(PerfectPlayer::new(Hexapawn::new(5, 4).unwrap())
+        .unwrap()
+        .is_exhaustive());
+}

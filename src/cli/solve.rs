@@ -1,13 +1,13 @@
 //! `menace solve`: game values, first moves, principal line; the hexapawn winners table.
 
-use anyhow::Context;
 use clap::Args;
-use menace::prelude::*;
 use serde_json::json;
 
+use menace::games::hexapawn::Pawn;
+use menace::prelude::*;
 use menace::search::solver::{self, Solver, Value};
 use menace::training::exact::random_play;
-use menace::{with_game, Game, Outcome, Player};
+use menace::{with_game, Outcome, Player};
 
 use super::output::{numbered_line, print_json};
 use super::progress::positions_spinner;
@@ -27,9 +27,12 @@ pub struct SolveArgs {
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(3..=16))]
     pub(super) max_ranks: u8,
     /// Give up once the solver would store more positions than this
-    /// [default: 20000000, or 5000000 a board with --table; lowered to keep a search under a gigabyte].
-    #[arg(long)]
+    /// [default: 20000000; lowered to keep a search under a gigabyte].
+    #[arg(long, conflicts_with = "table")]
     pub(super) max_positions: Option<usize>,
+    /// With --table: the pawns (normal, berolina, berolina-plus).
+    #[arg(long, value_name = "TYPE", requires = "table", default_value = "normal")]
+    pub(super) pawn: String,
     /// Print the exact outcome probabilities of random against random play instead.
     #[arg(long, conflicts_with = "table")]
     pub(super) random: bool,
@@ -37,7 +40,8 @@ pub struct SolveArgs {
     /// page print it (for Hex, e.g. '5/5/2r2/5/5 b').
     #[arg(long, value_name = "POS", conflicts_with_all = ["table", "random"])]
     pub(super) position: Option<String>,
-    /// Give up after this many seconds (the Hex solver; the others stop at --max-positions).
+    /// Give up after this many seconds: the Hex solver, and each board of
+    /// --table [default there: 10]; the others stop at --max-positions.
     #[arg(long, value_name = "SECONDS")]
     pub(super) max_seconds: Option<f64>,
     /// Print a machine-readable result on stdout.
@@ -280,11 +284,8 @@ fn solve_winners<G: Game>(game: &G, args: &SolveArgs, why: &str) -> anyhow::Resu
     Ok(())
 }
 
-/// One board of the table: files, ranks, and the winner with the positions stored (None: too large).
-type Cell = (u8, u8, Option<(Outcome, usize)>);
-
-/// The default position limit a board for `--table`.
-const TABLE_LIMIT: usize = 5_000_000;
+/// The default time budget a board for `--table`, in seconds.
+const TABLE_SECONDS: f64 = 10.0;
 
 fn random_against_random<G: Game>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
     // Each stored position holds three probabilities: bound the table by them too.
@@ -317,67 +318,179 @@ fn table(family: &str, args: &SolveArgs) -> anyhow::Result<()> {
             "--table '{family}': only a game family sized WxH (hexapawn) has a table of board sizes"
         )));
     }
-    // The limit as each board's search lowers it, to stay under a gigabyte.
-    let limit =
-        solver::memory_bounded::<menace::games::hexapawn::HexapawnPosition>(args.max_positions.unwrap_or(TABLE_LIMIT));
-    let bar = positions_spinner("");
-    let mut rows: Vec<Vec<Cell>> = Vec::new();
-    for h in 3..=args.max_ranks {
-        let mut row = Vec::new();
-        for w in 1..=args.max_files {
-            // A board wider or longer than one that already exceeded the limit
-            // has more positions still: report it as too large without trying.
-            let narrower_failed = w > 1 && row.last().is_some_and(|c: &Cell| c.2.is_none());
-            let shorter_failed = h > 3 && rows.last().is_some_and(|r| r[usize::from(w) - 1].2.is_none());
-            if u32::from(w) * u32::from(h) > 64 || narrower_failed || shorter_failed {
-                row.push((w, h, None));
-                continue;
-            }
-            let game = super::game_arg(&format!("{family}:{w}x{h}")).context("board size")?;
-            bar.set_message(format!("{family}:{w}x{h}"));
-            bar.set_position(0);
-            let shown = bar.clone();
-            let mut progress = move |n: usize| shown.set_position(n as u64);
-            let result = with_game!(game, g => solver::winner_reporting(&g, &g.start(), limit, &mut progress).ok());
-            row.push((w, h, result));
-        }
-        rows.push(row);
+    let pawn = Pawn::parse(&args.pawn).map_err(super::usage)?;
+    let seconds = args.max_seconds.unwrap_or(TABLE_SECONDS);
+    if !(seconds.is_finite() && seconds > 0.0 && seconds <= 86_400.0) {
+        return Err(super::usage(format!(
+            "--max-seconds '{seconds}': expected a number of seconds from more than 0 to 86400"
+        )));
     }
+    let boards: Vec<(u8, u8)> = (3..=args.max_ranks)
+        .flat_map(|h| (1..=args.max_files).map(move |w| (w, h)))
+        .collect();
+    let bar = positions_spinner("");
+    bar.set_message(format!("solving {} boards", boards.len()));
+    let cells = table::winners(&boards, pawn, seconds, &|done| bar.set_position(done as u64));
     bar.finish_and_clear();
+    let label = |c: &table::Cell| match &c.result {
+        Ok(Player::One) => "W",
+        Ok(Player::Two) => "B",
+        Err(_) => "-",
+    };
     if args.json {
-        let cells: Vec<_> = rows
+        let out: Vec<_> = cells
             .iter()
-            .flatten()
-            .map(|(w, h, r)| {
-                let (winner, positions) = match r {
-                    Some((Outcome::Win(Player::One), n)) => (json!("white"), json!(n)),
-                    Some((Outcome::Win(Player::Two), n)) => (json!("black"), json!(n)),
-                    Some((_, n)) => (json!("draw"), json!(n)),
-                    None => (json!(null), json!(null)),
+            .map(|c| {
+                let (winner, reason) = match &c.result {
+                    Ok(Player::One) => (json!("white"), json!(null)),
+                    Ok(Player::Two) => (json!("black"), json!(null)),
+                    Err(why) => (json!(null), json!(why)),
                 };
-                json!({"files": w, "ranks": h, "winner": winner, "positions": positions})
+                json!({"files": c.files, "ranks": c.ranks, "winner": winner, "seconds": c.seconds,
+                       "positions_searched": c.nodes, "unsolved": reason})
             })
             .collect();
-        return print_json(&json!({"family": "hexapawn", "max_positions": limit, "boards": cells}));
+        return print_json(&json!({"family": "hexapawn", "pawn": pawn.name(), "max_seconds": seconds, "boards": out}));
     }
-    outln!("Hexapawn: who wins with best play (W = White, B = Black, - = too large: over {limit} positions)");
+    outln!(
+        "Hexapawn with {}: who wins with best play (W = White, B = Black, - = not decided)",
+        pawn.title()
+    );
     out!("ranks\\files");
     for w in 1..=args.max_files {
         out!("{w:>4}");
     }
     outln!();
-    for row in &rows {
-        out!("{:>11}", row[0].1);
-        for (_, _, r) in row {
-            let c = match r {
-                Some((Outcome::Win(Player::One), _)) => "W",
-                Some((Outcome::Win(Player::Two), _)) => "B",
-                Some(_) => "D",
-                None => "-",
-            };
-            out!("{c:>4}");
+    for row in cells.chunks(usize::from(args.max_files)) {
+        out!("{:>11}", row[0].ranks);
+        for c in row {
+            out!("{:>4}", label(c));
         }
         outln!();
     }
+    let solved: Vec<&table::Cell> = cells.iter().filter(|c| c.result.is_ok()).collect();
+    let total: f64 = solved.iter().map(|c| c.seconds).sum();
+    outln!(
+        "{} boards decided, searching {:.1} s in all (the slowest {}, {:.2} s).",
+        solved.len(),
+        total,
+        solved
+            .iter()
+            .max_by(|a, b| a.seconds.total_cmp(&b.seconds))
+            .map_or("none".to_string(), |c| format!("{}x{}", c.files, c.ranks)),
+        solved.iter().map(|c| c.seconds).fold(0.0, f64::max)
+    );
+    for c in cells.iter() {
+        if let Err(why) = &c.result {
+            if c.files as u32 * c.ranks as u32 <= 64 {
+                outln!("  {}x{}: {why}", c.files, c.ranks);
+            }
+        }
+    }
     Ok(())
+}
+
+/// The winners table, board by board on every core.
+mod table {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    use std::time::Instant;
+
+    use menace::games::hexapawn::solver::{WinnerSearch, DEFAULT_TABLE_BITS};
+    use menace::games::hexapawn::Pawn;
+    use menace::prelude::*;
+    use menace::{Hexapawn, Player};
+
+    /// One board: who wins, or why it was not decided.
+    pub struct Cell {
+        pub files: u8,
+        pub ranks: u8,
+        pub result: Result<Player, String>,
+        pub seconds: f64,
+        pub nodes: u64,
+    }
+
+    /// Solve `boards` (in the order given), smallest first on every core;
+    /// a board containing one already given up is not tried.
+    pub fn winners(boards: &[(u8, u8)], pawn: Pawn, seconds: f64, done: &(dyn Fn(usize) + Sync)) -> Vec<Cell> {
+        let mut order: Vec<usize> = (0..boards.len()).collect();
+        order.sort_by_key(|&i| {
+            (
+                u32::from(boards[i].0) * u32::from(boards[i].1),
+                boards[i].1,
+                boards[i].0,
+            )
+        });
+        let cells: Mutex<Vec<Option<Cell>>> = Mutex::new(boards.iter().map(|_| None).collect());
+        let next = AtomicUsize::new(0);
+        let finished = AtomicUsize::new(0);
+        let threads = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(boards.len().max(1));
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(|| loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&i) = order.get(k) else { break };
+                    let (w, h) = boards[i];
+                    let given_up = {
+                        let cells = cells.lock().unwrap_or_else(|e| e.into_inner());
+                        cells
+                            .iter()
+                            .flatten()
+                            .find(|c| {
+                                c.result.is_err()
+                                    && c.files <= w
+                                    && c.ranks <= h
+                                    && c.files as u32 * c.ranks as u32 <= 64
+                            })
+                            .map(|c| (c.files, c.ranks))
+                    };
+                    let cell = match (u32::from(w) * u32::from(h) > 64, given_up) {
+                        (true, _) => unsolved(w, h, "more than 64 cells".to_string()),
+                        (false, Some((gw, gh))) => {
+                            unsolved(w, h, format!("not tried: it contains {gw}x{gh}, not decided"))
+                        }
+                        (false, None) => solve(w, h, pawn, seconds),
+                    };
+                    cells.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(cell);
+                    done(finished.fetch_add(1, Ordering::Relaxed) + 1);
+                });
+            }
+        });
+        cells
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+            .into_iter()
+            .zip(boards)
+            .map(|(c, &(w, h))| c.unwrap_or_else(|| unsolved(w, h, "not tried".to_string())))
+            .collect()
+    }
+
+    fn unsolved(files: u8, ranks: u8, why: String) -> Cell {
+        Cell {
+            files,
+            ranks,
+            result: Err(why),
+            seconds: 0.0,
+            nodes: 0,
+        }
+    }
+
+    fn solve(files: u8, ranks: u8, pawn: Pawn, seconds: f64) -> Cell {
+        let game = match Hexapawn::with_pawn(files, ranks, pawn) {
+            Ok(g) => g,
+            Err(e) => return unsolved(files, ranks, e.to_string()),
+        };
+        let began = Instant::now();
+        let mut search = WinnerSearch::new(game.clone(), DEFAULT_TABLE_BITS).with_time_budget(seconds);
+        let result = search.winner(&game.start()).map_err(|e| e.to_string());
+        Cell {
+            files,
+            ranks,
+            result,
+            seconds: began.elapsed().as_secs_f64(),
+            nodes: search.nodes(),
+        }
+    }
 }

@@ -1010,15 +1010,20 @@ async fn font() -> Response {
         .into_response()
 }
 
-/// A title for the game list, from the game's own spec and machine.
+/// A title for the game list, from the game's own spec (its options too:
+/// `Hexapawn, pawn=berolina (HER)`) and machine.
 fn title(any: &crate::registry::AnyGame) -> String {
     let spec = any.spec();
-    let (name, size, _) = crate::registry::split_spec(&spec);
+    let (name, size, options) = crate::registry::split_spec(&spec);
     let mut title: String = name.chars().take(1).flat_map(char::to_uppercase).collect();
     title.push_str(&name[name.chars().next().map_or(0, char::len_utf8)..]);
     if let Some(size) = size {
         title.push(' ');
         title.push_str(&size.replace('x', "×"));
+    }
+    if let Some(options) = options {
+        title.push_str(", ");
+        title.push_str(options);
     }
     format!("{title} ({})", any.machine_name())
 }

@@ -534,7 +534,9 @@ impl<G: Picture> GameSession<G> {
         match spec {
             OpponentSpec::Perfect(p) => {
                 let limit = self.limits.max_perfect_positions;
-                let player = PerfectPlayer::with_limit(game.clone(), limit).map_err(|e| perfect_too_large(spec, e))?;
+                // Exhaustive only: a position solver's work a move is not bounded, a request's must be.
+                let player = PerfectPlayer::exhaustive_with_limit(game.clone(), limit)
+                    .map_err(|e| perfect_too_large(spec, e))?;
                 Ok(Opponent::Perfect {
                     p: *p,
                     player: Box::new(player),

@@ -1,4 +1,11 @@
-//! Hexapawn on a W×H board (Gardner 1962, and its n×m generalisation).
+//! Hexapawn on a W×H board (Gardner 1962, and its n×m generalisation),
+//! with normal, Berolina or Berolina Plus pawns; its own winner-only solver.
+
+mod pawn;
+pub mod solver;
+mod table;
+
+pub use pawn::Pawn;
 
 use crate::error::InvalidValue;
 use crate::game::{
@@ -11,12 +18,14 @@ use crate::search::SearchLimits;
 use crate::symmetry::Mirror;
 
 /// Hexapawn with W files and H ranks: White's pawns fill rank 1, Black's
-/// fill rank H; pawns step straight forward or capture diagonally forward; a
-/// player wins by reaching the far rank or when the other cannot move.
+/// fill rank H; pawns step straight forward or capture diagonally forward
+/// (or, Berolina pawns, the other way round: see [`Pawn`]); a player wins by
+/// reaching the far rank or when the other cannot move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hexapawn {
     width: u8,
     height: u8,
+    pawn: Pawn,
     board: u64,
     not_first_file: u64,
     not_last_file: u64,
@@ -44,8 +53,23 @@ impl Hexapawn {
     /// The largest board side accepted.
     pub const MAX_SIDE: u8 = 16;
 
-    /// A board of `width` files and `height` ranks (W ≥ 1, H ≥ 3, W×H ≤ 64).
+    /// A board of `width` files and `height` ranks (W ≥ 1, H ≥ 3, W×H ≤ 64)
+    /// with normal pawns.
     pub fn new(width: u8, height: u8) -> Result<Hexapawn, InvalidValue> {
+        Hexapawn::with_pawn(width, height, Pawn::Normal)
+    }
+
+    /// A board of `width` files and `height` ranks played with `pawn` pawns.
+    ///
+    /// ```
+    /// use menace::{Game, Hexapawn};
+    /// use menace::games::hexapawn::Pawn;
+    /// let game = Hexapawn::with_pawn(3, 3, Pawn::Berolina).unwrap();
+    /// assert_eq!(game.spec(), "hexapawn,pawn=berolina");
+    /// // Four diagonal steps from the start: a1-b2, b1-a2, b1-c2, c1-b2.
+    /// assert_eq!(game.legal_move_names(&game.start()), "ba2 cb2 ab2 bc2");
+    /// ```
+    pub fn with_pawn(width: u8, height: u8, pawn: Pawn) -> Result<Hexapawn, InvalidValue> {
         if !(1..=Self::MAX_SIDE).contains(&width) {
             let expected = format!("out of range: expected 1 to {} files", Self::MAX_SIDE);
             return Err(InvalidValue::new("width", width, expected));
@@ -74,6 +98,7 @@ impl Hexapawn {
         Ok(Hexapawn {
             width,
             height,
+            pawn,
             board,
             not_first_file: board & !file_a,
             not_last_file: board & !last_file,
@@ -92,6 +117,11 @@ impl Hexapawn {
         self.height
     }
 
+    /// How the pawns move.
+    pub fn pawn(&self) -> Pawn {
+        self.pawn
+    }
+
     fn w(&self) -> u32 {
         u32::from(self.width)
     }
@@ -106,22 +136,50 @@ impl Hexapawn {
         }
     }
 
-    /// Destination sets for the side to move: (pushes, captures to the left file, captures to the right file).
-    fn targets(&self, pos: &HexapawnPosition) -> (u64, u64, u64) {
+    /// The moves of the side to move as destination sets, each with the
+    /// step from a move's cell to its destination (`to - from`), in the
+    /// order the moves are listed: for normal pawns the pushes, then the
+    /// captures to the left file and to the right file.
+    fn targets(&self, pos: &HexapawnPosition) -> [(u64, i32); 5] {
         let w = self.w();
+        let wi = w as i32;
         let empty = self.board & !(pos.white | pos.black);
-        match pos.turn {
-            Player::One => (
-                (pos.white << w) & empty,
-                ((pos.white & self.not_first_file) << (w - 1)) & pos.black,
-                ((pos.white & self.not_last_file) << (w + 1)) & pos.black,
-            ),
-            Player::Two => (
-                (pos.black >> w) & empty,
-                ((pos.black & self.not_first_file) >> (w + 1)) & pos.white,
-                ((pos.black & self.not_last_file) >> (w - 1)) & pos.white,
-            ),
+        let (mine, theirs) = match pos.turn {
+            Player::One => (pos.white, pos.black),
+            Player::Two => (pos.black, pos.white),
+        };
+        let left = mine & self.not_first_file;
+        let right = mine & self.not_last_file;
+        // Forward, forward-left and forward-right, as the mover sees them.
+        let (ahead, ahead_left, ahead_right, fwd) = match pos.turn {
+            Player::One => (mine << w, left << (w - 1), right << (w + 1), wi),
+            Player::Two => (mine >> w, left >> (w + 1), right >> (w - 1), -wi),
+        };
+        match self.pawn {
+            Pawn::Normal => [
+                (ahead & empty, fwd),
+                (ahead_left & theirs, fwd - 1),
+                (ahead_right & theirs, fwd + 1),
+                (0, 0),
+                (0, 0),
+            ],
+            Pawn::Berolina | Pawn::BerolinaPlus => {
+                let sideways = self.pawn == Pawn::BerolinaPlus;
+                let side = |set: u64| if sideways { set & theirs } else { 0 };
+                [
+                    (ahead_left & empty, fwd - 1),
+                    (ahead_right & empty, fwd + 1),
+                    (ahead & theirs, fwd),
+                    (side(left >> 1), -1),
+                    (side(right << 1), 1),
+                ]
+            }
         }
+    }
+
+    /// Whether the side to move has no move at all.
+    fn stuck(&self, pos: &HexapawnPosition) -> bool {
+        self.targets(pos).iter().all(|(set, _)| *set == 0)
     }
 
     fn is_capture(&self, pos: &HexapawnPosition, mv: HexapawnMove) -> bool {
@@ -156,11 +214,17 @@ impl Rules for Hexapawn {
     type Move = HexapawnMove;
 
     fn spec(&self) -> String {
-        if (self.width, self.height) == (3, 3) {
+        let mut spec = if (self.width, self.height) == (3, 3) {
             "hexapawn".to_string()
         } else {
             format!("hexapawn:{}x{}", self.width, self.height)
+        };
+        // A normal game's spec stays as it always was.
+        if self.pawn != Pawn::Normal {
+            spec.push_str(",pawn=");
+            spec.push_str(self.pawn.name());
         }
+        spec
     }
 
     fn player_name(&self, player: Player) -> &'static str {
@@ -187,10 +251,7 @@ impl Rules for Hexapawn {
         if self.arrived(pos).is_some() {
             return;
         }
-        let w = self.w() as i32;
-        let (push, left, right) = self.targets(pos);
-        let forward = if pos.turn == Player::One { w } else { -w };
-        for (set, delta) in [(push, forward), (left, forward - 1), (right, forward + 1)] {
+        for (set, delta) in self.targets(pos) {
             let mut rest = set;
             while rest != 0 {
                 let to = rest.trailing_zeros() as i32;
@@ -225,8 +286,7 @@ impl Rules for Hexapawn {
         if let Some(player) = self.arrived(pos) {
             return Outcome::Win(player);
         }
-        let (push, left, right) = self.targets(pos);
-        if push | left | right == 0 {
+        if self.stuck(pos) {
             Outcome::Win(pos.turn.other())
         } else {
             Outcome::Ongoing
@@ -264,12 +324,18 @@ impl Symmetric for Hexapawn {
 }
 
 impl Notation for Hexapawn {
+    /// A step is its destination (`b2`), or for a Berolina pawn, whose step
+    /// is diagonal, the file it comes from and its destination (`ab2`); a
+    /// capture is the capturing pawn's file, `x` and the cell (`axb2`
+    /// diagonally, `bxb2` straight ahead, `axb1` sideways).
     fn move_name(&self, pos: &HexapawnPosition, mv: HexapawnMove) -> String {
+        let file = &self.cell(mv.from)[..1];
         let mut name = if self.is_capture(pos, mv) {
-            let from = self.cell(mv.from);
-            format!("{}x{}", &from[..1], self.cell(mv.to))
-        } else {
+            format!("{file}x{}", self.cell(mv.to))
+        } else if self.pawn == Pawn::Normal {
             self.cell(mv.to)
+        } else {
+            format!("{file}{}", self.cell(mv.to))
         };
         if self.outcome(&self.play(pos, mv)) == Outcome::Win(pos.turn) {
             name.push('#');
@@ -280,10 +346,13 @@ impl Notation for Hexapawn {
     fn parse_move(&self, pos: &HexapawnPosition, text: &str) -> Result<HexapawnMove, MoveError> {
         let clean = text.trim().trim_end_matches(['#', '+', '!', '?']).to_ascii_lowercase();
         let unreadable = || {
-            MoveError::unreadable(
-                text,
-                "expected a step like b2, a capture like axb2, or a from-to move like b1b2 or a3-b2",
-            )
+            let expected = match self.pawn {
+                Pawn::Normal => "expected a step like b2, a capture like axb2, or a from-to move like b1b2 or a3-b2",
+                Pawn::Berolina | Pawn::BerolinaPlus => {
+                    "expected a step like ab2 or b2, a capture like bxb2 or xb2, or a from-to move like a1b2 or b3-b2"
+                }
+            };
+            MoveError::unreadable(text, expected)
         };
         // A cell name off this board is said to be, not called unreadable.
         let on_board = |cell: &str| match parse_cell(cell) {
@@ -318,14 +387,26 @@ impl Notation for Hexapawn {
                 return pick(&|m| m.from == from && m.to == to, "move from that cell to that cell");
             }
         }
-        // Capture form: axb2 (file of the capturing pawn, then the cell).
+        let w = self.w();
+        // Capture form: axb2 (file of the capturing pawn, then the cell), or xb2.
         if let Some((file, cell)) = clean.split_once('x') {
             let to = on_board(cell)?;
+            if file.is_empty() {
+                return pick(&|m| m.to == to && self.is_capture(pos, *m), "capture");
+            }
             let (f, _) = parse_cell(&format!("{file}1")).ok_or_else(unreadable)?;
-            let w = self.w();
             return pick(
                 &|m| m.to == to && u32::from(m.from) % w == f && self.is_capture(pos, *m),
                 "capture",
+            );
+        }
+        // Step form with the file it comes from: ab2.
+        if let Some(cell) = clean.get(1..).filter(|c| parse_cell(c).is_some()) {
+            let (f, _) = parse_cell(&format!("{}1", &clean[..1])).ok_or_else(unreadable)?;
+            let to = on_board(cell)?;
+            return pick(
+                &|m| m.to == to && u32::from(m.from) % w == f && !self.is_capture(pos, *m),
+                "step from that file to that cell",
             );
         }
         // Destination only: the step (or the only move) landing there.
@@ -447,16 +528,51 @@ impl Notation for Hexapawn {
     }
 }
 
-impl SearchLimits for Hexapawn {}
+impl SearchLimits for Hexapawn {
+    /// For normal pawns, an estimate from below of the positions an
+    /// exhaustive computation stores: those reached by pushes alone
+    /// ([`pushes_only`], a true lower bound), times 2^(W−1) for what captures
+    /// add. Not a proof: checked below the exact solver's count on every
+    /// board it stores in 6 million positions or fewer (tests/hexapawn.rs),
+    /// at least 3 times below on each, so a board it refuses at once would
+    /// have been refused after filling memory anyway.
+    fn position_bound(&self) -> Option<f64> {
+        (self.pawn == Pawn::Normal).then(|| pushes_only(self.width, self.height) * f64::from(1u32 << (self.width - 1)))
+    }
+
+    /// The winner-only search with a table of 192 MiB kept across games, on
+    /// boards of up to 36 cells (6×6), where it decides the start within
+    /// seconds.
+    fn position_solver(&self) -> Option<Box<dyn crate::game::PositionSolver<Self>>> {
+        (u32::from(self.width) * u32::from(self.height) <= ON_DEMAND_CELLS)
+            .then(|| Box::new(solver::OnDemand::new(self.clone(), ON_DEMAND_TABLE_BITS)) as _)
+    }
+}
 
 impl GameSpec for Hexapawn {
     const NAMES: &'static [&'static str] = &["hexapawn", "octopawn"];
-    const FORMS: &'static str = "hexapawn, hexapawn:WxH (e.g. hexapawn:4x4)";
-    const EXAMPLES: &'static [&'static str] = &["hexapawn", "octopawn", "hexapawn:3x4"];
+    const FORMS: &'static str =
+        "hexapawn, hexapawn:WxH (e.g. hexapawn:4x4; pawns pawn=normal|berolina|berolina-plus, e.g. hexapawn:4x4,pawn=berolina)";
+    const EXAMPLES: &'static [&'static str] = &[
+        "hexapawn",
+        "octopawn",
+        "hexapawn:3x4",
+        "hexapawn,pawn=berolina",
+        "hexapawn:4x4,pawn=berolina-plus",
+    ];
 
     fn from_spec(name: &str, size: Option<&str>, options: Option<&str>) -> Result<Self, InvalidValue> {
-        if let Some(o) = options {
-            return Err(unknown_option(o, &format!("{name} takes no options")));
+        let mut pawn = Pawn::Normal;
+        for opt in options.into_iter().flat_map(|o| o.split(',')) {
+            match opt.trim().split_once('=') {
+                Some(("pawn", kind)) => pawn = Pawn::parse(kind)?,
+                _ => {
+                    return Err(unknown_option(
+                        opt,
+                        &format!("{name} takes pawn=normal, pawn=berolina or pawn=berolina-plus"),
+                    ))
+                }
+            }
         }
         let (w, h) = match size {
             None if name == "octopawn" => (4, 4),
@@ -464,7 +580,7 @@ impl GameSpec for Hexapawn {
             Some(s) => parse_dims(s)
                 .ok_or_else(|| InvalidValue::new("size", s, "not WxH: expected files x ranks, like hexapawn:4x4"))?,
         };
-        Hexapawn::new(w, h)
+        Hexapawn::with_pawn(w, h, pawn)
     }
 
     /// Gardner's HER played Black (the side that wins on 3×3).
@@ -481,6 +597,57 @@ impl GameSpec for Hexapawn {
     fn machine_preset(&self) -> MachinePreset {
         MachinePreset::Gardner
     }
+}
+
+/// The largest board (in cells) offered the on-demand perfect opponent.
+const ON_DEMAND_CELLS: u32 = 36;
+
+/// Its table: 2^22 buckets of 48 bytes.
+const ON_DEMAND_TABLE_BITS: u32 = 22;
+
+/// A lower bound on the canonical positions (not over) of either side to
+/// move that normal Hexapawn on `width` × `height` reaches: in each file
+/// White's pawn pushed to rank `a` and Black's to rank `b` below it, with as
+/// many pushes by White as by Black (White to move) or one more (Black to
+/// move), and some file still open so that the side to move can push. Any
+/// such position is reached by playing the pushes in turn; halved for the
+/// mirror, and the smaller of the two sides to move.
+///
+/// ```
+/// use menace::games::hexapawn::pushes_only;
+/// // 3×3, Black to move: a2, b2 or c2 pushed, 3 positions, 2 up to the mirror.
+/// assert_eq!(pushes_only(3, 3), 1.0); // (White to move: 7; Black: 3) halved
+/// assert!(pushes_only(8, 8) > 1e9);
+/// ```
+pub fn pushes_only(width: u8, height: u8) -> f64 {
+    let h = i64::from(height);
+    let span = i64::from(width) * h;
+    // now[open][pushes by White - pushes by Black + span]: ways over the files so far.
+    let mut now = [vec![0f64; (2 * span + 1) as usize], vec![0f64; (2 * span + 1) as usize]];
+    now[0][span as usize] = 1.0;
+    for _ in 0..width {
+        let mut next = [vec![0f64; now[0].len()], vec![0f64; now[0].len()]];
+        for (open, counts) in now.iter().enumerate() {
+            for (i, &c) in counts.iter().enumerate() {
+                if c == 0.0 {
+                    continue;
+                }
+                // White on rank a (from 0), Black on rank b > a; neither on its far rank.
+                for a in 0..h - 1 {
+                    for b in (a + 1).max(1)..h {
+                        let d = a - (h - 1 - b);
+                        let j = (i as i64 + d) as usize;
+                        let o = open | usize::from(b - a >= 2);
+                        next[o][j] += c;
+                    }
+                }
+            }
+        }
+        now = next;
+    }
+    let white_to_move = now[1][span as usize];
+    let black_to_move = now[1][(span + 1) as usize];
+    (white_to_move.min(black_to_move) / 2.0).floor()
 }
 
 fn parse_dims(s: &str) -> Option<(u8, u8)> {

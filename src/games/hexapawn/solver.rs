@@ -1,0 +1,278 @@
+//! Who wins a Hexapawn position, without distances: a depth-first search on
+//! the bitboards that stops at the first winning move, tries captures and
+//! the most advanced pawns first, and remembers answers in a transposition
+//! table of fixed size (a position and its mirror image in one entry). It
+//! reaches boards the exact solver cannot store, and is the perfect
+//! opponent's engine there.
+
+use std::time::{Duration, Instant};
+
+use super::table::{Table, BUCKET_BYTES};
+use super::{Hexapawn, HexapawnMove, HexapawnPosition};
+use crate::game::{Game, Outcome, Player, PositionSolver, Rules};
+
+/// Why a search gave up before deciding a position.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Unsolved {
+    /// It ran past its time budget (seconds).
+    Time(f64),
+    /// It searched more positions than its budget.
+    Work(u64),
+}
+
+impl std::fmt::Display for Unsolved {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unsolved::Time(s) => write!(f, "not decided within {s} s"),
+            Unsolved::Work(n) => write!(f, "not decided within {n} positions searched"),
+        }
+    }
+}
+
+/// The default table: 2^21 buckets of 48 bytes (96 MiB).
+pub const DEFAULT_TABLE_BITS: u32 = 21;
+
+/// How often (in positions searched) the clock is read.
+const CLOCK_EVERY: u64 = 1 << 14;
+
+/// A winner-only search over one Hexapawn game, keeping its table across
+/// the positions it is asked about.
+///
+/// ```
+/// use menace::{Game, Hexapawn, Player};
+/// use menace::games::hexapawn::solver::WinnerSearch;
+/// let game = Hexapawn::new(4, 4).unwrap();
+/// let mut search = WinnerSearch::new(game.clone(), 16);
+/// assert_eq!(search.winner(&game.start()).unwrap(), Player::One); // White wins Octopawn
+/// ```
+pub struct WinnerSearch {
+    game: Hexapawn,
+    table: Table,
+    /// For each cell, how far it is along each side's way (White's rank, Black's from the top).
+    advance: [[u8; 64]; 2],
+    file_a: u64,
+    nodes: u64,
+    deadline: Option<(Instant, Duration)>,
+    max_nodes: Option<u64>,
+}
+
+impl WinnerSearch {
+    /// A search with a table of 2^`table_bits` buckets and no budget.
+    pub fn new(game: Hexapawn, table_bits: u32) -> WinnerSearch {
+        let w = usize::from(game.width);
+        let h = usize::from(game.height);
+        let mut advance = [[0u8; 64]; 2];
+        let [white, black] = &mut advance;
+        for (cell, (white, black)) in white.iter_mut().zip(black.iter_mut()).enumerate().take(w * h) {
+            *white = (cell / w) as u8;
+            *black = (h - 1 - cell / w) as u8;
+        }
+        let mut file_a = 0u64;
+        for r in 0..h {
+            file_a |= 1 << (r * w);
+        }
+        WinnerSearch {
+            game,
+            table: Table::new(table_bits),
+            advance,
+            file_a,
+            nodes: 0,
+            deadline: None,
+            max_nodes: None,
+        }
+    }
+
+    /// Give up once `seconds` have passed from now.
+    pub fn with_time_budget(mut self, seconds: f64) -> WinnerSearch {
+        let budget = Duration::from_secs_f64(seconds.max(0.0));
+        self.deadline = Some((Instant::now() + budget, budget));
+        self
+    }
+
+    /// Give up after searching `nodes` positions in all.
+    pub fn with_work_budget(mut self, nodes: u64) -> WinnerSearch {
+        self.max_nodes = Some(nodes);
+        self
+    }
+
+    /// Positions searched so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The bytes the transposition table takes.
+    pub fn table_bytes(&self) -> usize {
+        self.table.bytes()
+    }
+
+    /// Who wins `pos` with best play.
+    pub fn winner(&mut self, pos: &HexapawnPosition) -> Result<Player, Unsolved> {
+        match self.game.outcome(pos) {
+            Outcome::Win(p) => Ok(p),
+            // Hexapawn has no draws: a position not over is decided by search.
+            _ => Ok(if self.wins(pos)? { pos.turn } else { pos.turn.other() }),
+        }
+    }
+
+    /// Whether the side to move wins `pos` (a position not over).
+    pub fn wins(&mut self, pos: &HexapawnPosition) -> Result<bool, Unsolved> {
+        self.search(pos.white, pos.black, pos.turn)
+    }
+
+    /// For each legal move in `pos` (not over), whether it wins for the
+    /// player making it.
+    pub fn move_wins(&mut self, pos: &HexapawnPosition) -> Result<Vec<(HexapawnMove, bool)>, Unsolved> {
+        let mut out = Vec::new();
+        for mv in self.game.moves(pos) {
+            let child = self.game.play(pos, mv);
+            let wins = match self.game.outcome(&child) {
+                Outcome::Win(p) => p == pos.turn,
+                _ => !self.wins(&child)?,
+            };
+            out.push((mv, wins));
+        }
+        Ok(out)
+    }
+
+    fn mirror(&self, bits: u64) -> u64 {
+        let w = self.game.w();
+        let mut out = 0;
+        for f in 0..w {
+            out |= ((bits >> f) & self.file_a) << (w - 1 - f);
+        }
+        out
+    }
+
+    fn out_of_budget(&self) -> Option<Unsolved> {
+        if let Some(max) = self.max_nodes {
+            if self.nodes > max {
+                return Some(Unsolved::Work(max));
+            }
+        }
+        match self.deadline {
+            Some((at, budget)) if Instant::now() >= at => Some(Unsolved::Time(budget.as_secs_f64())),
+            _ => None,
+        }
+    }
+
+    fn search(&mut self, white: u64, black: u64, turn: Player) -> Result<bool, Unsolved> {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CLOCK_EVERY) {
+            if let Some(why) = self.out_of_budget() {
+                return Err(why);
+            }
+        }
+        let pos = HexapawnPosition { white, black, turn };
+        let targets = self.game.targets(&pos);
+        let all = targets.iter().fold(0, |acc, (set, _)| acc | set);
+        if all == 0 {
+            return Ok(false);
+        }
+        let goal = match turn {
+            Player::One => self.game.last_rank,
+            Player::Two => self.game.first_rank,
+        };
+        if all & goal != 0 {
+            return Ok(true);
+        }
+        // One entry for a position and its mirror image: the smaller of the two.
+        let (mw, mb) = if self.game.width > 1 {
+            (self.mirror(white), self.mirror(black))
+        } else {
+            (white, black)
+        };
+        let (kw, kb) = if (mw, mb) < (white, black) {
+            (mw, mb)
+        } else {
+            (white, black)
+        };
+        let t = turn.index() as u64;
+        if let Some(win) = self.table.get(kw, kb, t) {
+            return Ok(win);
+        }
+        let before = self.nodes;
+        // Captures first, then the pawns furthest along.
+        let theirs = if turn == Player::One { black } else { white };
+        let mut moves = [(0u8, 0u8, 0u8); 96];
+        let mut n = 0;
+        for (set, delta) in targets {
+            let mut rest = set;
+            while rest != 0 {
+                let to = rest.trailing_zeros() as i32;
+                rest &= rest - 1;
+                let capture = u8::from(theirs & (1u64 << to) != 0);
+                let adv = self.advance[turn.index()][to as usize];
+                let score = capture * 64 + adv;
+                moves[n] = (score, (to - delta) as u8, to as u8);
+                n += 1;
+            }
+        }
+        let moves = &mut moves[..n];
+        moves.sort_unstable_by(|a, b| b.cmp(a));
+        let mut win = false;
+        for &(_, from, to) in moves.iter() {
+            let child = self.game.play(&pos, HexapawnMove { from, to });
+            if !self.search(child.white, child.black, child.turn)? {
+                win = true;
+                break;
+            }
+        }
+        self.table.put(kw, kb, t, win, self.nodes - before);
+        Ok(win)
+    }
+}
+
+/// The perfect opponent's engine where the exact solver cannot store the
+/// game: every winning move when the side to move wins; when it loses,
+/// every move that does not let the other side reach its far rank at once
+/// (all moves, where each does).
+pub struct OnDemand {
+    search: WinnerSearch,
+}
+
+impl OnDemand {
+    /// An engine with a table of 2^`table_bits` buckets kept across games.
+    pub fn new(game: Hexapawn, table_bits: u32) -> OnDemand {
+        OnDemand {
+            search: WinnerSearch::new(game, table_bits),
+        }
+    }
+
+    /// The bytes its table takes.
+    pub fn table_bytes(table_bits: u32) -> usize {
+        BUCKET_BYTES << table_bits
+    }
+}
+
+impl PositionSolver<Hexapawn> for OnDemand {
+    fn best_moves(&mut self, pos: &HexapawnPosition) -> Vec<HexapawnMove> {
+        // No budget: boards are offered this engine only where a search from the start is quick.
+        // A lost position needs no search of its moves (each loses): one probe, mostly.
+        if self.search.wins(pos).unwrap_or(true) {
+            let values = self.search.move_wins(pos).unwrap_or_default();
+            let winning: Vec<HexapawnMove> = values.iter().filter(|(_, w)| *w).map(|(m, _)| *m).collect();
+            if !winning.is_empty() {
+                return winning;
+            }
+        }
+        let game = &self.search.game;
+        let moves = game.moves(pos);
+        let resisting: Vec<HexapawnMove> = moves
+            .iter()
+            .copied()
+            .filter(|&m| {
+                let child = game.play(pos, m);
+                let goal = match child.turn {
+                    Player::One => game.last_rank,
+                    Player::Two => game.first_rank,
+                };
+                game.targets(&child).iter().all(|(set, _)| set & goal == 0)
+            })
+            .collect();
+        if resisting.is_empty() {
+            moves
+        } else {
+            resisting
+        }
+    }
+}
