@@ -180,10 +180,14 @@ mod tests {
         assert!(inf.is_dead(1, 0, blue));
         // The empty board: nothing is dead.
         assert!((0..16).all(|c| !inf.is_dead(c, 0, 0)));
-        // A Blue stone on b2 (5) with a1? No: its two cells on rank 1, b1
-        // (1) and c1 (2), form a bridge to Blue's edge, captured by Blue.
+        // A Blue stone on b2 (5): its two cells on rank 1, b1 (1) and c1 (2),
+        // form a bridge to Blue's edge, captured by Blue. Then, by hand: a1
+        // (0) touches only Blue's b1 and edge, a2 and Red's edge, and a2 (4)
+        // only Blue's b1 and b2, a1, a3 (which touches b2 and Red's edge
+        // itself) and Red's edge: neither cell can help either side, so both
+        // are dead and filled (with Red's colour, as dead cells are here).
         let [red, blue] = inf.fill(&g, [0, 1 << 5]);
-        assert_eq!(red, 0);
         assert_eq!(blue, 1 << 5 | 1 << 1 | 1 << 2);
+        assert_eq!(red, 1 << 0 | 1 << 4);
     }
 }
