@@ -279,8 +279,9 @@ fn exhaustive_work_on_large_games_is_refused_at_once() {
     // Hex 4x4 and up: no exact evaluation or perfect opponent is tried for long.
     let o = expect(&["train", "hex:4", "--games", "1"], b"", 0, "");
     assert!(String::from_utf8_lossy(&o.stdout).contains("too large to compute"));
+    // Hex's own solver plays perfectly up to 6x6 (36 cells); beyond, refused.
     expect(
-        &["train", "hex:5", "--games", "1", "--opponent", "perfect"],
+        &["train", "hex:7", "--games", "1", "--opponent", "perfect"],
         b"",
         1,
         "needs the game solved",
@@ -289,7 +290,7 @@ fn exhaustive_work_on_large_games_is_refused_at_once() {
     for game in ["chessapawn", "minihexchess", "hex:8"] {
         expect(&["solve", "--random", game], b"", 1, "too many positions");
     }
-    expect(&["solve", "hex:19"], b"", 1, "too many positions");
+    expect(&["solve", "hex:19"], b"", 1, "the Hex solver takes boards up to 8x8");
 }
 
 #[test]

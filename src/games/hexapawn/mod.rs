@@ -62,7 +62,8 @@ impl Hexapawn {
     /// A board of `width` files and `height` ranks played with `pawn` pawns.
     ///
     /// ```
-    /// use menace::{Game, Hexapawn};
+    /// use menace::prelude::*;
+    /// use menace::Hexapawn;
     /// use menace::games::hexapawn::Pawn;
     /// let game = Hexapawn::with_pawn(3, 3, Pawn::Berolina).unwrap();
     /// assert_eq!(game.spec(), "hexapawn,pawn=berolina");

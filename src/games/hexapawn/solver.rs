@@ -39,7 +39,8 @@ const CLOCK_EVERY: u64 = 1 << 14;
 /// the positions it is asked about.
 ///
 /// ```
-/// use menace::{Game, Hexapawn, Player};
+/// use menace::prelude::*;
+/// use menace::{Hexapawn, Player};
 /// use menace::games::hexapawn::solver::WinnerSearch;
 /// let game = Hexapawn::new(4, 4).unwrap();
 /// let mut search = WinnerSearch::new(game.clone(), 16);
