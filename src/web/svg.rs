@@ -108,7 +108,7 @@ pub struct Options {
 }
 
 /// Fixed-precision numbers keep the SVG short.
-fn n(x: f64) -> String {
+pub(super) fn n(x: f64) -> String {
     let s = format!("{x:.2}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
     if s == "-0" {

@@ -19,7 +19,7 @@ use std::fmt::Write;
 use crate::game::{Game, Player};
 use crate::machine::Machine;
 use crate::picture::{Board, Look, Picture};
-use crate::web::svg::{bead_colour, board_group, board_size, escape, game_move, Options};
+use crate::web::svg::{bead_colour, board_group, board_size, escape, game_move, n, Options};
 use text::{fitted, width, MIN_PT, MM_PER_PT};
 
 /// Why a sheet cannot be made.
@@ -233,17 +233,6 @@ pub fn pdf_of_state(text: &str, paper: Paper) -> Result<Vec<u8>, LabelError> {
 /// Millimetres of `pt` points.
 fn mm(pt: f64) -> f64 {
     pt * MM_PER_PT
-}
-
-/// Fixed-precision numbers keep the SVG short.
-fn n(x: f64) -> String {
-    let s = format!("{x:.2}");
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    if s == "-0" {
-        "0".to_string()
-    } else {
-        s.to_string()
-    }
 }
 
 /// A `<text>` element at (x, y) in millimetres, `pt` points.
