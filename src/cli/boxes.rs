@@ -183,7 +183,7 @@ fn show_state<G: Game>(game: &G, path: &Path, json: bool, name: &str) -> anyhow:
                 let beads: Vec<_> = b
                     .moves
                     .iter()
-                    .zip(&b.beads)
+                    .zip(b.beads.iter())
                     .map(|(&mv, n)| json!({"move": game.move_name(&b.position(game), mv), "beads": n}))
                     .collect();
                 json!({"position": game.position_string(&b.position(game)), "own_move": b.own_move, "beads": beads})
@@ -218,7 +218,7 @@ fn show_state<G: Game>(game: &G, path: &Path, json: bool, name: &str) -> anyhow:
         let beads: Vec<String> = b
             .moves
             .iter()
-            .zip(&b.beads)
+            .zip(b.beads.iter())
             .map(|(&mv, k)| format!("{}: {k}", game.move_name(&b.position(game), mv)))
             .collect();
         outln!("beads  {}", beads.join("   "));

@@ -410,7 +410,7 @@ fn box_line<G: Game>(game: &G, trainer: &Trainer<G>, pos: &G::Position, drawn: O
     let parts: Vec<String> = b
         .moves
         .iter()
-        .zip(&b.beads)
+        .zip(b.beads.iter())
         .map(|(&m, n)| {
             let real = game.map_move(m, inverse);
             let mark = if Some(real) == drawn { " <- drawn" } else { "" };

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 #[cfg(feature = "charts")]
-use super::curves::{metric_bounds, ArmCurves, CurveTable, METRICS};
+use super::curves::{ArmCurves, CurveTable, Stat};
 #[cfg(feature = "charts")]
 use super::error::{ChartError, OutputError};
 #[cfg(feature = "charts")]
@@ -13,10 +13,12 @@ use super::plot::{self, Chart, Series, MAX_SERIES};
 #[cfg(feature = "charts")]
 use crate::fsutil::create_dir;
 
+use super::curves::Metric;
+
 /// A chart that can be drawn from a curves file.
 pub struct ChartKind {
     pub name: &'static str,
-    pub metric: &'static str,
+    pub metric: Metric,
     pub title: &'static str,
     pub y_label: &'static str,
 }
@@ -25,73 +27,73 @@ pub struct ChartKind {
 pub const CHARTS: [ChartKind; 12] = [
     ChartKind {
         name: "loss_rate",
-        metric: "loss_rate",
+        metric: Metric::LossRate,
         title: "Games lost",
         y_label: "lost",
     },
     ChartKind {
         name: "win_rate",
-        metric: "win_rate",
+        metric: Metric::WinRate,
         title: "Games won",
         y_label: "won",
     },
     ChartKind {
         name: "draw_rate",
-        metric: "draw_rate",
+        metric: Metric::DrawRate,
         title: "Games drawn",
         y_label: "drawn",
     },
     ChartKind {
         name: "wins_minus_losses",
-        metric: "wins_minus_losses",
+        metric: Metric::WinsMinusLosses,
         title: "Wins minus losses so far",
         y_label: "wins − losses (games)",
     },
     ChartKind {
         name: "michie_score",
-        metric: "michie_score",
+        metric: Metric::MichieScore,
         title: "Score so far: +3 a win, +1 a draw, −1 a loss",
         y_label: "score (points)",
     },
     ChartKind {
         name: "beads",
-        metric: "beads",
+        metric: Metric::Beads,
         title: "Beads in all boxes",
         y_label: "beads",
     },
     ChartKind {
         name: "first_box_beads",
-        metric: "first_box_beads",
+        metric: Metric::FirstBoxBeads,
         title: "Beads in the boxes of the machine's first move",
         y_label: "beads",
     },
     ChartKind {
         name: "boxes",
-        metric: "boxes",
+        metric: Metric::Boxes,
         title: "Boxes opened",
         y_label: "boxes",
     },
     ChartKind {
         name: "exact_perfect_loss",
-        metric: "exact_perfect_loss",
+        metric: Metric::ExactPerfectLoss,
         title: "Chance of losing to a perfect opponent (worked out exactly)",
         y_label: "probability",
     },
     ChartKind {
         name: "exact_perfect_win",
-        metric: "exact_perfect_win",
+        metric: Metric::ExactPerfectWin,
         title: "Chance of beating a perfect opponent (worked out exactly)",
         y_label: "probability",
     },
     ChartKind {
         name: "exact_random_win",
-        metric: "exact_random_win",
+        metric: Metric::ExactRandomWin,
         title: "Chance of beating a random opponent (worked out exactly)",
         y_label: "probability",
     },
     ChartKind {
         name: "exact_random_loss",
-        metric: "exact_random_loss",
+        metric: Metric::ExactRandomLoss,
         title: "Chance of losing to a random opponent (worked out exactly)",
         y_label: "probability",
     },
@@ -148,15 +150,15 @@ pub const FEW_SEEDS: u64 = 5;
 /// never lose and half resign every game) and the mean alone would mislead;
 /// empty where they do not.
 #[cfg(feature = "charts")]
-fn split_seeds(arm: &ArmCurves, metric: &str) -> Vec<(f64, f64, f64)> {
+fn split_seeds(arm: &ArmCurves, metric: Metric) -> Vec<(f64, f64, f64)> {
     let (Some(mean), Some(p10), Some(p90)) = (
-        arm.columns.get(&format!("{metric}_mean")),
-        arm.columns.get(&format!("{metric}_p10")),
-        arm.columns.get(&format!("{metric}_p90")),
+        arm.column(metric, Stat::Mean),
+        arm.column(metric, Stat::P10),
+        arm.column(metric, Stat::P90),
     ) else {
         return Vec::new();
     };
-    let bounded = metric.ends_with("_rate") || metric.starts_with("exact_");
+    let bounded = metric.is_probability();
     // Split at the end of the run: early games split by chance in a short window.
     let last = (0..mean.len()).rev().find(|&i| !mean[i].is_nan());
     let split = last.is_some_and(|i| p10[i] <= 0.05 && p90[i] >= 0.95 && (0.2..=0.8).contains(&mean[i]));
@@ -226,9 +228,9 @@ fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> 
         let mut series = Vec::new();
         for arm in &table.arms {
             let (Some(mean), Some(low), Some(high)) = (
-                arm.columns.get(&format!("{}_mean", kind.metric)),
-                arm.columns.get(&format!("{}_low", kind.metric)),
-                arm.columns.get(&format!("{}_high", kind.metric)),
+                arm.column(kind.metric, Stat::Mean),
+                arm.column(kind.metric, Stat::Low),
+                arm.column(kind.metric, Stat::High),
             ) else {
                 continue;
             };
@@ -282,18 +284,15 @@ fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> 
         } else {
             format!("mean and 95% band over {} seeds", table.seeds)
         });
-        let y_label = if kind.metric.ends_with("_rate") {
+        let y_label = if kind.metric.is_rate() {
             format!("share of the last {} games {}", table.window, kind.y_label)
         } else {
             kind.y_label.to_string()
         };
         // Probabilities and shares from 0 to 1, counts from 0.
-        let (y_floor, y_ceiling) = match METRICS.iter().position(|m| *m == kind.metric) {
-            Some(i) => {
-                let (lo, hi) = metric_bounds(i, 0);
-                (Some(lo).filter(|_| lo == 0.0), Some(hi).filter(|&h| h == 1.0))
-            }
-            None => (None, None),
+        let (y_floor, y_ceiling) = {
+            let (lo, hi) = kind.metric.bounds(0);
+            (Some(lo).filter(|_| lo == 0.0), Some(hi).filter(|&h| h == 1.0))
         };
         let chart = Chart {
             title: format!("{}: {}", table.title, kind.title),

@@ -21,23 +21,171 @@ pub struct SeedRun {
     pub games: Vec<GameRecord>,
 }
 
-/// The curves recorded per game, in CSV column order.
-pub const METRICS: [&str; 14] = [
-    "win_rate",
-    "draw_rate",
-    "loss_rate",
-    "wins_minus_losses",
-    "michie_score",
-    "beads",
-    "first_box_beads",
-    "boxes",
-    "exact_perfect_win",
-    "exact_perfect_draw",
-    "exact_perfect_loss",
-    "exact_random_win",
-    "exact_random_draw",
-    "exact_random_loss",
-];
+/// A curve recorded per game. The same names head the curves file's
+/// columns, the summary's fields and the page's points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Metric {
+    /// The share of the games in the window won.
+    WinRate,
+    DrawRate,
+    LossRate,
+    /// Wins less losses so far.
+    WinsMinusLosses,
+    /// Michie's score so far: 3 a win, 1 a draw, -1 a loss.
+    MichieScore,
+    /// All the beads in all the boxes.
+    Beads,
+    /// The beads in the boxes of the machine's first move.
+    FirstBoxBeads,
+    /// How many boxes the machine has.
+    Boxes,
+    /// The machine's exact chance of each result against a perfect opponent.
+    ExactPerfectWin,
+    ExactPerfectDraw,
+    ExactPerfectLoss,
+    /// The machine's exact chance of each result against a random opponent.
+    ExactRandomWin,
+    ExactRandomDraw,
+    ExactRandomLoss,
+}
+
+impl Metric {
+    /// Every metric, in the curves file's column order.
+    pub const ALL: [Metric; 14] = [
+        Metric::WinRate,
+        Metric::DrawRate,
+        Metric::LossRate,
+        Metric::WinsMinusLosses,
+        Metric::MichieScore,
+        Metric::Beads,
+        Metric::FirstBoxBeads,
+        Metric::Boxes,
+        Metric::ExactPerfectWin,
+        Metric::ExactPerfectDraw,
+        Metric::ExactPerfectLoss,
+        Metric::ExactRandomWin,
+        Metric::ExactRandomDraw,
+        Metric::ExactRandomLoss,
+    ];
+
+    /// Its name in files and on the page.
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::WinRate => "win_rate",
+            Metric::DrawRate => "draw_rate",
+            Metric::LossRate => "loss_rate",
+            Metric::WinsMinusLosses => "wins_minus_losses",
+            Metric::MichieScore => "michie_score",
+            Metric::Beads => "beads",
+            Metric::FirstBoxBeads => "first_box_beads",
+            Metric::Boxes => "boxes",
+            Metric::ExactPerfectWin => "exact_perfect_win",
+            Metric::ExactPerfectDraw => "exact_perfect_draw",
+            Metric::ExactPerfectLoss => "exact_perfect_loss",
+            Metric::ExactRandomWin => "exact_random_win",
+            Metric::ExactRandomDraw => "exact_random_draw",
+            Metric::ExactRandomLoss => "exact_random_loss",
+        }
+    }
+
+    /// A share of the games in the window.
+    pub fn is_rate(self) -> bool {
+        matches!(self, Metric::WinRate | Metric::DrawRate | Metric::LossRate)
+    }
+
+    /// A share or a probability: between 0 and 1.
+    pub fn is_probability(self) -> bool {
+        !matches!(
+            self,
+            Metric::WinsMinusLosses | Metric::MichieScore | Metric::Beads | Metric::FirstBoxBeads | Metric::Boxes
+        )
+    }
+
+    /// What the metric can be after `games` games: a band never reaches past it.
+    pub fn bounds(self, games: u64) -> (f64, f64) {
+        let g = games as f64;
+        match self {
+            Metric::WinsMinusLosses => (-g, g),
+            Metric::MichieScore => (-g, 3.0 * g),
+            Metric::Beads | Metric::FirstBoxBeads | Metric::Boxes => (0.0, f64::INFINITY),
+            _ => (0.0, 1.0),
+        }
+    }
+}
+
+/// One game's value of every metric (NaN: not recorded).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MetricRow([f64; Metric::ALL.len()]);
+
+impl MetricRow {
+    /// The row of a machine before the games counted (game 0 of the curves):
+    /// no rates yet, no score.
+    pub fn start(st: &Snapshot) -> MetricRow {
+        row(
+            [f64::NAN; 3],
+            0,
+            0,
+            st.total_beads,
+            st.first_box_beads,
+            st.boxes,
+            st.exact,
+        )
+    }
+
+    /// Each metric with its value, in [`Metric::ALL`]'s order.
+    pub fn iter(&self) -> impl Iterator<Item = (Metric, f64)> + '_ {
+        Metric::ALL.into_iter().zip(self.0)
+    }
+}
+
+impl std::ops::Index<Metric> for MetricRow {
+    type Output = f64;
+
+    fn index(&self, m: Metric) -> &f64 {
+        &self.0[m as usize]
+    }
+}
+
+/// What a column of the curves file holds of its metric over the seeds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Stat {
+    /// The mean.
+    Mean,
+    /// The 95% band's low and high ends.
+    Low,
+    High,
+    /// The 10th and 90th percentiles.
+    P10,
+    P90,
+}
+
+impl Stat {
+    /// Every statistic, in the curves file's column order.
+    pub const ALL: [Stat; 5] = [Stat::Mean, Stat::Low, Stat::High, Stat::P10, Stat::P90];
+
+    fn suffix(self) -> &'static str {
+        match self {
+            Stat::Mean => "mean",
+            Stat::Low => "low",
+            Stat::High => "high",
+            Stat::P10 => "p10",
+            Stat::P90 => "p90",
+        }
+    }
+
+    /// The curves file's column for a metric's statistic.
+    pub fn column(self, m: Metric) -> String {
+        format!("{}_{}", m.name(), self.suffix())
+    }
+
+    /// The metric and statistic a column holds, if it holds one.
+    fn of_column(name: &str) -> Option<(Metric, Stat)> {
+        Metric::ALL
+            .into_iter()
+            .flat_map(|m| Stat::ALL.map(|s| (m, s)))
+            .find(|&(m, s)| s.column(m) == name)
+    }
+}
 
 /// A mean over seeds with its 95% band (mean ± 1.96 standard errors).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -89,18 +237,6 @@ fn round(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
 }
 
-/// What a metric can be after `games` games: a band never reaches past it.
-pub fn metric_bounds(metric: usize, games: u64) -> (f64, f64) {
-    let g = games as f64;
-    match METRICS[metric] {
-        "wins_minus_losses" => (-g, g),
-        "michie_score" => (-g, 3.0 * g),
-        "beads" | "first_box_beads" | "boxes" => (0.0, f64::INFINITY),
-        // Rates and probabilities.
-        _ => (0.0, 1.0),
-    }
-}
-
 /// The `q`-quantile (0 to 1) of sorted values, interpolating between neighbours.
 pub fn quantile(sorted: &[f64], q: f64) -> f64 {
     if sorted.is_empty() {
@@ -111,7 +247,7 @@ pub fn quantile(sorted: &[f64], q: f64) -> f64 {
     sorted[lo] + (sorted[hi] - sorted[lo]) * (at - lo as f64)
 }
 
-/// One row of [`METRICS`], in their order (NaN: not recorded).
+/// One game's row of the metrics (NaN: not recorded).
 fn row(
     rates: [f64; 3],
     wins_minus_losses: i64,
@@ -120,11 +256,11 @@ fn row(
     first_box_beads: u64,
     boxes: usize,
     exact: Option<ExactPair>,
-) -> [f64; METRICS.len()] {
+) -> MetricRow {
     let pick = |side: Option<Expected>| side.map_or([f64::NAN; 3], |e| [e.win, e.draw, e.loss]);
     let perfect = pick(exact.and_then(|e| e.perfect));
     let random = pick(exact.and_then(|e| e.random));
-    [
+    MetricRow([
         rates[0],
         rates[1],
         rates[2],
@@ -139,24 +275,15 @@ fn row(
         random[0],
         random[1],
         random[2],
-    ]
+    ])
 }
 
-/// The curves of one run, one row of [`METRICS`] per game from game 0 (the
+/// The curves of one run, a row per game from game 0 (the
 /// untrained machine: no rates yet) to the last (NaN: not recorded).
-pub fn run_curves(run: &SeedRun, window: u64) -> Vec<[f64; METRICS.len()]> {
+pub fn run_curves(run: &SeedRun, window: u64) -> Vec<MetricRow> {
     let records = &run.games;
     let mut out = Vec::with_capacity(records.len() + 1);
-    let st = &run.start;
-    out.push(row(
-        [f64::NAN; 3],
-        0,
-        0,
-        st.total_beads,
-        st.first_box_beads,
-        st.boxes,
-        st.exact,
-    ));
+    out.push(MetricRow::start(&run.start));
     let mut curves = RunningCurves::new(window);
     out.extend(records.iter().map(|r| curves.push(r)));
     out
@@ -189,8 +316,8 @@ impl RunningCurves {
         self.window
     }
 
-    /// Add the next game; its row of [`METRICS`].
-    pub fn push(&mut self, r: &GameRecord) -> [f64; METRICS.len()] {
+    /// Add the next game; its row of the metrics.
+    pub fn push(&mut self, r: &GameRecord) -> MetricRow {
         match r.result {
             GameResult::Win => {
                 self.wins_minus_losses += 1;
@@ -233,7 +360,15 @@ pub struct ArmCurves {
     pub opponent: String,
     pub settings: String,
     pub games: Vec<f64>,
-    pub columns: BTreeMap<String, Vec<f64>>,
+    /// Each metric column read, a value a game.
+    pub columns: BTreeMap<(Metric, Stat), Vec<f64>>,
+}
+
+impl ArmCurves {
+    /// A metric's statistic game by game, if the file has its column.
+    pub fn column(&self, m: Metric, s: Stat) -> Option<&[f64]> {
+        self.columns.get(&(m, s)).map(Vec::as_slice)
+    }
 }
 
 impl CurveTable {
@@ -314,7 +449,7 @@ impl CurveTable {
             })?;
             arm.games.push(game);
             for (c, h) in header.iter().enumerate() {
-                if METRICS.iter().any(|m| h.starts_with(m)) {
+                if let Some(column) = Stat::of_column(h) {
                     let cell = get(c);
                     let v = if cell.is_empty() {
                         f64::NAN
@@ -326,7 +461,7 @@ impl CurveTable {
                             )
                         })?
                     };
-                    arm.columns.entry(h.clone()).or_default().push(v);
+                    arm.columns.entry(column).or_default().push(v);
                 }
             }
         }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value as Json};
 
-use super::curves::{metric_bounds, quantile, run_curves, Band, SeedRun, METRICS};
+use super::curves::{quantile, run_curves, Band, Metric, SeedRun, Stat};
 use super::error::OutputError;
 use super::file::{Arm, Experiment};
 #[cfg(feature = "charts")]
@@ -137,14 +137,8 @@ fn curves_header() -> Result<csv::Writer<Vec<u8>>, OutputError> {
     .iter()
     .map(|s| s.to_string())
     .collect();
-    for m in METRICS {
-        header.extend([
-            format!("{m}_mean"),
-            format!("{m}_low"),
-            format!("{m}_high"),
-            format!("{m}_p10"),
-            format!("{m}_p90"),
-        ]);
+    for m in Metric::ALL {
+        header.extend(Stat::ALL.map(|s| s.column(m)));
     }
     w.write_record(&header)?;
     Ok(w)
@@ -168,12 +162,12 @@ fn arm_rows(w: &mut csv::Writer<Vec<u8>>, exp: &Experiment, arm: &Arm, runs: &[S
                 exp.window.to_string(),
                 g.to_string(),
             ];
-            for m in 0..METRICS.len() {
+            for m in Metric::ALL {
                 let values = curves.iter().map(|c| c[g][m]);
                 match Band::of(values.clone()) {
                     Some(b) => {
                         // A band never reaches past what is possible (a rate below 0, say).
-                        let (lo, hi) = metric_bounds(m, g as u64);
+                        let (lo, hi) = m.bounds(g as u64);
                         let mut sorted: Vec<f64> = values.filter(|x| !x.is_nan()).collect();
                         sorted.sort_by(f64::total_cmp);
                         let cells = [

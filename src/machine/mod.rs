@@ -1,6 +1,7 @@
 //! The matchbox machine: a box of beads per position, a bead drawn to move,
 //! beads added or taken away after the game.
 
+pub mod beads;
 pub mod boxes;
 pub mod settings;
 
@@ -14,6 +15,7 @@ use std::hash::BuildHasher;
 use crate::game::{Game, Outcome, Player};
 use crate::search::solver::TooLarge;
 use crate::symmetry::Symmetry;
+use beads::Beads;
 use boxes::{enumerate, BoxSet};
 use settings::{BoxMode, EmptyBox, MachineSettings, Scope};
 
@@ -60,9 +62,9 @@ pub struct MatchBox<G: Game> {
     pub own_move: u32,
     /// One move per bead colour, in the frame of the box's position. Moves that a
     /// symmetry fixing the position maps onto each other share one colour.
-    pub moves: Vec<G::Move>,
-    /// Beads of each colour.
-    pub beads: Vec<u32>,
+    pub moves: Box<[G::Move]>,
+    /// Beads of each colour, in the order of `moves`.
+    pub beads: Beads,
 }
 
 impl<G: Game> MatchBox<G> {
@@ -74,7 +76,7 @@ impl<G: Game> MatchBox<G> {
 
     /// All the beads in the box (a u64: each colour may hold up to u32::MAX).
     pub fn total(&self) -> u64 {
-        self.beads.iter().map(|&n| u64::from(n)).sum()
+        self.beads.total()
     }
 }
 
@@ -297,7 +299,7 @@ impl<G: Game> Machine<G> {
         let per_box = std::mem::size_of::<MatchBox<G>>() + std::mem::size_of::<(u64, u32)>() + 1;
         self.boxes
             .iter()
-            .map(|b| per_box + b.moves.capacity() * std::mem::size_of::<G::Move>() + b.beads.capacity() * 4)
+            .map(|b| per_box + std::mem::size_of_val(&*b.moves) + b.beads.heap_bytes())
             .sum()
     }
 
@@ -342,11 +344,11 @@ impl<G: Game> Machine<G> {
     fn make_box(&self, key: G::BoxKey, own_move: u32) -> MatchBox<G> {
         let position = self.game.key_position(&key);
         let moves = bead_colours(&self.game, &position, self.settings.symmetry);
-        let beads = vec![self.settings.beads.beads(own_move); moves.len()];
+        let beads = Beads::filled(self.settings.beads.beads(own_move), moves.len());
         MatchBox {
             key,
             own_move,
-            moves,
+            moves: moves.into_boxed_slice(),
             beads,
         }
     }
@@ -387,7 +389,7 @@ impl<G: Game> Machine<G> {
                 EmptyBox::Resign | EmptyBox::Floor(_) => return None,
                 EmptyBox::Restock => {
                     let initial = self.settings.beads.beads(b.own_move);
-                    b.beads.iter_mut().for_each(|n| *n = initial);
+                    b.beads.fill(initial);
                     total = b.total();
                     let own = b.own_move;
                     self.beads += total;
@@ -403,15 +405,7 @@ impl<G: Game> Machine<G> {
             Ok(t) => u64::from(rng.random_range(0..t)),
             Err(_) => rng.random_range(0..total),
         };
-        // The bead's colour is the number of colours whose running total is
-        // still at most `r`: counted without a branch, as a random `r`
-        // would make a loop's exit unpredictable.
-        let mut below = 0;
-        let mut colour = 0;
-        for &n in &b.beads {
-            below += u64::from(n);
-            colour += u32::from(below <= r);
-        }
+        let colour = b.beads.colour_of_bead(r);
         self.history.push(Draw { box_index: i, colour });
         Some(colour)
     }
@@ -463,12 +457,12 @@ impl<G: Game> Machine<G> {
         };
         for d in &self.history[touched] {
             let b = &mut self.boxes[d.box_index as usize];
-            let n = &mut b.beads[d.colour as usize];
-            let before = *n;
-            let after = (i64::from(before) + i64::from(delta)).clamp(i64::from(floor.min(before)), i64::from(u32::MAX));
-            *n = after as u32;
-            if *n != before {
-                let delta = i64::from(*n) - i64::from(before);
+            let before = b.beads.get(d.colour as usize);
+            let after =
+                (i64::from(before) + i64::from(delta)).clamp(i64::from(floor.min(before)), i64::from(u32::MAX)) as u32;
+            if after != before {
+                b.beads.set(d.colour as usize, after);
+                let delta = i64::from(after) - i64::from(before);
                 self.beads = self.beads.wrapping_add_signed(delta);
                 if b.own_move == 1 {
                     self.first_move_beads = self.first_move_beads.wrapping_add_signed(delta);
@@ -477,7 +471,7 @@ impl<G: Game> Machine<G> {
                     box_index: d.box_index,
                     colour: d.colour,
                     before,
-                    after: *n,
+                    after,
                 });
             }
         }

@@ -26,6 +26,7 @@ use rand_chacha::ChaCha8Rng;
 use rustc_hash::FxHashMap;
 
 use crate::game::{Game, Outcome};
+use crate::machine::beads::Beads;
 use crate::machine::settings::EmptyBox;
 use crate::machine::{uniform, GameResult, Machine};
 use crate::symmetry::Symmetry;
@@ -88,7 +89,7 @@ struct Flat {
 /// Kept values for incremental exact evaluation.
 struct ExactCache {
     /// The beads of every box when the values were last worked out.
-    beads: Vec<Vec<u32>>,
+    beads: Vec<Beads>,
     random: Vec<Expected>,
     perfect: Option<Vec<Expected>>,
     dirty: Vec<bool>,
@@ -344,7 +345,7 @@ impl<G: Game> Table<G> {
             Some(mut cache) => {
                 for (b, (kept, now)) in cache.beads.iter_mut().zip(machine.boxes()).enumerate() {
                     if *kept != now.beads {
-                        kept.copy_from_slice(&now.beads);
+                        kept.clone_from(&now.beads);
                         for &i in &self.box_positions[b] {
                             self.mark(&mut cache.dirty, i);
                         }

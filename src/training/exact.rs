@@ -11,6 +11,7 @@ use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::game::{Game, Outcome};
+use crate::machine::beads::{Beads, Counts};
 use crate::machine::settings::EmptyBox;
 use crate::machine::{GameResult, Machine};
 use crate::search::solver::TooLarge;
@@ -73,7 +74,7 @@ pub(crate) enum Odds<'a> {
     /// As the machine draws (see [`Machine::choose`]): by the beads of its
     /// box, one count a way out. An empty box resigns, or under
     /// [`EmptyBox::Restock`] is drawn from as if full, uniformly.
-    Beads(&'a [u32], EmptyBox),
+    Beads(&'a Beads, EmptyBox),
 }
 
 /// The expected result at a position whose ways out (moves, or the
@@ -96,18 +97,38 @@ pub(crate) fn weigh<W: Copy, E>(
             }
         }
         Odds::Beads(beads, empty_box) => {
-            let empty = beads.iter().all(|&n| n == 0);
-            if empty && empty_box != EmptyBox::Restock {
-                return Ok(None);
+            let weighed = match beads.counts() {
+                Counts::Narrow(counts) => weigh_beads(counts, empty_box, ways, value)?,
+                Counts::Wide(counts) => weigh_beads(counts, empty_box, ways, value)?,
+            };
+            match weighed {
+                Some(weighed) => e = weighed,
+                None => return Ok(None),
             }
-            let weight = |n: u32| if empty { 1.0 } else { f64::from(n) };
-            let total: f64 = beads.iter().map(|&n| weight(n)).sum();
-            for (&n, &way) in beads.iter().zip(ways) {
-                let w = weight(n);
-                if w > 0.0 {
-                    e.add_scaled(value(way)?, w / total);
-                }
-            }
+        }
+    }
+    Ok(Some(e))
+}
+
+/// [`weigh`] by bead counts, as stored (a byte or four a count).
+#[inline(always)]
+fn weigh_beads<T: Copy + Into<u32>, W: Copy, E>(
+    beads: &[T],
+    empty_box: EmptyBox,
+    ways: &[W],
+    mut value: impl FnMut(W) -> Result<Expected, E>,
+) -> Result<Option<Expected>, E> {
+    let empty = beads.iter().all(|&n| n.into() == 0);
+    if empty && empty_box != EmptyBox::Restock {
+        return Ok(None);
+    }
+    let weight = |n: T| if empty { 1.0 } else { f64::from(n.into()) };
+    let total: f64 = beads.iter().map(|&n| weight(n)).sum();
+    let mut e = Expected::default();
+    for (&n, &way) in beads.iter().zip(ways) {
+        let w = weight(n);
+        if w > 0.0 {
+            e.add_scaled(value(way)?, w / total);
         }
     }
     Ok(Some(e))

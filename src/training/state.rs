@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::FieldError;
 use crate::game::Game;
+use crate::machine::beads::Beads;
 use crate::machine::settings::MachineSettings;
 use crate::machine::{bead_colours, Machine, MatchBox};
 use crate::symmetry::Symmetry;
@@ -97,8 +98,8 @@ fn machine_file<G: Game>(m: &Machine<G>) -> MachineFile {
                     beads: b
                         .moves
                         .iter()
-                        .zip(&b.beads)
-                        .map(|(&mv, &n)| (game.move_name(&position, mv), n))
+                        .zip(b.beads.iter())
+                        .map(|(&mv, n)| (game.move_name(&position, mv), n))
                         .collect(),
                 }
             })
@@ -267,8 +268,8 @@ fn read_boxes<G: Game>(game: &G, file: MachineFile, field: &str) -> Result<Machi
         boxes.push(MatchBox {
             key,
             own_move: b.own_move.max(1),
-            moves,
-            beads,
+            moves: moves.into_boxed_slice(),
+            beads: Beads::from(beads),
         });
     }
     Ok(Machine::from_boxes(

@@ -10,7 +10,7 @@ use std::time::Instant;
 use serde::Deserialize;
 use serde_json::{json, Value as Json};
 
-use crate::experiment::curves::{RunningCurves, METRICS};
+use crate::experiment::curves::{MetricRow, RunningCurves};
 use crate::game::{Game, Player};
 use crate::machine::boxes::BoxSet;
 use crate::machine::settings::{BeadSchedule, EmptyBox, MachineSettings, Reinforcement};
@@ -21,7 +21,7 @@ use crate::symmetry::Symmetry;
 use crate::training::driver::{Ending, Match, Mover, Step};
 use crate::training::opponent::{Opponent, OpponentSpec, PerfectPlayer};
 use crate::training::state;
-use crate::training::trainer::{make_opponent, GameRecord, Trainer};
+use crate::training::trainer::{make_opponent, GameRecord, Snapshot, Trainer};
 use crate::web::svg::{bead_colour, board_svg, box_svg_as, BeadMark, Options};
 
 /// A request a session (or the server) cannot carry out, by kind: the kind
@@ -466,27 +466,16 @@ impl<G: Picture> GameSession<G> {
         let machine = self.trainer.machine();
         let mut point = serde_json::Map::new();
         point.insert("game".into(), json!(self.trainer.games_played()));
-        let values: [(&str, Option<f64>); 5] = [
-            ("michie_score", Some(0.0)),
-            ("wins_minus_losses", Some(0.0)),
-            ("beads", Some(machine.total_beads() as f64)),
-            ("first_box_beads", Some(machine.first_move_beads() as f64)),
-            ("boxes", Some(machine.boxes().len() as f64)),
-        ];
-        for (name, v) in values {
-            if let Some(v) = v {
-                point.insert(name.into(), json!(v));
+        let row = MetricRow::start(&Snapshot {
+            total_beads: machine.total_beads(),
+            first_box_beads: machine.first_move_beads(),
+            boxes: machine.boxes().len(),
+            exact,
+        });
+        for (metric, v) in row.iter() {
+            if v.is_finite() {
+                point.insert(metric.name().into(), json!(v));
             }
-        }
-        if let Some(p) = exact.and_then(|e| e.perfect) {
-            point.insert("exact_perfect_win".into(), json!(p.win));
-            point.insert("exact_perfect_draw".into(), json!(p.draw));
-            point.insert("exact_perfect_loss".into(), json!(p.loss));
-        }
-        if let Some(r) = exact.and_then(|e| e.random) {
-            point.insert("exact_random_win".into(), json!(r.win));
-            point.insert("exact_random_draw".into(), json!(r.draw));
-            point.insert("exact_random_loss".into(), json!(r.loss));
         }
         self.points.push(Json::Object(point));
     }
@@ -623,9 +612,9 @@ impl<G: Picture> GameSession<G> {
         if record.game.is_multiple_of(self.stride) || record.exact.is_some() {
             let mut point = serde_json::Map::new();
             point.insert("game".into(), json!(record.game));
-            for (name, v) in METRICS.iter().zip(row) {
+            for (metric, v) in row.iter() {
                 if v.is_finite() {
-                    point.insert((*name).into(), json!(v));
+                    point.insert(metric.name().into(), json!(v));
                 }
             }
             self.points.push(Json::Object(point));
@@ -668,9 +657,9 @@ impl<G: Picture> GameSession<G> {
         let inverse = sym.inverse();
         b.moves
             .iter()
-            .zip(&b.beads)
+            .zip(b.beads.iter())
             .enumerate()
-            .map(|(c, (&m, &beads))| {
+            .map(|(c, (&m, beads))| {
                 let real = game.map_move(m, inverse);
                 BeadMark {
                     mv: real,
@@ -898,9 +887,9 @@ impl<G: Picture> Session for GameSession<G> {
             let marks: Vec<BeadMark<G::Move>> = b
                 .moves
                 .iter()
-                .zip(&b.beads)
+                .zip(b.beads.iter())
                 .enumerate()
-                .map(|(c, (&mv, &beads))| BeadMark {
+                .map(|(c, (&mv, beads))| BeadMark {
                     mv,
                     beads,
                     colour: c,

@@ -405,9 +405,9 @@ pub fn sheet<G: Picture>(subject: &Subject<'_, G>, layout: Layout) -> Result<She
                 legend: b
                     .moves
                     .iter()
-                    .zip(&b.beads)
+                    .zip(b.beads.iter())
                     .enumerate()
-                    .map(|(c, (&mv, &beads))| (c, game.move_name(&pos, mv), format!("×{beads}")))
+                    .map(|(c, (&mv, beads))| (c, game.move_name(&pos, mv), format!("×{beads}")))
                     .collect(),
             }
         })
@@ -521,7 +521,7 @@ pub fn sheet<G: Picture>(subject: &Subject<'_, G>, layout: Layout) -> Result<She
 fn texts_beads<G: Game>(subject: &Subject<'_, G>) -> Vec<u64> {
     let mut counts: Vec<u64> = Vec::new();
     for b in subject.machine.boxes() {
-        for (c, &beads) in b.beads.iter().enumerate() {
+        for (c, beads) in b.beads.iter().enumerate() {
             if counts.len() <= c {
                 counts.resize(c + 1, 0);
             }
@@ -598,9 +598,9 @@ fn one_label<G: Picture>(
         arrows: b
             .moves
             .iter()
-            .zip(&b.beads)
+            .zip(b.beads.iter())
             .enumerate()
-            .map(|(c, (&mv, &beads))| (game.move_cells(&pos, mv), c, beads, false))
+            .map(|(c, (&mv, beads))| (game.move_cells(&pos, mv), c, beads, false))
             .collect(),
         bare_arrows: true,
         ..Options::default()
