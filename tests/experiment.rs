@@ -344,7 +344,7 @@ fn an_arm_may_name_its_own_game_and_plays_as_if_alone() {
     // The scaling charts are drawn, naming the games at their points.
     for chart in ["safe_vs_boxes", "loss_vs_boxes"] {
         let svg = std::fs::read_to_string(whole.join(format!("{chart}.svg"))).unwrap();
-        assert!(svg.contains("hexapawn:4x3") && svg.contains("HER"), "{chart}");
+        assert!(svg.contains("\n4x3\n") && svg.contains("HER"), "{chart}");
     }
     // Shards of it merge into exactly the one run.
     let mut shards = Vec::new();

@@ -350,6 +350,25 @@ pub struct SafePoint {
     pub final_loss: Vec<f64>,
 }
 
+/// A game's name on a chart of many games: a Hexapawn board by its size
+/// (`4x3`, `3x3`), others by their spec's name (`tictactoe`, `hex:3`).
+pub fn short_game(spec: &str) -> String {
+    let (name, rest) = spec.split_once(',').map_or((spec, None), |(n, r)| (n, Some(r)));
+    let short = match name {
+        "hexapawn" => "3x3".to_string(),
+        "octopawn" => "4x4".to_string(),
+        n => match n.strip_prefix("hexapawn:") {
+            Some(size) => size.to_string(),
+            None => n.to_string(),
+        },
+    };
+    // Hexapawn's pawn type stays; other options (Hex's swap, who starts) go.
+    match rest.filter(|r| r.contains("pawn=")) {
+        Some(r) => format!("{short},{r}"),
+        None => short,
+    }
+}
+
 /// The `q`-quantile of per-seed games until safe, a seed never safe
 /// counting as more than any (nearest rank; `None`: such a seed's place).
 pub fn safe_quantile(safe: &[Option<u64>], q: f64) -> Option<u64> {
@@ -391,9 +410,9 @@ pub fn draw_safe_vs_boxes(
             let at = |q: f64| safe_quantile(&p.safe, q).unwrap_or(games) as f64;
             let median = safe_quantile(&p.safe, 0.5);
             let point = (p.boxes, median.map_or(games as f64, |m| m as f64), at(0.1), at(0.9));
-            match notes.iter_mut().find(|n| n.2 == p.game) {
+            match notes.iter_mut().find(|n| n.2 == short_game(&p.game)) {
                 Some(n) => n.1 = n.1.max(point.3),
-                None => notes.push((p.boxes, point.3, p.game.clone())),
+                None => notes.push((p.boxes, point.3, short_game(&p.game))),
             }
             if median.is_some() {
                 safe.push(point);
@@ -421,7 +440,7 @@ pub fn draw_safe_vs_boxes(
         return Ok(Vec::new());
     }
     let subtitle = format!(
-        "median over seeds; bars from the 10th to the 90th percentile of seeds (at {games} where seeds never were)"
+        "WxH: Hexapawn on W files and H ranks; median over seeds, bars from the 10th to the 90th percentile (at {games} where seeds never were)"
     );
     let chart = Chart {
         title: format!("{title}: games until safe against perfect play"),
@@ -471,9 +490,9 @@ pub fn draw_loss_vs_boxes(
             .filter_map(|p| {
                 let b = Band::of(p.final_loss.iter().copied())?.within(0.0, 1.0);
                 if b.mean > 0.0 {
-                    match notes.iter_mut().find(|n| n.2 == p.game) {
+                    match notes.iter_mut().find(|n| n.2 == short_game(&p.game)) {
                         Some(n) => n.1 = n.1.max(b.high),
-                        None => notes.push((p.boxes, b.high, p.game.clone())),
+                        None => notes.push((p.boxes, b.high, short_game(&p.game))),
                     }
                 }
                 Some((p.boxes, b.mean, b.low, b.high))
@@ -492,7 +511,7 @@ pub fn draw_loss_vs_boxes(
     }
     let chart = Chart {
         title: format!("{title}: chance of losing to perfect play after {games} games"),
-        subtitle: "worked out exactly from the bead counts; mean and 95% band over seeds; a mean of 0 (safe in every seed) has no place on the scale".to_string(),
+        subtitle: "WxH: Hexapawn on W files and H ranks; mean and 95% band over seeds; a mean of 0 (safe in every seed) has no place on the scale".to_string(),
         x_label: "boxes (log scale)".to_string(),
         y_label: "probability (log scale)".to_string(),
         series,
@@ -526,5 +545,15 @@ mod tests {
         assert_eq!(safe_quantile(&safe, 0.9), None);
         assert_eq!(safe_quantile(&[], 0.5), None);
         assert_eq!(safe_quantile(&[Some(0)], 0.5), Some(0));
+    }
+
+    #[test]
+    fn games_get_short_names_on_a_chart_of_many() {
+        use super::short_game;
+        assert_eq!(short_game("hexapawn"), "3x3");
+        assert_eq!(short_game("hexapawn:4x3"), "4x3");
+        assert_eq!(short_game("hexapawn:4x4,pawn=berolina"), "4x4,pawn=berolina");
+        assert_eq!(short_game("hex:3,swap=off,first=red"), "hex:3");
+        assert_eq!(short_game("tictactoe"), "tictactoe");
     }
 }

@@ -252,7 +252,16 @@ impl Plan {
             (xs.0 - 1.0, xs.1 + 1.0)
         };
         let mut y_range = if chart.log_y {
-            log_margin(ys)
+            let (lo, hi) = log_margin(ys);
+            // Room above the highest point for its notes, a line or two.
+            (
+                lo,
+                if chart.notes.is_empty() {
+                    hi
+                } else {
+                    hi * (ys.1 / ys.0).powf(0.2).max(2.0)
+                },
+            )
         } else if ys.1 - ys.0 > 0.0 {
             let m = 0.05 * (ys.1 - ys.0);
             (ys.0 - m, ys.1 + m)
@@ -421,12 +430,26 @@ where
         }
     }
 
-    for (x, y, text) in &chart.notes {
+    // Notes just above their points, raised a line where they would
+    // overlap a note already placed (left to right).
+    let mut placed: Vec<(i32, i32, i32)> = Vec::new();
+    let mut notes: Vec<&(f64, f64, String)> = chart.notes.iter().collect();
+    notes.sort_by(|a, b| a.0.total_cmp(&b.0));
+    for (x, y, text) in notes {
         let style = TextStyle::from((FAMILY, LEGEND_SIZE - 2.0).into_font())
             .color(&RGBColor(60, 60, 60))
             .pos(Pos::new(HPos::Center, VPos::Bottom));
-        // Just above the point, in pixels.
-        let note = EmptyElement::at((*x, *y)) + Text::new(text.clone(), (0, -8), style);
+        let (px, py) = ctx.backend_coord(&(*x, *y));
+        let half = (text.chars().count() as i32 * 7) / 2 + 3;
+        let mut level = 0;
+        while placed
+            .iter()
+            .any(|&(l, r, at)| at == py - 16 * level && px - half < r && px + half > l)
+        {
+            level += 1;
+        }
+        placed.push((px - half, px + half, py - 16 * level));
+        let note = EmptyElement::at((*x, *y)) + Text::new(text.clone(), (0, -8 - 16 * level), style);
         ctx.draw_series(std::iter::once(note)).map_err(err)?;
     }
     Ok(())
