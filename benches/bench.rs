@@ -142,8 +142,7 @@ fn bench_experiment() {
                    "arms": [{{"name": "HER", "opponent": "random"}}]}}"#
             );
             let exp = menace::experiment::Experiment::parse(&text).expect("valid experiment");
-            let game = Hexapawn::new(3, 3).expect("valid board");
-            let (t, _) = best_of(3, || exp.run(&game, threads, &|_| {}).expect("runs"));
+            let (t, _) = best_of(3, || exp.run(threads, &|_| {}).expect("runs"));
             let games = 500.0 * seeds as f64;
             println!(
                 "{:>6} {:>8} {:>10.3} {:>12.0}",

@@ -31,7 +31,6 @@
 extern crate self as menace;
 
 pub mod error;
-pub mod experiment;
 #[cfg(any(feature = "web", feature = "charts"))]
 pub mod font;
 pub mod fsutil;
@@ -49,6 +48,8 @@ pub mod prelude {
 // `#[macro_use]`: `with_game!` for the layers after the registry (the web server).
 #[macro_use]
 pub mod registry;
+// After the registry: experiments run each arm on its own game through `with_game!`.
+pub mod experiment;
 pub mod search;
 pub mod symmetry;
 pub mod training;

@@ -201,9 +201,8 @@ fn output_folders_are_created_or_refused_clearly() {
 fn perfect_on_a_game_too_large_is_refused_before_running() {
     let text = SMALL.replace(r#""game": "hexapawn""#, r#""game": "hexapawn:8x8""#);
     let exp = Experiment::parse(&text).unwrap();
-    let game = menace::Hexapawn::new(8, 8).unwrap();
     // Only check the error path of a cheap arm list: perfect needs the solver.
-    let err = exp.preflight(&game).unwrap_err().to_string();
+    let err = exp.preflight().unwrap_err().to_string();
     assert!(
         err.contains("arms[1] ('vs perfect')") && err.contains("too many positions"),
         "{err}"
@@ -260,4 +259,165 @@ fn thread_counts_past_the_cap_are_refused_at_once() {
         "{said}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Three arms on three games, in one experiment whose own game is Hexapawn.
+const GAMES: &str = r#"{
+  "name": "games",
+  "title": "boards",
+  "game": "hexapawn",
+  "games": 40,
+  "seeds": 3,
+  "exact_every": 5,
+  "curves_every": 10,
+  "charts": ["safe_vs_boxes", "loss_vs_boxes", "exact_perfect_loss"],
+  "arms": [
+    { "name": "HER", "game": ["hexapawn", "hexapawn:4x3"], "opponent": "perfect", "preset": "gardner" },
+    { "name": "MENACE", "game": "tictactoe", "opponent": "random", "empty_box": "restock" }
+  ]
+}"#;
+
+/// The same arm alone, in an experiment of its own game (the one-game path).
+fn alone(game: &str, arm: &str) -> String {
+    format!(
+        r#"{{"name": "games", "title": "boards", "game": "{game}", "games": 40, "seeds": 3, "exact_every": 5,
+            "curves_every": 10, "charts": ["exact_perfect_loss"], "arms": [{arm}]}}"#
+    )
+}
+
+fn rows_of<'a>(csv: &'a str, arm: &str) -> Vec<&'a str> {
+    csv.lines().filter(|l| l.contains(&format!(",{arm},"))).collect()
+}
+
+#[test]
+fn an_arm_may_name_its_own_game_and_plays_as_if_alone() {
+    let dir = scratch("games");
+    let file = write(&dir, "games.json", GAMES);
+    let whole = dir.join("whole");
+    let o = menace(&["run", &file, "--out", whole.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let csv = std::fs::read_to_string(whole.join("curves.csv")).unwrap();
+    // A row every 10 games from game 0, and the last: 5 a arm, 3 arms.
+    assert_eq!(csv.lines().count(), 1 + 3 * 5, "{csv}");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(whole.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["game"], "hexapawn");
+    assert_eq!(summary["curves_every"], 10);
+    // Each arm's curves are those of a run of that arm alone on its game.
+    let cases = [
+        (
+            "hexapawn",
+            "HER (hexapawn)",
+            r#""preset": "gardner", "opponent": "perfect""#,
+        ),
+        (
+            "hexapawn:4x3",
+            "HER (hexapawn:4x3)",
+            r#""preset": "gardner", "opponent": "perfect""#,
+        ),
+        ("tictactoe", "MENACE", r#""opponent": "random", "empty_box": "restock""#),
+    ];
+    for (i, (game, name, settings)) in cases.into_iter().enumerate() {
+        let single = dir.join(format!("alone{i}"));
+        let text = alone(game, &format!(r#"{{"name": "{name}", {settings}}}"#));
+        let f = write(&dir, &format!("alone{i}.json"), &text);
+        let o = menace(&["run", &f, "--out", single.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let one = std::fs::read_to_string(single.join("curves.csv")).unwrap();
+        let mine = rows_of(&csv, name);
+        assert_eq!(mine.len(), 5, "{name}");
+        assert_eq!(mine, rows_of(&one, name), "{name}");
+        assert!(mine.iter().all(|r| r.contains(&format!(",{game},{name},"))), "{name}");
+        // The summary names the arm's game; its games until safe are the lone run's.
+        let arm = &summary["arms"][i];
+        assert_eq!(arm["game"], game);
+        let lone: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(single.join("summary.json")).unwrap()).unwrap();
+        assert_eq!(arm["games_until_safe"], lone["arms"][0]["games_until_safe"], "{name}");
+        assert!(lone["arms"][0].get("game").is_none(), "a one-game summary is as before");
+    }
+    // Gardner's one-bead HER on 3x3 loses exactly 3 games to perfect play
+    // (Gardner 1962; the README's demonstration), whatever its neighbours play.
+    assert_eq!(summary["arms"][0]["losses"]["mean"], 3.0);
+    // The boxes: 19 for HER on 3x3 with mirror images merged, counted by hand in tests/hexapawn.rs.
+    assert_eq!(summary["arms"][0]["boxes"]["start"]["mean"], 19.0);
+    // The scaling charts are drawn, naming the games at their points.
+    for chart in ["safe_vs_boxes", "loss_vs_boxes"] {
+        let svg = std::fs::read_to_string(whole.join(format!("{chart}.svg"))).unwrap();
+        assert!(svg.contains("\n4x3\n") && svg.contains("HER"), "{chart}");
+    }
+    // Shards of it merge into exactly the one run.
+    let mut shards = Vec::new();
+    for k in 1..=2 {
+        let out = dir.join(format!("shard{k}"));
+        let o = menace(&[
+            "run",
+            &file,
+            "--out",
+            out.to_str().unwrap(),
+            "--shard",
+            &format!("{k}/2"),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        shards.push(out.to_str().unwrap().to_string());
+    }
+    let merged = dir.join("merged");
+    let mut args = vec!["merge"];
+    args.extend(shards.iter().map(String::as_str));
+    args.extend(["--out", merged.to_str().unwrap()]);
+    let o = menace(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for f in ["curves.csv", "summary.json", "safe_vs_boxes.svg"] {
+        assert_eq!(
+            std::fs::read(whole.join(f)).unwrap(),
+            std::fs::read(merged.join(f)).unwrap(),
+            "{f}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_bad_game_of_an_arm_is_refused_naming_the_arm() {
+    let with = |game: &str| GAMES.replace(r#""game": "tictactoe""#, &format!(r#""game": {game}"#));
+    let cases = [
+        (
+            with(r#""chess""#),
+            "arms[1].game: arm 'MENACE': game spec 'chess': unknown game 'chess'",
+        ),
+        (
+            with(r#"["tictactoe", "hexapawn:9x2"]"#),
+            "arms[1].game: arm 'MENACE (hexapawn:9x2)': game spec 'hexapawn:9x2'",
+        ),
+        (with("[]"), "arms[1].game: an empty list"),
+        (with("7"), "arms[1].game"),
+        (
+            GAMES
+                .replace(r#""exact_every": 5"#, r#""curves_every": 0"#)
+                .replace(r#""curves_every": 10,"#, ""),
+            "curves_every: expected a number of games from 1 up",
+        ),
+        (
+            GAMES.replace(r#""safe_vs_boxes""#, r#""boxes_vs_safe""#),
+            "unknown chart 'boxes_vs_safe'",
+        ),
+    ];
+    for (text, needle) in cases {
+        let err = Experiment::parse(&text).unwrap_err().to_string();
+        assert!(err.contains(needle), "expected '{needle}' in: {err}");
+    }
+    // A side the arm's own game does not have is refused too: X is not a Hexapawn side.
+    let text = GAMES.replace(r#""preset": "gardner" }"#, r#""preset": "gardner", "side": "x" }"#);
+    let err = Experiment::parse(&text).unwrap_err().to_string();
+    assert!(err.contains("arms[0].side"), "{err}");
+    // And an arm whose game is too large for its opponent, before anything runs.
+    let text = GAMES.replace(
+        r#""game": "tictactoe", "opponent": "random""#,
+        r#""game": "hexapawn:8x8", "opponent": "perfect""#,
+    );
+    let err = Experiment::parse(&text).unwrap().preflight().unwrap_err().to_string();
+    assert!(
+        err.contains("arms[2] ('MENACE')") && err.contains("too many positions"),
+        "{err}"
+    );
 }

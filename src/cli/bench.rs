@@ -271,7 +271,6 @@ fn merge_row(seeds: usize) -> anyhow::Result<Row> {
                      {{"name": "M", "opponent": "random", "preset": "michie"}}]}}"#
     );
     let exp = menace::experiment::Experiment::parse(&text).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let game = Hexapawn::new(3, 3).context("hexapawn")?;
     let scratch = tempfile::tempdir().context("a scratch folder for the shards")?;
     let every = all_units(&exp);
     let mut dirs = Vec::with_capacity(SHARDS);
@@ -280,7 +279,7 @@ fn merge_row(seeds: usize) -> anyhow::Result<Row> {
         let dir = scratch.path().join(k.to_string());
         units::save_source(&dir, &exp)?;
         let mine = shard.select(&every);
-        exp.run_units(&game, &mine, 1, &|_| {}, &|unit, run| {
+        exp.run_units(&mine, 1, &|_| {}, &|unit, run| {
             units::save_unit(&dir, &exp, unit, run).map_err(Into::into)
         })?;
         units::save_shard(&dir, &exp, shard, mine.len())?;

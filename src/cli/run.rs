@@ -10,7 +10,6 @@ use clap::Args;
 use menace::experiment::report::{write_outputs, Written};
 use menace::experiment::units::{self, all_units, Shard};
 use menace::experiment::Experiment;
-use menace::{with_game, Game};
 
 use super::progress::games_bar;
 
@@ -103,7 +102,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
             .min(MAX_THREADS)
     });
     let shard = args.shard.map(ShardArg::resolve).transpose()?;
-    with_game!(exp.game.clone(), g => run_game(&g, &exp, &out, threads, shard, &args))
+    run_experiment(&exp, &out, threads, shard, &args)
 }
 
 /// "NAME: A arms × S seeds × G games of GAME".
@@ -114,15 +113,21 @@ fn headline(exp: &Experiment) -> String {
         exp.arms.len(),
         exp.seeds.len(),
         exp.games,
-        exp.game_spec
+        exp.games_text()
     )
 }
 
 fn list(exp: &Experiment) -> anyhow::Result<()> {
     outln!("{}", headline(exp));
+    let several = exp.several_games();
     for (i, a) in exp.arms.iter().enumerate() {
+        let game = if several {
+            format!("{}: ", a.game_spec)
+        } else {
+            String::new()
+        };
         outln!(
-            "  {:>3}. {} — {} vs {}; {}",
+            "  {:>3}. {} — {game}{} vs {}; {}",
             i + 1,
             a.name,
             a.side_name,
@@ -138,15 +143,14 @@ fn list(exp: &Experiment) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn run_game<G: Game>(
-    game: &G,
+fn run_experiment(
     exp: &Experiment,
     out: &Path,
     threads: usize,
     shard: Option<Shard>,
     args: &RunArgs,
 ) -> anyhow::Result<()> {
-    exp.preflight(game)
+    exp.preflight()
         .map_err(|e| anyhow!("experiment file '{}': {e}", args.file.display()))?;
     let every = all_units(exp);
     let mine = match shard {
@@ -178,7 +182,7 @@ fn run_game<G: Game>(
     let bar = games_bar(total);
     let start = Instant::now();
     let runs = exp
-        .run_units(game, &todo, threads, &|n| bar.inc(n), &|unit, run| {
+        .run_units(&todo, threads, &|n| bar.inc(n), &|unit, run| {
             units::save_unit(out, exp, unit, run).map_err(Into::into)
         })
         .map_err(|e| anyhow!(e))?;

@@ -216,6 +216,9 @@ fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> 
         .collect();
     let opponents = distinct(|a| &a.opponent);
     let sides = distinct(|a| &a.side);
+    let mut games = distinct(|a| &a.game_spec);
+    games.sort_unstable();
+    games.dedup();
     let mut written = Vec::new();
     for name in names {
         let kind = CHARTS
@@ -244,6 +247,9 @@ fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> 
             let spread = split_seeds(arm, kind.metric);
             let mut label = arm.name.clone();
             let mut extra = Vec::new();
+            if games.len() > 1 && !label.contains(&arm.game_spec) {
+                extra.push(arm.game_spec.clone());
+            }
             if opponents.len() > 1 && !label.to_lowercase().contains(&arm.opponent.to_lowercase()) {
                 extra.push(format!("vs {}", arm.opponent));
             }
@@ -262,7 +268,10 @@ fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> 
         if series.is_empty() {
             continue;
         }
-        let mut sub = vec![format!("{}", table.game_spec)];
+        let mut sub = Vec::new();
+        if games.len() == 1 {
+            sub.push(games[0].to_string());
+        }
         if sides.len() == 1 {
             sub.push(format!("machine plays {}", sides[0]));
         }
@@ -302,6 +311,10 @@ fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> 
             series,
             y_floor,
             y_ceiling,
+            log_x: false,
+            log_y: false,
+            markers: false,
+            notes: Vec::new(),
         };
         let stem = dir.join(format!("{}{suffix}", kind.name));
         plot::draw(&chart, &stem)?;
@@ -309,4 +322,237 @@ fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> 
         written.push(format!("{}.svg", stem.display()));
     }
     Ok(written)
+}
+
+/// Charts drawn from the runs themselves, not from a curves file: `menace
+/// run` and `menace merge` draw them, `menace plot` cannot.
+/// - `safe_vs_boxes`: per arm, the games until the machine was safe against
+///   perfect play (its exact chance of losing reached 0 and stayed there),
+///   against its number of boxes, on logarithmic axes: the picture of an
+///   experiment whose arms play games of different sizes.
+/// - `loss_vs_boxes`: per arm, its exact chance of losing to perfect play
+///   after its last game (mean and 95% band over seeds) against its boxes.
+pub const SUMMARY_CHARTS: [&str; 2] = ["safe_vs_boxes", "loss_vs_boxes"];
+
+/// One arm's point on the `safe_vs_boxes` chart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SafePoint {
+    /// The arm of the experiment file (one series a file arm).
+    pub group: usize,
+    pub group_name: String,
+    pub game: String,
+    /// The machine's boxes after its last game, mean over seeds.
+    pub boxes: f64,
+    /// Per seed, the games until safe (`None`: not safe by the end).
+    pub safe: Vec<Option<u64>>,
+    /// Per seed, the last recorded exact chance of losing to perfect play.
+    pub final_loss: Vec<f64>,
+}
+
+/// A game's name on a chart of many games: a Hexapawn board by its size
+/// (`4x3`, `3x3`), others by their spec's name (`tictactoe`, `hex:3`).
+pub fn short_game(spec: &str) -> String {
+    let (name, rest) = spec.split_once(',').map_or((spec, None), |(n, r)| (n, Some(r)));
+    let short = match name {
+        "hexapawn" => "3x3".to_string(),
+        "octopawn" => "4x4".to_string(),
+        n => match n.strip_prefix("hexapawn:") {
+            Some(size) => size.to_string(),
+            None => n.to_string(),
+        },
+    };
+    // Hexapawn's pawn type stays; other options (Hex's swap, who starts) go.
+    match rest.filter(|r| r.contains("pawn=")) {
+        Some(r) => format!("{short},{r}"),
+        None => short,
+    }
+}
+
+/// The `q`-quantile of per-seed games until safe, a seed never safe
+/// counting as more than any (nearest rank; `None`: such a seed's place).
+pub fn safe_quantile(safe: &[Option<u64>], q: f64) -> Option<u64> {
+    let mut v: Vec<u64> = safe.iter().map(|s| s.unwrap_or(u64::MAX)).collect();
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_unstable();
+    let i = (q.clamp(0.0, 1.0) * (v.len() - 1) as f64).round() as usize;
+    Some(v[i]).filter(|&g| g != u64::MAX)
+}
+
+/// Draw `safe_vs_boxes.png` and `.svg` into `dir`: per file arm, the median
+/// over seeds of the games until safe against the arm's boxes, a bar from
+/// the 10th to the 90th percentile (up to the last game where a seed never
+/// got there); arms whose median seed was never safe within `games` games
+/// are drawn at `games`, in a series of their own. Nothing is drawn where no
+/// arm has exact results against perfect play.
+#[cfg(feature = "charts")]
+pub fn draw_safe_vs_boxes(
+    title: &str,
+    points: &[SafePoint],
+    games: u64,
+    dir: &Path,
+) -> Result<Vec<String>, OutputError> {
+    let mut groups: Vec<(usize, &str)> = points.iter().map(|p| (p.group, p.group_name.as_str())).collect();
+    groups.sort_unstable();
+    groups.dedup();
+    // Per file arm, the arms safe in most seeds, then (a series of their
+    // own, drawn at the last game) those whose median seed never was.
+    let mut safe_series = Vec::new();
+    let mut unsafe_series = Vec::new();
+    let mut notes: Vec<(f64, f64, String)> = Vec::new();
+    for &(group, name) in groups.iter().take(MAX_SERIES / 2) {
+        let mut mine: Vec<&SafePoint> = points.iter().filter(|p| p.group == group).collect();
+        mine.sort_by(|a, b| a.boxes.total_cmp(&b.boxes));
+        let (mut safe, mut not) = (Vec::new(), Vec::new());
+        for p in mine.iter().filter(|p| !p.safe.is_empty()) {
+            let at = |q: f64| safe_quantile(&p.safe, q).unwrap_or(games) as f64;
+            let median = safe_quantile(&p.safe, 0.5);
+            let point = (p.boxes, median.map_or(games as f64, |m| m as f64), at(0.1), at(0.9));
+            match notes.iter_mut().find(|n| n.2 == short_game(&p.game)) {
+                Some(n) => n.1 = n.1.max(point.3),
+                None => notes.push((p.boxes, point.3, short_game(&p.game))),
+            }
+            if median.is_some() {
+                safe.push(point);
+            } else {
+                not.push(point);
+            }
+        }
+        if !safe.is_empty() {
+            safe_series.push(Series {
+                label: name.to_string(),
+                points: safe,
+                spread: Vec::new(),
+            });
+        }
+        if !not.is_empty() {
+            unsafe_series.push(Series {
+                label: format!("{name}: most seeds not safe by game {games} (drawn there)"),
+                points: not,
+                spread: Vec::new(),
+            });
+        }
+    }
+    let series: Vec<Series> = safe_series.into_iter().chain(unsafe_series).collect();
+    if series.is_empty() {
+        return Ok(Vec::new());
+    }
+    let subtitle = format!(
+        "WxH: Hexapawn on W files and H ranks; median over seeds, bars from the 10th to the 90th percentile (at {games} where seeds never were)"
+    );
+    let chart = Chart {
+        title: format!("{title}: games until safe against perfect play"),
+        subtitle,
+        x_label: "boxes (log scale)".to_string(),
+        y_label: "games until the exact chance of losing is 0 (log scale)".to_string(),
+        series,
+        y_floor: None,
+        y_ceiling: None,
+        log_x: true,
+        log_y: true,
+        markers: true,
+        notes,
+    };
+    create_dir(dir)?;
+    let stem = dir.join("safe_vs_boxes");
+    plot::draw(&chart, &stem)?;
+    Ok(vec![
+        format!("{}.png", stem.display()),
+        format!("{}.svg", stem.display()),
+    ])
+}
+
+/// Draw `loss_vs_boxes.png` and `.svg` into `dir`: per file arm, the exact
+/// chance of losing to perfect play after the last game (mean and 95% band
+/// over seeds) against the arm's boxes, both on logarithmic axes (so an
+/// arm safe in every seed, at 0, is left out). Nothing is drawn where no arm has
+/// exact results against perfect play.
+#[cfg(feature = "charts")]
+pub fn draw_loss_vs_boxes(
+    title: &str,
+    points: &[SafePoint],
+    games: u64,
+    dir: &Path,
+) -> Result<Vec<String>, OutputError> {
+    use super::curves::Band;
+    let mut groups: Vec<(usize, &str)> = points.iter().map(|p| (p.group, p.group_name.as_str())).collect();
+    groups.sort_unstable();
+    groups.dedup();
+    let mut series = Vec::new();
+    let mut notes: Vec<(f64, f64, String)> = Vec::new();
+    for &(group, name) in groups.iter().take(MAX_SERIES) {
+        let mut mine: Vec<&SafePoint> = points.iter().filter(|p| p.group == group).collect();
+        mine.sort_by(|a, b| a.boxes.total_cmp(&b.boxes));
+        let drawn: Vec<(f64, f64, f64, f64)> = mine
+            .iter()
+            .filter_map(|p| {
+                let b = Band::of(p.final_loss.iter().copied())?.within(0.0, 1.0);
+                if b.mean > 0.0 {
+                    match notes.iter_mut().find(|n| n.2 == short_game(&p.game)) {
+                        Some(n) => n.1 = n.1.max(b.high),
+                        None => notes.push((p.boxes, b.high, short_game(&p.game))),
+                    }
+                }
+                Some((p.boxes, b.mean, b.low, b.high))
+            })
+            .collect();
+        if !drawn.is_empty() {
+            series.push(Series {
+                label: name.to_string(),
+                points: drawn,
+                spread: Vec::new(),
+            });
+        }
+    }
+    if series.is_empty() {
+        return Ok(Vec::new());
+    }
+    let chart = Chart {
+        title: format!("{title}: chance of losing to perfect play after {games} games"),
+        subtitle: "WxH: Hexapawn on W files and H ranks; mean and 95% band over seeds; a mean of 0 (safe in every seed) has no place on the scale".to_string(),
+        x_label: "boxes (log scale)".to_string(),
+        y_label: "probability (log scale)".to_string(),
+        series,
+        y_floor: None,
+        y_ceiling: None,
+        log_x: true,
+        log_y: true,
+        markers: true,
+        notes,
+    };
+    create_dir(dir)?;
+    let stem = dir.join("loss_vs_boxes");
+    plot::draw(&chart, &stem)?;
+    Ok(vec![
+        format!("{}.png", stem.display()),
+        format!("{}.svg", stem.display()),
+    ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::safe_quantile;
+
+    #[test]
+    fn a_seed_never_safe_counts_as_more_than_any() {
+        // Sorted by hand: 10, 20, 30, never.
+        let safe = [Some(30), None, Some(10), Some(20)];
+        assert_eq!(safe_quantile(&safe, 0.1), Some(10));
+        // Rank 0.5 × 3 = 1.5, rounded to 2: the third, 30.
+        assert_eq!(safe_quantile(&safe, 0.5), Some(30));
+        assert_eq!(safe_quantile(&safe, 0.9), None);
+        assert_eq!(safe_quantile(&[], 0.5), None);
+        assert_eq!(safe_quantile(&[Some(0)], 0.5), Some(0));
+    }
+
+    #[test]
+    fn games_get_short_names_on_a_chart_of_many() {
+        use super::short_game;
+        assert_eq!(short_game("hexapawn"), "3x3");
+        assert_eq!(short_game("hexapawn:4x3"), "4x3");
+        assert_eq!(short_game("hexapawn:4x4,pawn=berolina"), "4x4,pawn=berolina");
+        assert_eq!(short_game("hex:3,swap=off,first=red"), "hex:3");
+        assert_eq!(short_game("tictactoe"), "tictactoe");
+    }
 }

@@ -356,6 +356,8 @@ pub struct CurveTable {
 #[derive(Clone, Debug)]
 pub struct ArmCurves {
     pub name: String,
+    /// The game the arm played.
+    pub game_spec: String,
     pub side: String,
     pub opponent: String,
     pub settings: String,
@@ -433,6 +435,7 @@ impl CurveTable {
             if table.arms.last().is_none_or(|a| a.name != name) {
                 table.arms.push(ArmCurves {
                     name: name.clone(),
+                    game_spec: get(spec_c),
                     side: get(side_c),
                     opponent: get(opp_c),
                     settings: get(set_c),

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::charts::{CHARTS, DEFAULT_CHARTS};
+use super::charts::{CHARTS, DEFAULT_CHARTS, SUMMARY_CHARTS};
 use super::error::ExperimentError;
 use crate::error::FieldError;
 use crate::game::Player;
@@ -28,6 +28,8 @@ struct ExperimentFile {
     seeds: Seeds,
     #[serde(default)]
     exact_every: Option<u64>,
+    #[serde(default)]
+    curves_every: Option<u64>,
     #[serde(default)]
     window: Option<u64>,
     #[serde(default)]
@@ -88,6 +90,9 @@ impl<T: Clone> Sweep<T> {
 #[serde(deny_unknown_fields)]
 struct ArmFile {
     name: String,
+    /// The arm's own game, or games to sweep (the experiment's `game` when left out).
+    #[serde(default)]
+    game: Option<Sweep<String>>,
     opponent: Sweep<String>,
     #[serde(default)]
     side: Option<Sweep<String>>,
@@ -111,6 +116,7 @@ struct ArmFile {
 #[derive(Clone, Debug, Default)]
 struct ArmChoice {
     name: String,
+    game: Option<String>,
     opponent: String,
     side: Option<String>,
     preset: Option<String>,
@@ -166,6 +172,10 @@ fn expand(a: &ArmFile) -> Result<Vec<ArmChoice>, FieldError> {
         out = next;
         Ok(())
     };
+    // The game first, so that a swept arm reads `HER (hexapawn:4x4, vs perfect)`.
+    if let Some(games) = text(&a.game) {
+        cross("game", games, |c, v| c.game = v, &|v| v.to_string())?;
+    }
     let opponents: Vec<Option<String>> = a.opponent.values().into_iter().map(Some).collect();
     cross("opponent", opponents, |c, v| c.opponent = v.unwrap_or_default(), &|v| {
         format!("vs {v}")
@@ -213,6 +223,15 @@ fn expand(a: &ArmFile) -> Result<Vec<ArmChoice>, FieldError> {
 #[derive(Clone, Debug)]
 pub struct Arm {
     pub name: String,
+    /// The game this arm plays: its own, or the experiment's.
+    pub game: AnyGame,
+    /// That game's spec string (as [`AnyGame::spec`] writes it).
+    pub game_spec: String,
+    /// The arm of the file it comes from (an index into `arms`), the same
+    /// for every arm a sweep expands it to.
+    pub file_arm: usize,
+    /// That arm's name in the file (before a sweep adds the values it varies).
+    pub file_arm_name: String,
     pub side: Player,
     pub side_name: String,
     pub opponent: OpponentSpec,
@@ -225,12 +244,15 @@ pub struct Experiment {
     pub name: String,
     pub title: String,
     pub description: String,
+    /// The experiment's game: every arm's that names none of its own.
     pub game: AnyGame,
     pub game_spec: String,
     pub games: u64,
     pub seeds: Vec<u64>,
     /// Record the exact expected result every this many games (and after the last).
     pub exact_every: Option<u64>,
+    /// Write a row of curves every this many games (and game 0 and the last): 1, every game.
+    pub curves_every: u64,
     /// Games in the rolling window of the win/draw/loss rates.
     pub window: u64,
     /// Chart names to draw (see [`CHARTS`]).
@@ -263,6 +285,22 @@ pub const MAX_GAME_RECORDS: u64 = 5_000_000;
 pub const MAX_SEEDS: u64 = 1_000_000;
 
 impl Experiment {
+    /// Whether some arm plays a game other than the experiment's.
+    pub fn several_games(&self) -> bool {
+        self.arms.iter().any(|a| a.game_spec != self.game_spec)
+    }
+
+    /// The games the arms play, each once, in the arms' order (`hexapawn, octopawn`).
+    pub fn games_text(&self) -> String {
+        let mut specs: Vec<&str> = Vec::new();
+        for a in &self.arms {
+            if !specs.contains(&a.game_spec.as_str()) {
+                specs.push(&a.game_spec);
+            }
+        }
+        specs.join(", ")
+    }
+
     /// Read and check an experiment file. Errors name the file and the field path.
     pub fn load(path: &Path) -> Result<Experiment, ExperimentError> {
         let text = crate::fsutil::read_text(path)?;
@@ -336,7 +374,7 @@ impl Experiment {
         let mut choices = Vec::new();
         for (i, a) in file.arms.iter().enumerate() {
             let expanded = expand(a).map_err(|e| e.within(&format!("arms[{i}]")))?;
-            choices.extend(expanded.into_iter().map(|c| (i, c)));
+            choices.extend(expanded.into_iter().map(|c| (i, a.name.clone(), c)));
             if choices.len() > MAX_ARMS {
                 return Err(FieldError::new(
                     "arms",
@@ -354,11 +392,18 @@ impl Experiment {
                 format!("games × seeds × arms is {records}: at most {MAX_GAME_RECORDS} games can be recorded in one experiment"),
             ));
         }
-        if file.games.saturating_mul(choices.len() as u64) > MAX_CURVE_ROWS {
+        let curves_every = file.curves_every.unwrap_or(1);
+        if curves_every == 0 {
+            return Err(FieldError::new(
+                "curves_every",
+                "expected a number of games from 1 up (leave it out for a row every game)",
+            ));
+        }
+        if (file.games / curves_every).saturating_mul(choices.len() as u64) > MAX_CURVE_ROWS {
             return Err(FieldError::new(
                 "games",
                 format!(
-                    "{} games × {} arms make more than {MAX_CURVE_ROWS} rows of curves",
+                    "{} games × {} arms make more than {MAX_CURVE_ROWS} rows of curves (curves_every writes fewer)",
                     file.games,
                     choices.len()
                 ),
@@ -378,8 +423,8 @@ impl Experiment {
             .charts
             .unwrap_or_else(|| DEFAULT_CHARTS.iter().map(|s| s.to_string()).collect());
         for (i, c) in charts.iter().enumerate() {
-            if !CHARTS.iter().any(|k| k.name == c) {
-                let names: Vec<&str> = CHARTS.iter().map(|k| k.name).collect();
+            if !CHARTS.iter().any(|k| k.name == c) && !SUMMARY_CHARTS.contains(&c.as_str()) {
+                let names: Vec<&str> = CHARTS.iter().map(|k| k.name).chain(SUMMARY_CHARTS).collect();
                 return Err(FieldError::new(
                     format!("charts[{i}]"),
                     format!("unknown chart '{c}': expected one of {}", names.join(", ")),
@@ -388,8 +433,8 @@ impl Experiment {
         }
         let mut arms = Vec::new();
         let mut names = std::collections::HashSet::new();
-        for (i, a) in choices {
-            let arm = check_arm(&game, a).map_err(|e| e.within(&format!("arms[{i}]")))?;
+        for (i, file_name, a) in choices {
+            let arm = check_arm(&game, (i, file_name), a).map_err(|e| e.within(&format!("arms[{i}]")))?;
             if !names.insert(arm.name.clone()) {
                 return Err(FieldError::new(
                     format!("arms[{i}].name"),
@@ -408,6 +453,7 @@ impl Experiment {
             games: file.games,
             seeds,
             exact_every: file.exact_every,
+            curves_every,
             window,
             charts,
             arms,
@@ -417,10 +463,19 @@ impl Experiment {
     }
 }
 
-fn check_arm(game: &AnyGame, a: ArmChoice) -> Result<Arm, FieldError> {
+fn check_arm(
+    default_game: &AnyGame,
+    (file_arm, file_arm_name): (usize, String),
+    a: ArmChoice,
+) -> Result<Arm, FieldError> {
     if a.name.trim().is_empty() {
         return Err(FieldError::new("name", "an arm needs a name"));
     }
+    let game = match &a.game {
+        None => default_game.clone(),
+        Some(spec) => parse_spec(spec).map_err(|e| FieldError::new("game", format!("arm '{}': {e}", a.name)))?,
+    };
+    let game = &game;
     let opponent = OpponentSpec::parse_program(&a.opponent).map_err(|e| FieldError::new("opponent", e))?;
     let side = match &a.side {
         None => default_side(game),
@@ -451,6 +506,10 @@ fn check_arm(game: &AnyGame, a: ArmChoice) -> Result<Arm, FieldError> {
     }
     Ok(Arm {
         name: a.name,
+        game: game.clone(),
+        game_spec: game.spec(),
+        file_arm,
+        file_arm_name,
         side,
         side_name,
         opponent,

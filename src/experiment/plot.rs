@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use image::ImageEncoder;
+use plotters::coord::ranged1d::ValueFormatter;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -40,6 +41,14 @@ pub struct Chart {
     /// a change is drawn at its true size.
     pub y_floor: Option<f64>,
     pub y_ceiling: Option<f64>,
+    /// Logarithmic axes (values at or below 0 are left out of them).
+    pub log_x: bool,
+    pub log_y: bool,
+    /// Points, not curves: each point marked, its band an error bar, and
+    /// the points of a series joined by a thin line.
+    pub markers: bool,
+    /// Words written on the plot: (x, y, text), centred above the point.
+    pub notes: Vec<(f64, f64, String)>,
 }
 
 /// The legend's words for the percentile lines (drawn thin and solid, a
@@ -148,14 +157,41 @@ fn band_point(p: &(f64, f64, f64, f64)) -> Option<(f64, f64, f64)> {
 }
 
 /// Everything needed to draw, computed once and validated.
-struct Plan<'a> {
-    chart: &'a Chart,
+struct Plan {
+    /// The chart, with values a logarithmic axis cannot show made NaN.
+    chart: Chart,
     x_range: (f64, f64),
     y_range: (f64, f64),
 }
 
-impl<'a> Plan<'a> {
-    fn new(chart: &'a Chart) -> Result<Self, ChartError> {
+/// `v`, or NaN where a logarithmic axis (`log`) cannot show it.
+fn on_axis(v: f64, log: bool) -> f64 {
+    if log && v <= 0.0 {
+        f64::NAN
+    } else {
+        v
+    }
+}
+
+/// `chart` with every value a logarithmic axis of it cannot show made NaN.
+fn for_axes(chart: &Chart) -> Chart {
+    let (lx, ly) = (chart.log_x, chart.log_y);
+    let mut c = chart.clone();
+    for s in &mut c.series {
+        for p in &mut s.points {
+            *p = (on_axis(p.0, lx), on_axis(p.1, ly), on_axis(p.2, ly), on_axis(p.3, ly));
+        }
+        for p in &mut s.spread {
+            *p = (on_axis(p.0, lx), on_axis(p.1, ly), on_axis(p.2, ly));
+        }
+    }
+    c.notes.retain(|n| finite(on_axis(n.0, lx)) && finite(on_axis(n.1, ly)));
+    c
+}
+
+impl Plan {
+    fn new(chart: &Chart) -> Result<Self, ChartError> {
+        let chart = for_axes(chart);
         if chart.series.is_empty() {
             return Err(ChartError::NoSeries(chart.title.clone()));
         }
@@ -185,6 +221,10 @@ impl<'a> Plan<'a> {
                 widen(&mut ys, hi);
             }
         }
+        for &(x, y, _) in &chart.notes {
+            widen(&mut xs, x);
+            widen(&mut ys, y);
+        }
         for p in chart.series.iter().flat_map(|s| s.points.iter()) {
             if let Some((x, y)) = mean_point(p) {
                 widen(&mut xs, x);
@@ -199,21 +239,39 @@ impl<'a> Plan<'a> {
         if !(xs.0 <= xs.1 && ys.0 <= ys.1) {
             return Err(ChartError::NoFinitePoints(chart.title.clone()));
         }
-        let x_range = if xs.1 - xs.0 > 0.0 {
+        // A logarithmic axis gets its margin as a factor (a tenth of its decades).
+        let log_margin = |r: (f64, f64)| {
+            let f = (r.1 / r.0).powf(0.1).max(1.5);
+            (r.0 / f, r.1 * f)
+        };
+        let x_range = if chart.log_x {
+            log_margin(xs)
+        } else if xs.1 - xs.0 > 0.0 {
             xs
         } else {
             (xs.0 - 1.0, xs.1 + 1.0)
         };
-        let mut y_range = if ys.1 - ys.0 > 0.0 {
+        let mut y_range = if chart.log_y {
+            let (lo, hi) = log_margin(ys);
+            // Room above the highest point for its notes, a line or two.
+            (
+                lo,
+                if chart.notes.is_empty() {
+                    hi
+                } else {
+                    hi * (ys.1 / ys.0).powf(0.2).max(2.0)
+                },
+            )
+        } else if ys.1 - ys.0 > 0.0 {
             let m = 0.05 * (ys.1 - ys.0);
             (ys.0 - m, ys.1 + m)
         } else {
             (ys.0 - 1.0, ys.1 + 1.0)
         };
-        if let Some(floor) = chart.y_floor.filter(|&f| f <= ys.0) {
+        if let Some(floor) = chart.y_floor.filter(|&f| f <= ys.0 && !chart.log_y) {
             y_range.0 = floor;
         }
-        if let Some(ceiling) = chart.y_ceiling.filter(|&c| c >= ys.1) {
+        if let Some(ceiling) = chart.y_ceiling.filter(|&c| c >= ys.1 && !chart.log_y) {
             y_range.1 = ceiling;
         }
         if !(x_range.1 - x_range.0).is_finite() || !(y_range.1 - y_range.0).is_finite() {
@@ -264,53 +322,22 @@ fn tick_label(v: f64, span: f64) -> String {
     s
 }
 
-/// Draw the whole chart onto `root`.
-fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plan: &Plan) -> Result<(), ChartError> {
+/// The plot itself on `ctx` (linear or logarithmic axes): the mesh, then
+/// the bands, the spread of seeds, the means, and the notes.
+fn plot_area<DB, X, Y>(mut ctx: ChartContext<'_, DB, Cartesian2d<X, Y>>, plan: &Plan) -> Result<(), ChartError>
+where
+    DB: DrawingBackend,
+    X: Ranged<ValueType = f64> + ValueFormatter<f64>,
+    Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| ChartError::Drawing(e.to_string());
-    let chart = plan.chart;
-    root.fill(&WHITE).map_err(err)?;
+    let chart = &plan.chart;
 
-    // Title block.
-    let max_w = WIDTH - 40;
-    let centre = (WIDTH / 2) as i32;
-    let title_style =
-        fitting_style(root, &chart.title, TITLE_SIZE, max_w, BLACK).pos(Pos::new(HPos::Center, VPos::Top));
-    root.draw(&Text::new(chart.title.as_str(), (centre, 12), title_style))
-        .map_err(err)?;
-    let mut top = 12 + TITLE_SIZE as u32 + 6;
-    if !chart.subtitle.is_empty() {
-        let sub_style = fitting_style(root, &chart.subtitle, SUBTITLE_SIZE, max_w, RGBColor(80, 80, 80))
-            .pos(Pos::new(HPos::Center, VPos::Top));
-        root.draw(&Text::new(chart.subtitle.as_str(), (centre, top as i32), sub_style))
-            .map_err(err)?;
-        top += SUBTITLE_SIZE as u32 + 6;
-    }
-    let (_, body) = root.split_vertically(top);
-    // The legend sits in a strip under the plot, so it never hides a curve.
-    let longest = chart.series.iter().map(|s| s.label.chars().count()).max().unwrap_or(0);
-    let columns = if longest * 9 + 40 < (WIDTH as usize - 100) / 2 {
-        2
-    } else {
-        1
-    };
-    let spread = chart.series.iter().any(|s| s.spread.len() > 1);
-    let entries = chart.series.len() + usize::from(spread);
-    let rows = entries.div_ceil(columns) as u32;
-    let legend_h = rows * LEGEND_ROW + 8;
-    let (body, legend_strip) = body.split_vertically(HEIGHT.saturating_sub(top + legend_h).max(HEIGHT / 3));
-
-    let mut ctx = ChartBuilder::on(&body)
-        .margin(12)
-        .margin_right(28)
-        .x_label_area_size(50)
-        .y_label_area_size(70)
-        .build_cartesian_2d(plan.x_range.0..plan.x_range.1, plan.y_range.0..plan.y_range.1)
-        .map_err(err)?;
-
-    let x_span = plan.x_range.1 - plan.x_range.0;
-    let y_span = plan.y_range.1 - plan.y_range.0;
-    let x_fmt = move |v: &f64| tick_label(*v, x_span);
-    let y_fmt = move |v: &f64| tick_label(*v, y_span);
+    // On a logarithmic axis a tick's label needs the decimals of its own size.
+    let span = |r: (f64, f64), log: bool| move |v: f64| if log { v.abs() } else { r.1 - r.0 };
+    let (x_span, y_span) = (span(plan.x_range, chart.log_x), span(plan.y_range, chart.log_y));
+    let x_fmt = move |v: &f64| tick_label(*v, x_span(*v));
+    let y_fmt = move |v: &f64| tick_label(*v, y_span(*v));
     ctx.configure_mesh()
         .x_label_formatter(&x_fmt)
         .y_label_formatter(&y_fmt)
@@ -328,6 +355,17 @@ fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plan: &Plan) -> Res
     // Bands first, so every mean line sits on top of every band.
     for (i, s) in chart.series.iter().enumerate() {
         let colour = PALETTE[i % PALETTE.len()];
+        if chart.markers {
+            // Each point's band as an error bar.
+            for (x, lo, hi) in s.points.iter().filter_map(band_point) {
+                ctx.draw_series(std::iter::once(PathElement::new(
+                    vec![(x, lo), (x, hi)],
+                    colour.mix(0.6).stroke_width(2),
+                )))
+                .map_err(err)?;
+            }
+            continue;
+        }
         for run in runs(&s.points, band_point) {
             if run.iter().all(|&(_, lo, hi)| lo == hi) {
                 continue;
@@ -359,6 +397,24 @@ fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plan: &Plan) -> Res
 
     for (i, s) in chart.series.iter().enumerate() {
         let colour = PALETTE[i % PALETTE.len()];
+        if chart.markers {
+            // Points joined by a thin line in the series' dash pattern.
+            for line in runs(&s.points, mean_point) {
+                match DASHES[i % DASHES.len()] {
+                    Some((dash, gap)) => ctx.draw_series(DashedLineSeries::new(
+                        line.clone(),
+                        dash,
+                        gap,
+                        colour.mix(0.7).stroke_width(1),
+                    )),
+                    None => ctx.draw_series(LineSeries::new(line.clone(), colour.mix(0.7).stroke_width(1))),
+                }
+                .map_err(err)?;
+                ctx.draw_series(line.into_iter().map(|p| Circle::new(p, 5, colour.filled())))
+                    .map_err(err)?;
+            }
+            continue;
+        }
         for line in runs(&s.points, mean_point) {
             if line.len() == 1 {
                 // A lone point has no line: mark it.
@@ -372,6 +428,91 @@ fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plan: &Plan) -> Res
                     .map_err(err)?;
             }
         }
+    }
+
+    // Notes just above their points, raised a line where they would
+    // overlap a note already placed (left to right).
+    let mut placed: Vec<(i32, i32, i32)> = Vec::new();
+    let mut notes: Vec<&(f64, f64, String)> = chart.notes.iter().collect();
+    notes.sort_by(|a, b| a.0.total_cmp(&b.0));
+    for (x, y, text) in notes {
+        let style = TextStyle::from((FAMILY, LEGEND_SIZE - 2.0).into_font())
+            .color(&RGBColor(60, 60, 60))
+            .pos(Pos::new(HPos::Center, VPos::Bottom));
+        let (px, py) = ctx.backend_coord(&(*x, *y));
+        let half = (text.chars().count() as i32 * 7) / 2 + 3;
+        let mut level = 0;
+        while placed
+            .iter()
+            .any(|&(l, r, at)| at == py - 16 * level && px - half < r && px + half > l)
+        {
+            level += 1;
+        }
+        placed.push((px - half, px + half, py - 16 * level));
+        let note = EmptyElement::at((*x, *y)) + Text::new(text.clone(), (0, -8 - 16 * level), style);
+        ctx.draw_series(std::iter::once(note)).map_err(err)?;
+    }
+    Ok(())
+}
+
+/// Draw the whole chart onto `root`.
+fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plan: &Plan) -> Result<(), ChartError> {
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| ChartError::Drawing(e.to_string());
+    let chart = &plan.chart;
+    root.fill(&WHITE).map_err(err)?;
+
+    // Title block.
+    let max_w = WIDTH - 40;
+    let centre = (WIDTH / 2) as i32;
+    let title_style =
+        fitting_style(root, &chart.title, TITLE_SIZE, max_w, BLACK).pos(Pos::new(HPos::Center, VPos::Top));
+    root.draw(&Text::new(chart.title.as_str(), (centre, 12), title_style))
+        .map_err(err)?;
+    let mut top = 12 + TITLE_SIZE as u32 + 6;
+    if !chart.subtitle.is_empty() {
+        let sub_style = fitting_style(root, &chart.subtitle, SUBTITLE_SIZE, max_w, RGBColor(80, 80, 80))
+            .pos(Pos::new(HPos::Center, VPos::Top));
+        root.draw(&Text::new(chart.subtitle.as_str(), (centre, top as i32), sub_style))
+            .map_err(err)?;
+        top += SUBTITLE_SIZE as u32 + 6;
+    }
+    let (_, body) = root.split_vertically(top);
+    // The legend sits in a strip under the plot, so it never hides a curve.
+    let longest = chart.series.iter().map(|s| s.label.chars().count()).max().unwrap_or(0);
+    let columns = if longest * 9 + 40 < (WIDTH as usize - 100) / 2 {
+        2
+    } else {
+        1
+    };
+    let spread = chart.series.iter().any(|s| s.spread.len() > 1);
+    let entries = chart.series.len() + usize::from(spread);
+    let rows = entries.div_ceil(columns) as u32;
+    let legend_h = rows * LEGEND_ROW + 8;
+    let (body, legend_strip) = body.split_vertically(HEIGHT.saturating_sub(top + legend_h).max(HEIGHT / 3));
+
+    let mut builder = ChartBuilder::on(&body);
+    builder
+        .margin(12)
+        .margin_right(28)
+        .x_label_area_size(50)
+        .y_label_area_size(70);
+    let ((x0, x1), (y0, y1)) = (plan.x_range, plan.y_range);
+    match (chart.log_x, chart.log_y) {
+        (false, false) => plot_area(builder.build_cartesian_2d(x0..x1, y0..y1).map_err(err)?, plan)?,
+        (true, false) => plot_area(
+            builder.build_cartesian_2d((x0..x1).log_scale(), y0..y1).map_err(err)?,
+            plan,
+        )?,
+        (false, true) => plot_area(
+            builder.build_cartesian_2d(x0..x1, (y0..y1).log_scale()).map_err(err)?,
+            plan,
+        )?,
+        (true, true) => plot_area(
+            builder
+                .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())
+                .map_err(err)?,
+            plan,
+        )?,
     }
 
     let col_w = (WIDTH as i32 - 100) / columns as i32;
@@ -512,6 +653,10 @@ mod tests {
             ],
             y_floor: None,
             y_ceiling: None,
+            log_x: false,
+            log_y: false,
+            markers: false,
+            notes: Vec::new(),
         }
     }
 
@@ -642,6 +787,30 @@ mod tests {
     }
 
     #[test]
+    fn chart_log_axes_leave_out_what_they_cannot_show() {
+        let dir = temp_dir("log");
+        let mut chart = sample();
+        chart.log_x = true;
+        chart.log_y = true;
+        chart.markers = true;
+        // x = 0 and y = 0 have no place on a logarithmic axis: left out, not drawn at -inf.
+        chart.series[0].points = vec![(0.0, 5.0, 4.0, 6.0), (10.0, 0.0, 0.0, 1.0), (100.0, 50.0, 20.0, 80.0)];
+        chart.series[1].points = vec![(1000.0, 500.0, 400.0, 600.0)];
+        chart.notes = vec![(100.0, 80.0, "hexapawn".into()), (-1.0, 1.0, "nowhere".into())];
+        let plan = Plan::new(&chart).unwrap();
+        // The points at x = 0 and at y = 0 drop out (the latter's bar with its
+        // low end): x from 100 to 1000, y from 20 to 600, each axis widened
+        // by a factor of 1.5 (a tenth of its decades, at least 1.5).
+        assert_eq!(plan.x_range, (100.0 / 1.5, 1000.0 * 1.5));
+        assert_eq!(plan.y_range, (20.0 / 1.5, 600.0 * 1.5));
+        assert_eq!(plan.chart.notes.len(), 1);
+        draw(&chart, &dir.join("log")).unwrap();
+        let svg = std::fs::read_to_string(dir.join("log.svg")).unwrap();
+        assert!(svg.contains("hexapawn") && !svg.contains("nowhere"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn chart_tick_labels_are_short() {
         assert_eq!(tick_label(100.0, 1000.0), "100");
         assert_eq!(tick_label(0.25, 1.0), "0.25");
@@ -665,6 +834,10 @@ mod tests {
             }],
             y_floor: None,
             y_ceiling: None,
+            log_x: false,
+            log_y: false,
+            markers: false,
+            notes: Vec::new(),
         };
         let plan = Plan::new(&chart).unwrap();
         assert_eq!(plan.x_range, (4.0, 6.0));

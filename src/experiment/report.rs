@@ -5,11 +5,15 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value as Json};
 
+use super::charts::SafePoint;
 use super::curves::{quantile, run_curves, Band, Metric, SeedRun, Stat};
 use super::error::OutputError;
 use super::file::{Arm, Experiment};
 #[cfg(feature = "charts")]
-use super::{charts::draw_charts, curves::CurveTable};
+use super::{
+    charts::{draw_charts, draw_loss_vs_boxes, draw_safe_vs_boxes, SUMMARY_CHARTS},
+    curves::CurveTable,
+};
 use crate::fsutil::{create_dir, write_atomic, FileError};
 use crate::machine::settings::EmptyBox;
 use crate::machine::GameResult;
@@ -70,8 +74,27 @@ fn write_set<'r>(
     let mut csv = curves_header()?;
     let mut arms = Vec::with_capacity(exp.arms.len());
     let mut losses = Vec::with_capacity(exp.arms.len());
+    let mut safe_points = Vec::new();
     for (a, arm) in exp.arms.iter().enumerate() {
         let runs = arm_runs(a)?;
+        safe_points.push(SafePoint {
+            group: arm.file_arm,
+            group_name: arm.file_arm_name.clone(),
+            game: arm.game_spec.clone(),
+            boxes: Band::of(
+                runs.iter()
+                    .map(|r| r.games.last().map_or(r.start.boxes, |g| g.boxes) as f64),
+            )
+            .map_or(0.0, |b| b.mean),
+            safe: runs.iter().map(games_until_safe).collect(),
+            final_loss: runs
+                .iter()
+                .filter_map(|r| {
+                    let last = r.games.iter().rev().find_map(|g| g.exact.and_then(|e| e.perfect));
+                    last.or(r.start.exact.and_then(|e| e.perfect)).map(|e| e.loss)
+                })
+                .collect(),
+        });
         arm_rows(&mut csv, exp, arm, &runs)?;
         arms.push(arm_summary(exp, arm, &runs));
         losses.push(Band::of(runs.iter().map(|r| {
@@ -88,11 +111,32 @@ fn write_set<'r>(
     made.push(summary_path);
     // Without the `charts` feature, curves and summary only.
     #[cfg(feature = "charts")]
-    made.extend(
-        draw_charts(&CurveTable::read(&csv_path)?, &exp.charts, tmp.path())?
-            .into_iter()
-            .map(PathBuf::from),
-    );
+    {
+        let (from_runs, from_curves): (Vec<String>, Vec<String>) = exp
+            .charts
+            .iter()
+            .cloned()
+            .partition(|c| SUMMARY_CHARTS.contains(&c.as_str()));
+        made.extend(
+            draw_charts(&CurveTable::read(&csv_path)?, &from_curves, tmp.path())?
+                .into_iter()
+                .map(PathBuf::from),
+        );
+        for name in &from_runs {
+            let draw = if name == "safe_vs_boxes" {
+                draw_safe_vs_boxes
+            } else {
+                draw_loss_vs_boxes
+            };
+            made.extend(
+                draw(&exp.title, &safe_points, exp.games, tmp.path())?
+                    .into_iter()
+                    .map(PathBuf::from),
+            );
+        }
+    }
+    #[cfg(not(feature = "charts"))]
+    drop(safe_points);
     // Every destination must take its file before any is moved.
     let moves: Vec<(PathBuf, PathBuf)> = made
         .into_iter()
@@ -149,11 +193,13 @@ fn curves_header() -> Result<csv::Writer<Vec<u8>>, OutputError> {
 fn arm_rows(w: &mut csv::Writer<Vec<u8>>, exp: &Experiment, arm: &Arm, runs: &[SeedRun]) -> Result<(), OutputError> {
     {
         let curves: Vec<_> = runs.iter().map(|r| run_curves(r, exp.window)).collect();
-        for g in 0..=exp.games as usize {
+        let every = exp.curves_every as usize;
+        let last = exp.games as usize;
+        for g in (0..=last).filter(|&g| g % every == 0 || g == last) {
             let mut row = vec![
                 exp.name.clone(),
                 exp.title.clone(),
-                exp.game_spec.clone(),
+                arm.game_spec.clone(),
                 arm.name.clone(),
                 arm.side_name.clone(),
                 arm.opponent.to_string(),
@@ -199,6 +245,25 @@ fn first_boxes_empty_from(run: &SeedRun) -> Option<u64> {
     }
 }
 
+/// The first recorded game from which the exact chance of losing to
+/// perfect play stays 0 (None: not there at the end, or never recorded).
+pub fn games_until_safe(r: &SeedRun) -> Option<u64> {
+    let start = r.start.exact.and_then(|e| e.perfect).map(|p| (0, p.loss));
+    let recorded: Vec<(u64, f64)> = start
+        .into_iter()
+        .chain(
+            r.games
+                .iter()
+                .filter_map(|g| g.exact.and_then(|e| e.perfect).map(|p| (g.game, p.loss))),
+        )
+        .collect();
+    let first_bad = recorded.iter().rposition(|&(_, loss)| loss > 0.0);
+    match first_bad {
+        None => recorded.first().map(|&(g, _)| g),
+        Some(i) => recorded.get(i + 1).map(|&(g, _)| g),
+    }
+}
+
 /// One arm's part of the summary.
 fn arm_summary(exp: &Experiment, arm: &Arm, runs: &[SeedRun]) -> Json {
     {
@@ -238,27 +303,7 @@ fn arm_summary(exp: &Experiment, arm: &Arm, runs: &[SeedRun]) -> Json {
                 let k = final_loss.iter().filter(|&&x| f(x)).count();
                 round6(k as f64 / final_loss.len().max(1) as f64)
             };
-            // The first recorded game from which the exact chance of losing to
-            // perfect play stays 0 (None: not there at the end, or never recorded).
-            let safe: Vec<Option<u64>> = runs
-                .iter()
-                .map(|r| {
-                    let start = r.start.exact.and_then(|e| e.perfect).map(|p| (0, p.loss));
-                    let recorded: Vec<(u64, f64)> = start
-                        .into_iter()
-                        .chain(
-                            r.games
-                                .iter()
-                                .filter_map(|g| g.exact.and_then(|e| e.perfect).map(|p| (g.game, p.loss))),
-                        )
-                        .collect();
-                    let first_bad = recorded.iter().rposition(|&(_, loss)| loss > 0.0);
-                    match first_bad {
-                        None => recorded.first().map(|&(g, _)| g),
-                        Some(i) => recorded.get(i + 1).map(|&(g, _)| g),
-                    }
-                })
-                .collect();
+            let safe: Vec<Option<u64>> = runs.iter().map(games_until_safe).collect();
             let resign_note = match (empty_from.iter().flatten().count(), arm.settings.empty_box) {
                 (0, _) => Json::Null,
                 (n, EmptyBox::Resign) => json!(format!(
@@ -270,7 +315,7 @@ fn arm_summary(exp: &Experiment, arm: &Arm, runs: &[SeedRun]) -> Json {
                     runs.len()
                 )),
             };
-            json!({
+            let mut part = json!({
                 "name": arm.name,
                 "side": arm.side_name,
                 "opponent": arm.opponent.to_string(),
@@ -306,14 +351,28 @@ fn arm_summary(exp: &Experiment, arm: &Arm, runs: &[SeedRun]) -> Json {
                     "perfect": last_exact(|p| p.perfect),
                     "random": last_exact(|p| p.random),
                 },
-            })
+            });
+            // An experiment comparing games says each arm's game and boxes.
+            if let (true, Some(map)) = (exp.several_games(), part.as_object_mut()) {
+                map.insert("game".into(), json!(arm.game_spec));
+                let boxes = |at: fn(&SeedRun) -> usize| Band::of(runs.iter().map(|r| at(r) as f64)).map(Band::json);
+                map.insert(
+                    "boxes".into(),
+                    json!({
+                        "about": "the machine's boxes before its first game and after its last, mean over seeds",
+                        "start": boxes(|r| r.start.boxes),
+                        "end": boxes(|r| r.games.last().map_or(r.start.boxes, |g| g.boxes)),
+                    }),
+                );
+            }
+            part
         }
     }
 }
 
 /// The summary: the experiment, then each arm's part.
 fn summary(exp: &Experiment, arms: Vec<Json>) -> Json {
-    json!({
+    let mut top = json!({
         "experiment": exp.name,
         "title": exp.title,
         "description": exp.description,
@@ -324,7 +383,12 @@ fn summary(exp: &Experiment, arms: Vec<Json>) -> Json {
         "exact_every": exp.exact_every,
         "band": "95% band: mean ± 1.96 standard errors over seeds, clipped to the possible range; p10/p90: 10th and 90th percentiles of seeds",
         "arms": arms,
-    })
+    });
+    // Only where it is not the default, so that older summaries stay as they were.
+    if let (true, Some(map)) = (exp.curves_every != 1, top.as_object_mut()) {
+        map.insert("curves_every".into(), json!(exp.curves_every));
+    }
+    top
 }
 
 fn round6(x: f64) -> f64 {

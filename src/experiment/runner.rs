@@ -14,32 +14,32 @@ use crate::training::trainer::Trainer;
 type RunResult = Result<SeedRun, ExperimentError>;
 
 impl Experiment {
-    /// Build every arm's first trainer once, so a bad arm (say, `perfect` on
-    /// a game too large to solve) is reported before anything runs.
-    pub fn preflight<G: Game>(&self, game: &G) -> Result<(), ExperimentError> {
+    /// Build every arm's first trainer once, each on the arm's own game, so
+    /// that a bad arm (say, `perfect` on a game too large to solve) is
+    /// reported before anything runs.
+    pub fn preflight(&self) -> Result<(), ExperimentError> {
         for (i, arm) in self.arms.iter().enumerate() {
-            Trainer::new(game.clone(), arm.side, arm.settings.clone(), arm.opponent.clone(), 0).map_err(|error| {
-                ExperimentError::Arm {
-                    index: i,
-                    name: arm.name.clone(),
-                    error,
-                }
-            })?;
+            with_game!(arm.game.clone(), g => self.trainer(g, i, 0).map(drop))?;
         }
         Ok(())
+    }
+
+    /// Arm `arm`'s trainer on `game` (the arm's game) for `seed`.
+    fn trainer<G: Game>(&self, game: G, arm: usize, seed: u64) -> Result<Trainer<G>, ExperimentError> {
+        let a = &self.arms[arm];
+        Trainer::new(game, a.side, a.settings.clone(), a.opponent.clone(), seed).map_err(|error| ExperimentError::Arm {
+            index: arm,
+            name: a.name.clone(),
+            error,
+        })
     }
 
     /// Run every arm over every seed on `threads` threads. `progress` is
     /// called with the number of games just played. The records come back
     /// indexed `[arm][seed]`, the same whatever the thread count.
-    pub fn run<G: Game>(
-        &self,
-        game: &G,
-        threads: usize,
-        progress: &(dyn Fn(u64) + Sync),
-    ) -> Result<Vec<Vec<SeedRun>>, ExperimentError> {
+    pub fn run(&self, threads: usize, progress: &(dyn Fn(u64) + Sync)) -> Result<Vec<Vec<SeedRun>>, ExperimentError> {
         let jobs = all_units(self);
-        let runs = self.run_units(game, &jobs, threads, progress, &|_, _| Ok(()))?;
+        let runs = self.run_units(&jobs, threads, progress, &|_, _| Ok(()))?;
         let mut by_arm: Vec<Vec<SeedRun>> = vec![Vec::new(); self.arms.len()];
         for (&(a, _), run) in jobs.iter().zip(runs) {
             by_arm[a].push(run);
@@ -50,9 +50,8 @@ impl Experiment {
     /// Run the given (arm, seed) units on `threads` threads, calling `done`
     /// with each as it finishes (to save it); the runs come back in the
     /// order of `units`, the same whatever the thread count.
-    pub fn run_units<G: Game>(
+    pub fn run_units(
         &self,
-        game: &G,
         units: &[Unit],
         threads: usize,
         progress: &(dyn Fn(u64) + Sync),
@@ -71,7 +70,7 @@ impl Experiment {
             units
                 .par_iter()
                 .map(|&(a, s)| {
-                    let run = self.run_one(game, a, self.seeds[s], progress)?;
+                    let run = self.run_one(a, self.seeds[s], progress)?;
                     done((a, s), &run)?;
                     Ok(run)
                 })
@@ -79,16 +78,13 @@ impl Experiment {
         })
     }
 
-    fn run_one<G: Game>(&self, game: &G, arm: usize, seed: u64, progress: &(dyn Fn(u64) + Sync)) -> RunResult {
-        let a = &self.arms[arm];
-        let mut trainer =
-            Trainer::new(game.clone(), a.side, a.settings.clone(), a.opponent.clone(), seed).map_err(|error| {
-                ExperimentError::Arm {
-                    index: arm,
-                    name: a.name.clone(),
-                    error,
-                }
-            })?;
+    /// One (arm, seed) unit, on the arm's own game.
+    fn run_one(&self, arm: usize, seed: u64, progress: &(dyn Fn(u64) + Sync)) -> RunResult {
+        with_game!(self.arms[arm].game.clone(), g => self.run_game(g, arm, seed, progress))
+    }
+
+    fn run_game<G: Game>(&self, game: G, arm: usize, seed: u64, progress: &(dyn Fn(u64) + Sync)) -> RunResult {
+        let mut trainer = self.trainer(game, arm, seed)?;
         // Game 0: the untrained machine, with its exact results where they are recorded.
         let start = trainer.snapshot(self.exact_every.is_some());
         let mut records = Vec::with_capacity(self.games as usize);
