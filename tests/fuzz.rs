@@ -334,7 +334,7 @@ fn check_position_text<G: Game>(game: &G, pos: &G::Position) {
     let back = game
         .parse_position(&text)
         .unwrap_or_else(|e| panic!("{}: '{text}' does not read back: {e}", game.spec()));
-    assert_eq!(&back, pos, "{}: '{text}' reads back as another position", game.spec());
+    common::rules::assert_reads_back(game, pos, &text, &back);
     let moves = game.moves(pos);
     assert_eq!(game.outcome(pos).is_over(), moves.is_empty(), "{}: {text}", game.spec());
     let _ = (game.turn(pos), game.diagram(pos), game.box_key(pos));

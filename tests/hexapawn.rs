@@ -332,9 +332,9 @@ fn pushes_alone_bound_the_positions_from_below() {
     assert_eq!(pushes_only(3, 3), 1.0);
     // The estimate built on it stays at least 3 times below the positions the
     // exact solver stores. Measured here beyond these boards (positions
-    // stored, estimate): 4x8 1 266 683 and 158 000; 4x10 6 076 216 and
-    // 830 000; 5x5 969 170 and 77 000; 6x4 1 375 878 and 88 000; 8x3
-    // 393 062 and 65 000; 5x6 5 545 345 and 483 000.
+    // stored, estimate): 4x8 1 266 683 and 348 000; 4x10 6 076 216 and
+    // 1 826 000; 5x5 969 170 and 170 000; 6x4 1 375 878 and 194 000; 8x3
+    // 393 062 and 65 000; 5x6 5 545 345 and 1 062 000.
     for (w, h) in [
         (2, 3),
         (2, 8),
@@ -360,8 +360,13 @@ fn pushes_alone_bound_the_positions_from_below() {
         );
     }
     // 6×6 and beyond are refused at once, before any position is stored;
-    // 5×5 (969 170 positions) is not.
+    // 5×5 (969 170 positions) is not. 7×4 (more than 10.8 million: the
+    // enumeration gave up there) is refused at once by the page's limits
+    // (a million positions solved, two million enumerated or evaluated).
     assert!(board(6, 6).check_exhaustive(5_000_000).is_err());
+    assert!(board(7, 4).check_exhaustive(1_000_000).is_err());
+    assert!(board(7, 4).check_exhaustive(2_000_000).is_err());
+    assert!(board(6, 4).check_exhaustive(1_000_000).is_ok());
     assert!(board(8, 8).check_exhaustive(20_000_000).is_err());
     assert!(board(5, 5).check_exhaustive(5_000_000).is_ok());
     // No estimate is claimed for Berolina pawns.

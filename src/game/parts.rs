@@ -66,7 +66,10 @@ pub trait Notation: Rules {
     /// Read a move in any notation the game accepts; it must be legal in `pos`.
     fn parse_move(&self, pos: &Self::Position, text: &str) -> Result<Self::Move, MoveError>;
 
-    /// A compact one-line string that [`Notation::parse_position`] reads back.
+    /// A compact one-line string for people that [`Notation::parse_position`]
+    /// reads back: the same board, side and counts (a history the rules
+    /// keep for repetition, as Mini Hexchess's, stays with the game played,
+    /// not in the string; read back, it starts afresh).
     fn position_string(&self, pos: &Self::Position) -> String;
 
     /// Read a position string.

@@ -150,6 +150,52 @@ impl<G: Game> Match<G> {
         }
     }
 
+    /// Where a program opponent is to move and `slow` says its choice takes
+    /// long (a search): the opponent and the random stream taken out of the
+    /// trainer, to choose its move apart ([`Thinking::think`], with nothing
+    /// else borrowed) and come back through [`Match::resume`]. The moves
+    /// and the stream are those [`Match::step`] would have given.
+    pub fn detach_opponent(&self, t: &mut Trainer<G>, slow: impl FnOnce(&Opponent<G>) -> bool) -> Option<Thinking<G>> {
+        if self.over.is_some()
+            || t.machine().game().outcome(&self.pos) != Outcome::Ongoing
+            || self.mover(t) != Mover::Opponent
+            || matches!(t.opponent(), Opponent::Human)
+            || !slow(t.opponent())
+        {
+            return None;
+        }
+        let (opponent, rng) = t.lend_opponent();
+        Some(Thinking {
+            opponent,
+            rng,
+            game: t.machine().game().clone(),
+            pos: self.pos.clone(),
+            own_move: self.plies / 2 + 1,
+            buf: Vec::new(),
+            chosen: None,
+        })
+    }
+
+    /// The opponent back from [`Thinking`], and its move played (as
+    /// [`Match::step`] plays it). Not thought yet, it thinks now.
+    pub fn resume(&mut self, t: &mut Trainer<G>, mut thinking: Thinking<G>) -> Step<G::Move> {
+        let chosen = match thinking.chosen {
+            Some(c) => c,
+            None => {
+                thinking.think();
+                thinking.chosen.flatten()
+            }
+        };
+        t.give_back_opponent(thinking.opponent, thinking.rng);
+        match chosen {
+            Some(mv) => {
+                self.apply(t.machine().game(), mv);
+                Step::Opponent(mv)
+            }
+            None => self.end(GameResult::Win, Ending::OpponentResigned),
+        }
+    }
+
     /// A person's move, already checked legal (read it with [`Game::parse_move`]).
     pub fn play_person(&mut self, t: &Trainer<G>, mv: G::Move) {
         if self.over.is_none() {
@@ -189,6 +235,30 @@ impl<G: Game> Match<G> {
     fn end(&mut self, result: GameResult, ending: Ending) -> Step<G::Move> {
         self.over = Some((result, ending));
         Step::Over(result, ending)
+    }
+}
+
+/// An opponent's move being chosen apart from its trainer (see
+/// [`Match::detach_opponent`]): it owns what the choice needs.
+pub struct Thinking<G: Game> {
+    opponent: Opponent<G>,
+    rng: rand_chacha::ChaCha8Rng,
+    game: G,
+    pos: G::Position,
+    own_move: u32,
+    buf: Vec<G::Move>,
+    chosen: Option<Option<G::Move>>,
+}
+
+impl<G: Game> Thinking<G> {
+    /// Choose the move (the slow part); once only.
+    pub fn think(&mut self) {
+        if self.chosen.is_none() {
+            let mv = self
+                .opponent
+                .choose(&self.game, &self.pos, self.own_move, &mut self.rng, &mut self.buf);
+            self.chosen = Some(mv);
+        }
     }
 }
 

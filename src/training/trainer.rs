@@ -235,6 +235,23 @@ impl<G: Game> Trainer<G> {
         self.opponent.choose(game, pos, own_move, &mut self.rng, &mut self.buf)
     }
 
+    /// Lend out the opponent and the random stream, for a move chosen apart
+    /// from the trainer ([`crate::training::driver::Thinking`]); a random
+    /// player stands in, and the stream stays as it was, until
+    /// [`Trainer::give_back_opponent`].
+    pub(crate) fn lend_opponent(&mut self) -> (Opponent<G>, ChaCha8Rng) {
+        (
+            std::mem::replace(&mut self.opponent, Opponent::Random),
+            self.rng.clone(),
+        )
+    }
+
+    /// The opponent and stream lent out, back where they were.
+    pub(crate) fn give_back_opponent(&mut self, opponent: Opponent<G>, rng: ChaCha8Rng) {
+        self.opponent = opponent;
+        self.rng = rng;
+    }
+
     /// A new game starts: the opponent forgets the last one.
     pub(crate) fn opponent_new_game(&mut self) {
         self.opponent.new_game();
@@ -285,7 +302,15 @@ impl<G: Game> Trainer<G> {
     pub fn exact(&mut self) -> ExactPair {
         if !self.perfect_tried {
             self.perfect_tried = true;
-            self.perfect = PerfectPlayer::new(self.machine.game().clone()).ok().map(Box::new);
+            let game = self.machine.game();
+            // Refused by estimate at once, where no evaluation could fit:
+            // then no solve for one either (hexapawn:7x4 took 156 s and
+            // 529 MB to find both too large).
+            if game.exceeds(crate::search::solver::memory_bounded::<G::Position>(EXACT_LIMIT)) {
+                self.exact_too_large = [true, true];
+            } else {
+                self.perfect = PerfectPlayer::new(game.clone()).ok().map(Box::new);
+            }
         }
         if let Some(mut table) = self.compiled_table() {
             let (random, perfect) = table.exact(&self.machine, self.perfect.as_deref_mut());

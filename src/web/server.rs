@@ -35,8 +35,8 @@ use crate::fsutil::{read_text, write_atomic, FileError};
 use crate::training::opponent::OpponentSpec;
 use crate::web::labels::{self, LabelError, Paper};
 use crate::web::session::{
-    load_session, new_session, parse_opponent, BoxQuery, Limits, NewMachine, Session, SessionError, TrainRequest,
-    WatchRequest,
+    load_session, new_session, parse_opponent, BoxQuery, Limits, NewMachine, Pending, Session, SessionError,
+    TrainRequest, WatchRequest, Watched,
 };
 
 const INDEX_HTML: &str = include_str!("page/index.html");
@@ -146,6 +146,8 @@ struct Slot {
     /// run carries the generation it started in and stops on a change.
     generation: u64,
     progress: Progress,
+    /// A watched game is being played (a step at a time, not under the lock throughout).
+    watching: bool,
     closed: bool,
     /// Whether this tab's machine is the one saved to `--state`.
     owns_state: bool,
@@ -159,6 +161,7 @@ impl Slot {
         self.session = session;
         self.generation += 1;
         self.progress = Progress::default();
+        self.watching = false;
         self.note = None;
     }
 
@@ -167,6 +170,12 @@ impl Slot {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
                 "the machine is training: wait for it to finish, or stop it",
+            ));
+        }
+        if self.watching {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "the machine is playing a watched game: wait for it to end",
             ));
         }
         Ok(())
@@ -412,6 +421,8 @@ fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
 enum Slice {
     /// More to play.
     More,
+    /// More to play, the opponent's move first (chosen apart).
+    Apart(Pending),
     /// The run is over: end it (save, hand the machine back to the person).
     Done,
 }
@@ -519,6 +530,7 @@ impl Shared {
             session,
             generation: 0,
             progress: Progress::default(),
+            watching: false,
             closed: false,
             owns_state,
             note: None,
@@ -598,6 +610,7 @@ impl Shared {
         } else {
             slot.generation += 1;
             slot.progress = Progress::default();
+            slot.watching = false;
         }
         slot.note = Some(format!("internal error ({why}): the machine was reset to a fresh one"));
         if catch_unwind(AssertUnwindSafe(|| self.publish(entry, slot))).is_err() {
@@ -672,6 +685,38 @@ impl Shared {
         .flatten()
     }
 
+    /// Choose a move taken out of a session ([`Pending`]) on the training
+    /// pool, holding no session's lock; then play it in the session, unless
+    /// the session changed since `generation` (`None`: touch nothing more).
+    /// A panic while thinking resets the session as one under its lock does.
+    async fn think_apart(self: &Arc<Self>, entry: &Arc<Entry>, generation: u64, mut pending: Pending) -> Option<()> {
+        let permit = self.train.clone().acquire_owned().await.ok()?;
+        let thought = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            catch_unwind(AssertUnwindSafe(|| pending.think()))
+                .map(|()| pending)
+                .map_err(|panic| panic_text(panic.as_ref()))
+        })
+        .await
+        .ok()?;
+        match thought {
+            Ok(pending) => {
+                self.slice(&self.train, entry, generation, move |_, slot| {
+                    slot.session.resume(pending)
+                })
+                .await
+            }
+            Err(why) => {
+                let broken = entry.clone();
+                self.slice(&self.train, entry, generation, move |shared, slot| {
+                    shared.reset_broken(&broken, slot, &format!("the opponent failed: {why}"))
+                })
+                .await;
+                None
+            }
+        }
+    }
+
     /// Stop every training run and wait (at most `patience`) for them to end and save.
     async fn stop_training(&self, patience: Duration) {
         self.stopping.store(true, Ordering::Relaxed);
@@ -736,11 +781,13 @@ async fn run_training(
         None => return,
     }
     let gate = shared.config.gate.clone();
+    // Within a game (after a move chosen apart), the gate was passed already.
+    let mut mid_game = false;
     loop {
         if entry.cancel.load(Ordering::Relaxed) {
             break;
         }
-        if let Some(gate) = &gate {
+        if let Some(gate) = gate.as_ref().filter(|_| !mid_game) {
             tokio::select! {
                 permit = gate.0.acquire() => match permit {
                     Ok(p) => p.forget(),
@@ -765,13 +812,22 @@ async fn run_training(
                 slot.progress.done += trained.games;
                 if trained.halted || slot.progress.done >= slot.progress.total || cancel.load(Ordering::Relaxed) {
                     Slice::Done
+                } else if let Some(pending) = trained.pending {
+                    Slice::Apart(pending)
                 } else {
                     Slice::More
                 }
             })
             .await;
         match slice {
-            Some(Slice::More) => {}
+            Some(Slice::More) => mid_game = false,
+            // The opponent's move, chosen without the session's lock.
+            Some(Slice::Apart(pending)) => {
+                if shared.think_apart(&entry, generation, pending).await.is_none() {
+                    return;
+                }
+                mid_game = true;
+            }
             Some(Slice::Done) => break,
             // The session was replaced, reset or closed: touch nothing more.
             None => return,
@@ -1288,16 +1344,21 @@ fn refuse_to_drop(session: &dyn Session, discard: bool) -> Result<(), ApiError> 
     Ok(())
 }
 
-/// One game against an opponent, played on the server for the page to show move by move.
+/// One game against an opponent, played on the server for the page to show
+/// move by move: a step at a time under the session's lock (the opponent's
+/// slow moves chosen without it), in a task of its own, so that a request
+/// abandoned halfway still ends the game and frees the session.
 async fn watch(State(shared): State<Arc<Shared>>, Path(id): Path<String>, bytes: Bytes) -> ApiResult {
     let ask: WatchRequest = body(&bytes)?;
     let opponent = parse_opponent(&ask.opponent, shared.config.limits)?;
     refuse_while_stopping(&shared)?;
-    shared
+    let runtime = tokio::runtime::Handle::current();
+    let (over, ended) = tokio::sync::oneshot::channel();
+    let entry = shared
         .work(move |shared| {
             let entry = shared.entry(&id)?;
             not_while_training(&entry)?;
-            let game = shared.change(&entry, |slot| {
+            let generation = shared.change(&entry, |slot| {
                 slot.idle()?;
                 refuse_to_drop(slot.session.as_ref(), ask.discard)?;
                 slot.session.check_opponent(&opponent)?;
@@ -1307,15 +1368,60 @@ async fn watch(State(shared): State<Arc<Shared>>, Path(id): Path<String>, bytes:
                     }
                 }
                 slot.note = None;
-                let game = slot.session.watch(&opponent, ask.frames)?;
-                slot.note = shared.save(slot);
-                Ok(game)
+                slot.session.begin_watch(&opponent, ask.frames)?;
+                slot.watching = true;
+                Ok(slot.generation)
             })?;
-            let mut answer = (*entry.view()).clone();
-            answer["watched"] = game;
-            Ok(json_response(StatusCode::OK, &answer))
+            runtime.spawn(run_watch(shared.clone(), entry.clone(), generation, over));
+            Ok(entry)
         })
+        .await?;
+    let game = ended
         .await
+        .map_err(|_| ApiError::new(StatusCode::CONFLICT, "the machine was closed or reset during the game"))?;
+    let mut answer = (*entry.view()).clone();
+    answer["watched"] = game;
+    Ok(json_response(StatusCode::OK, &answer))
+}
+
+/// How a step of a watched game ended, under the lock.
+enum WatchSlice {
+    More,
+    Apart(Pending),
+    Over(Json),
+}
+
+/// Play a watched game to its end (or until its session changes), and send its moves.
+async fn run_watch(shared: Arc<Shared>, entry: Arc<Entry>, generation: u64, over: tokio::sync::oneshot::Sender<Json>) {
+    loop {
+        let step = shared
+            .slice(&shared.work, &entry, generation, |shared, slot| {
+                match slot.session.watch_step(Instant::now() + SLICE) {
+                    Watched::More => WatchSlice::More,
+                    Watched::Pending(p) => WatchSlice::Apart(p),
+                    Watched::Over(game) => {
+                        slot.watching = false;
+                        slot.note = shared.save(slot);
+                        WatchSlice::Over(game)
+                    }
+                }
+            })
+            .await;
+        match step {
+            Some(WatchSlice::More) => {}
+            Some(WatchSlice::Apart(pending)) => {
+                if shared.think_apart(&entry, generation, pending).await.is_none() {
+                    return;
+                }
+            }
+            Some(WatchSlice::Over(game)) => {
+                let _ = over.send(game);
+                return;
+            }
+            // The session was closed or reset: nothing to answer.
+            None => return,
+        }
+    }
 }
 
 async fn stop(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> ApiResult {
@@ -1590,8 +1696,14 @@ mod tests {
         fn person_moves(&self) -> usize {
             self.0.person_moves()
         }
-        fn watch(&mut self, opponent: &OpponentSpec, frames: bool) -> Result<Json, SessionError> {
-            self.0.watch(opponent, frames)
+        fn begin_watch(&mut self, opponent: &OpponentSpec, frames: bool) -> Result<(), SessionError> {
+            self.0.begin_watch(opponent, frames)
+        }
+        fn watch_step(&mut self, deadline: Instant) -> Watched {
+            self.0.watch_step(deadline)
+        }
+        fn resume(&mut self, pending: Pending) {
+            self.0.resume(pending)
         }
         fn curves(&self) -> Json {
             self.0.curves()

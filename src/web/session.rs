@@ -18,7 +18,7 @@ use crate::machine::{BeadChange, GameResult};
 use crate::picture::Picture;
 use crate::registry::{default_settings, default_side, machine_name, parse_spec, AnyGame};
 use crate::symmetry::Symmetry;
-use crate::training::driver::{Ending, Match, Mover, Step};
+use crate::training::driver::{Ending, Match, Mover, Step, Thinking};
 use crate::training::opponent::{Opponent, OpponentSpec, PerfectPlayer};
 use crate::training::state;
 use crate::training::trainer::{make_opponent, GameRecord, Snapshot, Trainer};
@@ -178,12 +178,72 @@ pub struct BoxQuery {
 }
 
 /// What a slice of training did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct Trained {
     /// Games finished.
     pub games: u64,
     /// Training cannot go on: the machine has all the boxes a page's machine may.
     pub halted: bool,
+    /// The opponent's next move, to be chosen apart (a search): think it
+    /// without the session's lock, then give it back through [`Session::resume`].
+    pub pending: Option<Pending>,
+}
+
+/// An opponent's move taken out of a session to be chosen without holding
+/// it (a search of many playouts): it owns the opponent and the random
+/// stream, so that a session changed or closed meanwhile is never written
+/// into (the server checks the session's generation before
+/// [`Session::resume`]), and the moves are those played in place.
+pub struct Pending(Box<dyn Think>);
+
+impl std::fmt::Debug for Pending {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Pending")
+    }
+}
+
+impl Pending {
+    /// Choose the move: the slow part, touching nothing of the session's.
+    pub fn think(&mut self) {
+        self.0.think();
+    }
+}
+
+trait Think: Send {
+    fn think(&mut self);
+    fn into_any(self: Box<Self>) -> Box<dyn std::any::Any>;
+}
+
+impl<G: Game + 'static> Think for Thinking<G>
+where
+    Thinking<G>: Send,
+{
+    fn think(&mut self) {
+        Thinking::think(self);
+    }
+    fn into_any(self: Box<Self>) -> Box<dyn std::any::Any> {
+        self
+    }
+}
+
+/// Whether an opponent's choice is slow enough to make apart from its session.
+fn slow(opponent: &Opponent<impl Game>) -> bool {
+    match opponent {
+        Opponent::Mcts(_) => true,
+        Opponent::Perfect { player, .. } => !player.is_exhaustive(),
+        _ => false,
+    }
+}
+
+/// What a step of a watched game did.
+#[derive(Debug)]
+pub enum Watched {
+    /// Moves played; the game goes on.
+    More,
+    /// The opponent's move is to be chosen apart (see [`Trained::pending`]).
+    Pending(Pending),
+    /// The game is over: its moves (with boards if asked) and its result.
+    Over(Json),
 }
 
 /// One tab's machine, whatever its game.
@@ -203,10 +263,16 @@ pub trait Session: Send {
     fn boxes(&self, query: &BoxQuery, limit: usize) -> Json;
     /// Moves the person has made in the game in progress (0: none, or no game).
     fn person_moves(&self) -> usize;
-    /// Play one whole game against `opponent` for the page to watch: the
-    /// person's game in progress is dropped. Answers with the game's moves
-    /// (with the board after each when `frames`) and its result.
-    fn watch(&mut self, opponent: &OpponentSpec, frames: bool) -> Result<Json, SessionError>;
+    /// Start a game against `opponent` for the page to watch: the person's
+    /// game in progress is dropped. It is played by [`Session::watch_step`].
+    fn begin_watch(&mut self, opponent: &OpponentSpec, frames: bool) -> Result<(), SessionError>;
+    /// Play the watched game on, until the move that passes `deadline`, an
+    /// opponent's move to be chosen apart, or its end: then the game's
+    /// moves (with the board after each when `frames`) and its result.
+    fn watch_step(&mut self, deadline: Instant) -> Watched;
+    /// A move chosen apart ([`Trained::pending`], [`Watched::Pending`]),
+    /// played in the game it was taken from.
+    fn resume(&mut self, pending: Pending);
     /// The curves so far.
     fn curves(&self) -> Json;
     /// The state file, as `menace train --save` writes it.
@@ -405,6 +471,17 @@ struct GameSession<G: Picture> {
     training: bool,
     /// A training game left unfinished at the end of a slice, resumed in the next.
     training_match: Option<Match<G>>,
+    /// The game being watched, played a step at a time.
+    watching: Option<Watching<G>>,
+}
+
+/// A watched game in progress: the match, its opponent's spec, and the
+/// boards kept for the page.
+struct Watching<G: Game> {
+    m: Match<G>,
+    spec: OpponentSpec,
+    frames: bool,
+    steps: Vec<Json>,
 }
 
 impl<G: Picture> GameSession<G> {
@@ -437,6 +514,7 @@ impl<G: Picture> GameSession<G> {
             exact: None,
             training: false,
             training_match: None,
+            watching: None,
         };
         let exact = s.small().then(|| s.trainer.exact());
         if let Some(e) = &exact {
@@ -626,6 +704,82 @@ impl<G: Picture> GameSession<G> {
                     keep
                 });
                 self.stride = self.stride.saturating_mul(2);
+            }
+        }
+    }
+
+    /// Note a step of the watched game (played from `before`): its move,
+    /// the box drawn from, the board; at its end, the game reinforced and
+    /// counted, the opponent parked, and what the page is told.
+    fn watched_step(&mut self, before: G::Position, step: Step<G::Move>) -> Option<Json> {
+        let game = self.game().clone();
+        let w = self.watching.as_mut()?;
+        match step {
+            Step::Machine(mv) | Step::Opponent(mv) => {
+                let machine_to_move = matches!(step, Step::Machine(_));
+                let (frames, spec) = (w.frames, w.spec.to_string());
+                let after = w.m.position().clone();
+                self.history.push(game.move_name(&before, mv));
+                let ply = self.history.len();
+                let draw = machine_to_move.then(|| self.note_draw(&before, mv, ply));
+                if let Some(d) = &draw {
+                    self.last_draw = Some(d.clone());
+                }
+                if frames {
+                    let options = Options {
+                        unit: 64.0,
+                        last: Some(game.move_cells(&before, mv)),
+                        names: true,
+                        turned: self.turned,
+                        ..Options::default()
+                    };
+                    let frame = json!({
+                        "mover": if machine_to_move { self.name.to_string() } else { spec },
+                        "move": game.move_name(&before, mv),
+                        "ply": ply,
+                        "board": board_svg(&game, &after, &options),
+                        "draw": draw,
+                    });
+                    if let Some(w) = self.watching.as_mut() {
+                        w.steps.push(frame);
+                    }
+                }
+                None
+            }
+            // Never: the opponent is a program; were it so, it resigns.
+            Step::AwaitingPerson => {
+                w.m.opponent_resigns();
+                None
+            }
+            Step::Over(result, ending) => {
+                let w = self.watching.take()?;
+                let spec = w.spec;
+                let m = w.m;
+                let pos = m.position().clone();
+                let last = m.last_move();
+                let small = self.small();
+                let (record, changes) = m.finish(&mut self.trainer, small);
+                let name = self.name;
+                let text = match (result, ending) {
+                    (GameResult::Loss, Ending::MachineResigned) => {
+                        format!("{name}'s box is empty: {name} resigns; {spec} wins.")
+                    }
+                    (GameResult::Win, Ending::OpponentResigned) => format!("{spec} resigns. {name} wins."),
+                    (GameResult::Win, _) => format!("{name} wins."),
+                    (GameResult::Loss, _) => format!("{spec} wins."),
+                    (GameResult::Draw, _) => "A draw.".to_string(),
+                };
+                self.last_changes = self.changes_json(&changes);
+                self.last_game = self.drawn.iter().map(|d| d.index).collect();
+                self.record(&record);
+                self.finished = Some(Finished {
+                    pos,
+                    last,
+                    result: text.clone(),
+                });
+                let (spec, opponent) = self.trainer.set_opponent(OpponentSpec::Human, Opponent::Human);
+                self.parked = Some((spec, Some(opponent)));
+                Some(json!({"steps": w.steps, "result": text, "plies": self.history.len()}))
             }
         }
     }
@@ -964,7 +1118,7 @@ impl<G: Picture> Session for GameSession<G> {
         }
     }
 
-    fn watch(&mut self, spec: &OpponentSpec, frames: bool) -> Result<Json, SessionError> {
+    fn begin_watch(&mut self, spec: &OpponentSpec, frames: bool) -> Result<(), SessionError> {
         let opponent = match self.parked.take() {
             Some((parked, Some(opponent))) if parked == *spec => opponent,
             other => match self.make_opponent(spec) {
@@ -986,67 +1140,48 @@ impl<G: Picture> Session for GameSession<G> {
         self.last_changes = json!([]);
         self.message = None;
         self.trainer.set_opponent(spec.clone(), opponent);
-        let game = self.game().clone();
-        let mut m = Match::start(&mut self.trainer);
-        let mut steps = Vec::new();
-        let (result, ending) = loop {
-            let before = m.position().clone();
-            let machine_to_move = m.mover(&self.trainer) == Mover::Machine;
-            match m.step(&mut self.trainer) {
-                Step::Machine(mv) | Step::Opponent(mv) => {
-                    self.history.push(game.move_name(&before, mv));
-                    let ply = self.history.len();
-                    let draw = machine_to_move.then(|| self.note_draw(&before, mv, ply));
-                    if let Some(d) = &draw {
-                        self.last_draw = Some(d.clone());
-                    }
-                    if frames {
-                        let options = Options {
-                            unit: 64.0,
-                            last: Some(game.move_cells(&before, mv)),
-                            names: true,
-                            turned: self.turned,
-                            ..Options::default()
-                        };
-                        steps.push(json!({
-                            "mover": if machine_to_move { self.name.to_string() } else { spec.to_string() },
-                            "move": game.move_name(&before, mv),
-                            "ply": ply,
-                            "board": board_svg(&game, m.position(), &options),
-                            "draw": draw,
-                        }));
-                    }
-                }
-                // Never: the opponent is a program; were it so, it resigns.
-                Step::AwaitingPerson => m.opponent_resigns(),
-                Step::Over(result, ending) => break (result, ending),
-            }
-        };
-        let pos = m.position().clone();
-        let last = m.last_move();
-        let small = self.small();
-        let (record, changes) = m.finish(&mut self.trainer, small);
-        let name = self.name;
-        let text = match (result, ending) {
-            (GameResult::Loss, Ending::MachineResigned) => {
-                format!("{name}'s box is empty: {name} resigns; {spec} wins.")
-            }
-            (GameResult::Win, Ending::OpponentResigned) => format!("{spec} resigns. {name} wins."),
-            (GameResult::Win, _) => format!("{name} wins."),
-            (GameResult::Loss, _) => format!("{spec} wins."),
-            (GameResult::Draw, _) => "A draw.".to_string(),
-        };
-        self.last_changes = self.changes_json(&changes);
-        self.last_game = self.drawn.iter().map(|d| d.index).collect();
-        self.record(&record);
-        self.finished = Some(Finished {
-            pos,
-            last,
-            result: text.clone(),
+        let m = Match::start(&mut self.trainer);
+        self.watching = Some(Watching {
+            m,
+            spec: spec.clone(),
+            frames,
+            steps: Vec::new(),
         });
-        let (spec, opponent) = self.trainer.set_opponent(OpponentSpec::Human, Opponent::Human);
-        self.parked = Some((spec, Some(opponent)));
-        Ok(json!({"steps": steps, "result": text, "plies": self.history.len()}))
+        Ok(())
+    }
+
+    fn watch_step(&mut self, deadline: Instant) -> Watched {
+        loop {
+            let Some(w) = self.watching.as_mut() else {
+                return Watched::Over(json!({"steps": [], "result": "", "plies": 0}));
+            };
+            if let Some(thinking) = w.m.detach_opponent(&mut self.trainer, slow) {
+                return Watched::Pending(Pending(Box::new(thinking)));
+            }
+            let before = w.m.position().clone();
+            let step = w.m.step(&mut self.trainer);
+            if let Some(over) = self.watched_step(before, step) {
+                return Watched::Over(over);
+            }
+            if Instant::now() >= deadline {
+                return Watched::More;
+            }
+        }
+    }
+
+    fn resume(&mut self, pending: Pending) {
+        let Ok(thinking) = pending.0.into_any().downcast::<Thinking<G>>() else {
+            return;
+        };
+        if let Some(w) = self.watching.as_mut() {
+            let before = w.m.position().clone();
+            // An end (the opponent resigned) is found again by the next step.
+            if let step @ Step::Opponent(_) = w.m.resume(&mut self.trainer, *thinking) {
+                self.watched_step(before, step);
+            }
+        } else if let Some(m) = self.training_match.as_mut() {
+            m.resume(&mut self.trainer, *thinking);
+        }
     }
 
     fn curves(&self) -> Json {
@@ -1152,25 +1287,38 @@ impl<G: Picture> Session for GameSession<G> {
                         self.training_match = Some(Match::start(&mut self.trainer));
                     }
                 }
-                Some(m) => match m.step(&mut self.trainer) {
-                    Step::Over(..) => {
-                        if let Some(m) = self.training_match.take() {
-                            let (record, _) = m.finish(&mut self.trainer, exact);
-                            played += 1;
-                            self.record(&record);
-                        }
+                Some(m) => match m.detach_opponent(&mut self.trainer, slow) {
+                    Some(thinking) => {
+                        return Trained {
+                            games: played,
+                            halted,
+                            pending: Some(Pending(Box::new(thinking))),
+                        };
                     }
-                    // Never while training (the opponent is a program); were it
-                    // so, the game would end as if the person had resigned.
-                    Step::AwaitingPerson => m.opponent_resigns(),
-                    Step::Machine(_) | Step::Opponent(_) => {}
+                    None => match m.step(&mut self.trainer) {
+                        Step::Over(..) => {
+                            if let Some(m) = self.training_match.take() {
+                                let (record, _) = m.finish(&mut self.trainer, exact);
+                                played += 1;
+                                self.record(&record);
+                            }
+                        }
+                        // Never while training (the opponent is a program); were it
+                        // so, the game would end as if the person had resigned.
+                        Step::AwaitingPerson => m.opponent_resigns(),
+                        Step::Machine(_) | Step::Opponent(_) => {}
+                    },
                 },
             }
             if Instant::now() >= deadline {
                 break;
             }
         }
-        Trained { games: played, halted }
+        Trained {
+            games: played,
+            halted,
+            pending: None,
+        }
     }
 
     fn end_training(&mut self) {

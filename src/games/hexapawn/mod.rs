@@ -533,12 +533,17 @@ impl SearchLimits for Hexapawn {
     /// For normal pawns, an estimate from below of the positions an
     /// exhaustive computation stores: those reached by pushes alone
     /// ([`pushes_only`], a true lower bound), times 2^(W−1) for what captures
-    /// add. Not a proof: checked below the exact solver's count on every
-    /// board it stores in 6 million positions or fewer (tests/hexapawn.rs),
-    /// at least 3 times below on each, so a board it refuses at once would
-    /// have been refused after filling memory anyway.
+    /// add, and 2.2 times more on boards of 4×4 and up (where the solver
+    /// stores at least 7.3 times the estimate without it; 7×4 comes to
+    /// 2.2 million and is refused at once by limits of 2 million). Not a
+    /// proof: checked below the exact solver's count on every board it
+    /// stores in 6 million positions or fewer (tests/hexapawn.rs), at least
+    /// 3 times below on each, so a board it refuses at once would have been
+    /// refused after filling memory anyway.
     fn position_bound(&self) -> Option<f64> {
-        (self.pawn == Pawn::Normal).then(|| pushes_only(self.width, self.height) * f64::from(1u32 << (self.width - 1)))
+        let wide = if self.width >= 4 && self.height >= 4 { 2.2 } else { 1.0 };
+        (self.pawn == Pawn::Normal)
+            .then(|| (pushes_only(self.width, self.height) * f64::from(1u32 << (self.width - 1)) * wide).floor())
     }
 
     /// The winner-only search with a table of 192 MiB kept across games, on

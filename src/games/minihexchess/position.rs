@@ -1,5 +1,6 @@
-//! Position strings (the files a to g, the side to move, the fifty-move
-//! count and the repetition history) and the position hashes the history keeps.
+//! Position strings (the files a to g, the side to move and the fifty-move
+//! count; strings of an earlier version, with the repetition history's
+//! hashes after them, are still read) and the position hashes the history keeps.
 
 use std::hash::{Hash, Hasher};
 
@@ -18,7 +19,7 @@ pub(super) fn board_hash(cells: &[Option<Piece>; 37], turn: Player) -> u64 {
     h.finish()
 }
 
-const EXPECTED: &str = "expected the files a to g, each from rank 1 up (4, 5, 6, 7, 6, 5, 4 cells) separated by '/', using K R B N P (White), k r b n p (Black) and digits, then ' w' or ' b', the plies since a capture or pawn move, and (for repetition) the hashes of the positions since then (or '-'), left out when there are none before this one";
+const EXPECTED: &str = "expected the files a to g, each from rank 1 up (4, 5, 6, 7, 6, 5, 4 cells) separated by '/', using K R B N P (White), k r b n p (Black) and digits, then ' w' or ' b', and the plies since a capture or pawn move";
 
 /// How many cells file `q` (a = −3 … g = 3) has.
 fn file_len(q: i32) -> usize {
@@ -38,7 +39,10 @@ impl MiniHexchess {
         }
     }
 
-    /// The position string of `pos`.
+    /// The position string of `pos`: what a person reads. Positions that
+    /// differ only in their repetition history (the positions since the last
+    /// capture or pawn move) have the same string; read back, it starts a
+    /// fresh history.
     pub(super) fn write_position(pos: &HexchessPosition) -> String {
         // Files a to g, each from rank 1 up, '/'-separated; digits for empty runs.
         let mut files = Vec::new();
@@ -48,18 +52,9 @@ impl MiniHexchess {
             files.push(encode_run(pos.cells[i..i + len].iter().map(|p| p.map(|p| p.symbol()))));
             i += len;
         }
-        let text = format!("{} {} {}", files.join("/"), side_char(pos.turn), pos.halfmoves);
-        // The hashes only when there are earlier positions to repeat: a box,
-        // the start, or a position just after a capture or pawn move reads
-        // back the same without them.
-        if pos.history_len <= 1 {
-            return text;
-        }
-        let history: Vec<String> = pos.history[..usize::from(pos.history_len)]
-            .iter()
-            .map(|h| format!("{h:x}"))
-            .collect();
-        format!("{text} {}", history.join(","))
+        // The repetition history is not written: it belongs to the game
+        // being played (its record of moves), not to what a person reads.
+        format!("{} {} {}", files.join("/"), side_char(pos.turn), pos.halfmoves)
     }
 
     /// Read a position string.
