@@ -1,0 +1,204 @@
+//! The speed of light for HER on 3×3 Hexapawn: Gardner's rule (one bead a
+//! move, the bead of the last move lost after a defeat, resign on an empty
+//! box) against a random White, in a loop written for speed alone, to
+//! measure the trainer against. Every position is numbered up front and a
+//! game is a walk through flat tables of a few bytes a position, spending
+//! one ChaCha8 draw a game: each choice among `n` takes the high part of
+//! the 64-bit draw times `n` and keeps the low part for the next choice
+//! (`n` ≤ 4 and at most 8 plies on 3×3: 16 of its 64 bits).
+//!
+//! The games follow HER's rule, each choice uniform among the beads or the
+//! moves, but are not the trainer's games for a seed: the trainer spends a
+//! draw a choice, as both of its paths must to agree.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use rand::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use menace::machine::settings::MachineSettings;
+use menace::machine::Machine;
+use menace::prelude::*;
+use menace::{Hexapawn, Outcome, Player};
+
+use super::bench::Row;
+
+const MACHINE: u8 = 0;
+const OPPONENT: u8 = 1;
+const WON: u8 = 2;
+const LOST: u8 = 3;
+
+/// The tables for one machine: per position its kind, its children (the
+/// opponent's moves, or the child each bead colour leads to) and, where the
+/// machine moves, where its box's beads start.
+struct Tables {
+    kind: Vec<u8>,
+    first: Vec<u16>,
+    count: Vec<u8>,
+    child: Vec<u16>,
+    bead_at: Vec<u16>,
+    beads: Vec<u32>,
+}
+
+fn tables() -> anyhow::Result<Tables> {
+    let game = Hexapawn::new(3, 3).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let machine = Machine::new(game.clone(), Player::Two, MachineSettings::gardner())?;
+    let mut box_at = Vec::new();
+    let mut beads = Vec::new();
+    for b in machine.boxes() {
+        box_at.push(beads.len() as u16);
+        beads.extend_from_slice(&b.beads);
+    }
+    let mut ids: HashMap<_, u16> = HashMap::new();
+    let mut positions = vec![game.start()];
+    ids.insert(game.start(), 0);
+    let mut t = Tables {
+        kind: Vec::new(),
+        first: Vec::new(),
+        count: Vec::new(),
+        child: Vec::new(),
+        bead_at: Vec::new(),
+        beads,
+    };
+    let mut i = 0;
+    while i < positions.len() {
+        let pos = positions[i].clone();
+        let kids: Vec<_> = match game.outcome(&pos) {
+            Outcome::Ongoing if game.turn(&pos) == Player::Two => {
+                let (b, sym) = machine
+                    .box_for(&pos)
+                    .ok_or_else(|| anyhow::anyhow!("a box for every position"))?;
+                t.kind.push(MACHINE);
+                t.bead_at.push(box_at[b as usize]);
+                let inverse = sym.inverse();
+                machine.boxes()[b as usize]
+                    .moves
+                    .iter()
+                    .map(|&m| game.play(&pos, game.map_move(m, inverse)))
+                    .collect()
+            }
+            Outcome::Ongoing => {
+                t.kind.push(OPPONENT);
+                t.bead_at.push(0);
+                game.moves(&pos).into_iter().map(|m| game.play(&pos, m)).collect()
+            }
+            Outcome::Win(Player::Two) => {
+                t.kind.push(WON);
+                t.bead_at.push(0);
+                Vec::new()
+            }
+            _ => {
+                t.kind.push(LOST);
+                t.bead_at.push(0);
+                Vec::new()
+            }
+        };
+        t.first.push(t.child.len() as u16);
+        t.count.push(kids.len() as u8);
+        for kid in kids {
+            let next = ids.len() as u16;
+            let id = *ids.entry(kid.clone()).or_insert_with(|| {
+                positions.push(kid);
+                next
+            });
+            t.child.push(id);
+        }
+        i += 1;
+    }
+    Ok(t)
+}
+
+/// Play `n` games; the machine's wins.
+fn play(t: &mut Tables, n: u64, rng: &mut ChaCha8Rng) -> u64 {
+    let mut wins = 0;
+    for _ in 0..n {
+        let mut x = rng.next_u64();
+        let mut at = 0usize;
+        let mut last = usize::MAX;
+        loop {
+            let first = usize::from(t.first[at]);
+            let count = u64::from(t.count[at]);
+            match t.kind[at] {
+                OPPONENT => {
+                    let r = u128::from(x) * u128::from(count);
+                    x = r as u64;
+                    at = usize::from(t.child[first + (r >> 64) as usize]);
+                }
+                MACHINE => {
+                    let b = usize::from(t.bead_at[at]);
+                    let box_beads = &t.beads[b..b + count as usize];
+                    let total: u32 = box_beads.iter().sum();
+                    if total == 0 {
+                        // Resigned: a loss, the bead of the last move lost.
+                        if last != usize::MAX {
+                            t.beads[last] -= 1;
+                        }
+                        break;
+                    }
+                    let r = u128::from(x) * u128::from(total);
+                    x = r as u64;
+                    let pick = (r >> 64) as u32;
+                    let mut below = 0;
+                    let mut colour = 0;
+                    for &k in box_beads {
+                        below += k;
+                        colour += usize::from(below <= pick);
+                    }
+                    last = b + colour;
+                    at = usize::from(t.child[first + colour]);
+                }
+                WON => {
+                    wins += 1;
+                    break;
+                }
+                _ => {
+                    if last != usize::MAX {
+                        t.beads[last] -= 1;
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    wins
+}
+
+/// The row: `n` games of the speed-of-light loop, seed 1.
+pub(super) fn row(n: u64) -> anyhow::Result<Row> {
+    let mut t = tables()?;
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let start = Instant::now();
+    let wins = play(&mut t, n, &mut rng);
+    let seconds = start.elapsed().as_secs_f64();
+    Ok(Row {
+        what: "  the same rule in a speed-of-light loop".into(),
+        work: format!("{n} games"),
+        rate: n as f64 / seconds,
+        unit: "games/s",
+        seconds,
+        note: format!(
+            "one ChaCha8 draw a game, {} positions, {:.3} of games won",
+            t.kind.len(),
+            wins as f64 / n as f64
+        ),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The loop plays HER's rule: trained on 10 000 games against random
+    /// play it wins nearly all of the next 10 000, as the trainer's HER
+    /// does (its exact chance of beating random play is 0.9998 on average
+    /// after 500 games: README, `experiments/gardner-long.json`).
+    #[test]
+    fn the_loop_learns_as_her_does() {
+        let mut t = tables().unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        play(&mut t, 10_000, &mut rng);
+        let wins = play(&mut t, 10_000, &mut rng);
+        assert!(wins > 9_900, "{wins}");
+    }
+}
