@@ -63,7 +63,7 @@ fn tables() -> anyhow::Result<Tables> {
     };
     let mut i = 0;
     while i < positions.len() {
-        let pos = positions[i].clone();
+        let pos = positions[i];
         let kids: Vec<_> = match game.outcome(&pos) {
             Outcome::Ongoing if game.turn(&pos) == Player::Two => {
                 let (b, sym) = machine
@@ -98,7 +98,7 @@ fn tables() -> anyhow::Result<Tables> {
         t.count.push(kids.len() as u8);
         for kid in kids {
             let next = ids.len() as u16;
-            let id = *ids.entry(kid.clone()).or_insert_with(|| {
+            let id = *ids.entry(kid).or_insert_with(|| {
                 positions.push(kid);
                 next
             });
@@ -164,6 +164,86 @@ fn play(t: &mut Tables, n: u64, rng: &mut ChaCha8Rng) -> u64 {
     wins
 }
 
+/// Every whole game from the start as the beads stand: the chance of each
+/// (running total), the bead its last move of the machine's drew (to be
+/// lost if it loses; `usize::MAX`: none) and whether the machine wins.
+fn whole_games(t: &Tables, out: &mut Vec<(f64, usize, bool)>) {
+    fn walk(t: &Tables, at: usize, chance: f64, last: usize, out: &mut Vec<(f64, usize, bool)>) {
+        let first = usize::from(t.first[at]);
+        let count = usize::from(t.count[at]);
+        let mut end = |won: bool| {
+            let before = out.last().map_or(0.0, |g: &(f64, usize, bool)| g.0);
+            out.push((before + chance, last, won));
+        };
+        match t.kind[at] {
+            OPPONENT => {
+                for k in 0..count {
+                    walk(t, usize::from(t.child[first + k]), chance / count as f64, last, out);
+                }
+            }
+            MACHINE => {
+                let b = usize::from(t.bead_at[at]);
+                let total: u32 = t.beads[b..b + count].iter().sum();
+                if total == 0 {
+                    return end(false);
+                }
+                for k in 0..count {
+                    let beads = t.beads[b + k];
+                    if beads > 0 {
+                        let p = chance * f64::from(beads) / f64::from(total);
+                        walk(t, usize::from(t.child[first + k]), p, b + k, out);
+                    }
+                }
+            }
+            WON => end(true),
+            _ => end(false),
+        }
+    }
+    out.clear();
+    walk(t, 0, 1.0, usize::MAX, out);
+}
+
+/// Play `n` games, each drawn whole from the table of games with one
+/// draw (rebuilt after a loss, the only change to the beads); the wins.
+fn play_whole(t: &mut Tables, n: u64, rng: &mut ChaCha8Rng) -> u64 {
+    let mut games = Vec::new();
+    whole_games(t, &mut games);
+    let mut wins = 0;
+    for _ in 0..n {
+        let total = games.last().map_or(0.0, |g| g.0);
+        let u = (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64) * total;
+        let i = games.partition_point(|g| g.0 <= u).min(games.len() - 1);
+        let (_, last, won) = games[i];
+        if won {
+            wins += 1;
+        } else if last != usize::MAX {
+            t.beads[last] -= 1;
+            whole_games(t, &mut games);
+        }
+    }
+    wins
+}
+
+/// The row of the whole-game loop: `n` games, seed 1.
+pub(super) fn whole_row(n: u64) -> anyhow::Result<Row> {
+    let mut t = tables()?;
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let start = Instant::now();
+    let wins = play_whole(&mut t, n, &mut rng);
+    let seconds = start.elapsed().as_secs_f64();
+    Ok(Row {
+        what: "  the same rule, each game drawn whole".into(),
+        work: format!("{n} games"),
+        rate: n as f64 / seconds,
+        unit: "games/s",
+        seconds,
+        note: format!(
+            "one ChaCha8 draw a game from a table of whole games, {:.3} of games won",
+            wins as f64 / n as f64
+        ),
+    })
+}
+
 /// The row: `n` games of the speed-of-light loop, seed 1.
 pub(super) fn row(n: u64) -> anyhow::Result<Row> {
     let mut t = tables()?;
@@ -199,6 +279,37 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         play(&mut t, 10_000, &mut rng);
         let wins = play(&mut t, 10_000, &mut rng);
+        assert!(wins > 9_900, "{wins}");
+    }
+
+    /// The table of whole games: the chances add up to 1, the untrained
+    /// machine wins with the chance the trainer's exact evaluation gives
+    /// (a second computation, over the general game tree), and the
+    /// whole-game loop learns as the ply-by-ply one does.
+    #[test]
+    fn whole_games_have_the_exact_chances() {
+        use menace::training::opponent::OpponentSpec;
+        use menace::training::trainer::Trainer;
+        let mut t = tables().unwrap();
+        let mut games = Vec::new();
+        whole_games(&t, &mut games);
+        let total = games.last().unwrap().0;
+        assert!((total - 1.0).abs() < 1e-12, "{total}");
+        let mut won = 0.0;
+        let mut before = 0.0;
+        for &(cum, _, w) in &games {
+            if w {
+                won += cum - before;
+            }
+            before = cum;
+        }
+        let game = Hexapawn::new(3, 3).unwrap();
+        let mut trainer = Trainer::new(game, Player::Two, MachineSettings::gardner(), OpponentSpec::Random, 1).unwrap();
+        let exact = trainer.exact().random.unwrap();
+        assert!((won - exact.win).abs() < 1e-12, "{won} {}", exact.win);
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        play_whole(&mut t, 10_000, &mut rng);
+        let wins = play_whole(&mut t, 10_000, &mut rng);
         assert!(wins > 9_900, "{wins}");
     }
 }
