@@ -203,22 +203,61 @@ fn whole_games(t: &Tables, out: &mut Vec<(f64, usize, bool)>) {
     walk(t, 0, 1.0, usize::MAX, out);
 }
 
+/// Walker's alias table over the games (Vose's construction): game `i`
+/// is kept with chance `keep[i]` (as a fraction of 2^32), else replaced by
+/// `alias[i]`, so that one draw picks a game: its high half the slot, its
+/// low half the coin.
+fn alias_table(games: &[(f64, usize, bool)], keep: &mut Vec<u64>, alias: &mut Vec<u32>) {
+    let n = games.len();
+    let total = games.last().map_or(1.0, |g| g.0);
+    let mut before = 0.0;
+    let mut scaled: Vec<f64> = games
+        .iter()
+        .map(|g| {
+            let p = (g.0 - before) / total * n as f64;
+            before = g.0;
+            p
+        })
+        .collect();
+    keep.clear();
+    keep.resize(n, 1 << 32);
+    alias.clear();
+    alias.extend(0..n as u32);
+    let (mut small, mut large): (Vec<usize>, Vec<usize>) = (0..n).partition(|&i| scaled[i] < 1.0);
+    while let (Some(s), Some(&l)) = (small.pop(), large.last()) {
+        keep[s] = (scaled[s] * (1u64 << 32) as f64) as u64;
+        alias[s] = l as u32;
+        scaled[l] -= 1.0 - scaled[s];
+        if scaled[l] < 1.0 {
+            large.pop();
+            small.push(l);
+        }
+    }
+}
+
 /// Play `n` games, each drawn whole from the table of games with one
 /// draw (rebuilt after a loss, the only change to the beads); the wins.
 fn play_whole(t: &mut Tables, n: u64, rng: &mut ChaCha8Rng) -> u64 {
     let mut games = Vec::new();
+    let (mut keep, mut alias) = (Vec::new(), Vec::new());
     whole_games(t, &mut games);
+    alias_table(&games, &mut keep, &mut alias);
     let mut wins = 0;
     for _ in 0..n {
-        let total = games.last().map_or(0.0, |g| g.0);
-        let u = (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64) * total;
-        let i = games.partition_point(|g| g.0 <= u).min(games.len() - 1);
+        let x = rng.next_u64();
+        let slot = ((x >> 32) * games.len() as u64 >> 32) as usize;
+        let i = if (x & 0xffff_ffff) < keep[slot] {
+            slot
+        } else {
+            alias[slot] as usize
+        };
         let (_, last, won) = games[i];
         if won {
             wins += 1;
         } else if last != usize::MAX {
             t.beads[last] -= 1;
             whole_games(t, &mut games);
+            alias_table(&games, &mut keep, &mut alias);
         }
     }
     wins
@@ -238,7 +277,7 @@ pub(super) fn whole_row(n: u64) -> anyhow::Result<Row> {
         unit: "games/s",
         seconds,
         note: format!(
-            "one ChaCha8 draw a game from a table of whole games, {:.3} of games won",
+            "one ChaCha8 draw a game from an alias table of whole games, {:.3} of games won",
             wins as f64 / n as f64
         ),
     })
@@ -307,6 +346,22 @@ mod tests {
         let mut trainer = Trainer::new(game, Player::Two, MachineSettings::gardner(), OpponentSpec::Random, 1).unwrap();
         let exact = trainer.exact().random.unwrap();
         assert!((won - exact.win).abs() < 1e-12, "{won} {}", exact.win);
+        // The alias table gives each game its chance back: summed over the
+        // slots, a game's share of keeping and of being the alias.
+        let (mut keep, mut alias) = (Vec::new(), Vec::new());
+        alias_table(&games, &mut keep, &mut alias);
+        let n = games.len() as f64;
+        let mut share = vec![0.0; games.len()];
+        for (slot, (&k, &a)) in keep.iter().zip(&alias).enumerate() {
+            let kept = k as f64 / (1u64 << 32) as f64;
+            share[slot] += kept / n;
+            share[a as usize] += (1.0 - kept) / n;
+        }
+        let mut before = 0.0;
+        for (g, got) in games.iter().zip(&share) {
+            assert!((got - (g.0 - before)).abs() < 1e-8, "{got} {}", g.0 - before);
+            before = g.0;
+        }
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         play_whole(&mut t, 10_000, &mut rng);
         let wins = play_whole(&mut t, 10_000, &mut rng);
