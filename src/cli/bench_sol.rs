@@ -245,7 +245,7 @@ fn play_whole(t: &mut Tables, n: u64, rng: &mut ChaCha8Rng) -> u64 {
     let mut wins = 0;
     for _ in 0..n {
         let x = rng.next_u64();
-        let slot = ((x >> 32) * games.len() as u64 >> 32) as usize;
+        let slot = (((x >> 32) * games.len() as u64) >> 32) as usize;
         let i = if (x & 0xffff_ffff) < keep[slot] {
             slot
         } else {
