@@ -287,7 +287,7 @@ fn bench_quick_runs_every_row() {
     assert!(out.status.success(), "{}", stderr(&out));
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     let rows = v["rows"].as_array().unwrap();
-    assert_eq!(rows.len(), 15);
+    assert_eq!(rows.len(), 20);
     let note = |what: &str| -> String {
         let row = rows
             .iter()
@@ -303,6 +303,30 @@ fn bench_quick_runs_every_row() {
     assert!(note("solve hex:6,swap=off").starts_with("24 of 36 win"));
     assert!(note("solve hex:7,swap=off").starts_with("1 of 1 win, as published"));
     assert!(note("train hexapawn").starts_with("compiled path"));
+    // The speed-of-light loop plays HER's rule: trained over its 100 000
+    // games against random play it wins nearly all (the trainer's HER: an
+    // exact chance of 0.9998 of beating random play after 500 games).
+    let light = note("the same rule in a speed-of-light loop");
+    let won: f64 = light
+        .split(", ")
+        .find_map(|part| part.strip_suffix(" of games won"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(won > 0.99, "{light}");
+    assert!(light.starts_with("one ChaCha8 draw a game"), "{light}");
+    assert!(note("the same rule, each game drawn whole").starts_with("one ChaCha8 draw a game"));
+    assert_eq!(
+        note("HER's rate against the speed of light"),
+        "against the faster loop; the goal: within 10x"
+    );
+    for board in ["5x5", "6x6"] {
+        let row = rows
+            .iter()
+            .find(|r| r["what"].as_str().unwrap() == format!("train hexapawn:{board} vs perfect, set-up included"))
+            .unwrap();
+        assert_eq!(row["note"], "not run under --quick: its set-up alone takes seconds");
+    }
     assert!(note("train chessapawn").starts_with("general path"));
     assert_eq!(note("train hex:5"), "refused at once");
     // 5 arms × 20 seeds, 100 games each.

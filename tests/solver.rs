@@ -350,6 +350,43 @@ fn the_on_demand_perfect_player_plays_winning_moves_as_the_exact_solver_finds_th
             }
         }
     }
+    // Answers kept: asked again (from what was kept) and with a store of 7
+    // answers that starts afresh when full, each answer is the searched
+    // one, moves in the same order (the trainer's uniform pick reads it).
+    {
+        use menace::games::hexapawn::solver::OnDemand;
+        use menace::search::PositionSolver;
+        let game = Hexapawn::new(4, 4).unwrap();
+        let mut exact = Solver::new(game.clone());
+        let mut kept = OnDemand::with_answers(game.clone(), 10, 7);
+        let positions: Vec<_> = common::rules::sample_positions(&game, 400, 50)
+            .into_iter()
+            .filter(|p| !game.outcome(p).is_over())
+            .collect();
+        let mut fresh_answers = Vec::new();
+        for pos in &positions {
+            fresh_answers.push(OnDemand::with_answers(game.clone(), 10, 1).best_moves(pos));
+        }
+        for round in 0..2 {
+            for (pos, fresh) in positions.iter().zip(&fresh_answers) {
+                let answer = kept.best_moves(pos);
+                assert_eq!(&answer, fresh, "round {round}: {}", game.position_string(pos));
+                assert!(kept.answers_kept() <= 7);
+                // And the winning ones are the exact solver's, in legal-move order.
+                let values = exact.move_values(pos).unwrap();
+                let winning: Vec<_> = values
+                    .iter()
+                    .filter(|(_, v)| matches!(v, Value::Win(_)))
+                    .map(|(m, _)| *m)
+                    .collect();
+                if !winning.is_empty() {
+                    let legal = game.moves(pos);
+                    let in_order: Vec<_> = legal.iter().copied().filter(|m| winning.contains(m)).collect();
+                    assert_eq!(answer, in_order);
+                }
+            }
+        }
+    }
     // Boards the exhaustive solver handles keep it.
     assert!(PerfectPlayer::new(Hexapawn::new(5, 4).unwrap())
         .unwrap()

@@ -18,7 +18,9 @@ use super::output::print_json;
 
 #[derive(Args)]
 pub struct BenchArgs {
-    /// A tenth of the work (or less) for each row: a quick check that every row runs.
+    /// A tenth of the work (or less) for each row: a quick check that every
+    /// row runs, but for the rows training against perfect play on 5×5 and
+    /// 6×6 Hexapawn, listed as not run (their set-up alone takes seconds).
     #[arg(long)]
     quick: bool,
     /// Print the rows as JSON.
@@ -56,7 +58,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
 
     let hexapawn = Hexapawn::new(3, 3).context("hexapawn")?;
     let before = resident_mb();
-    add(games(
+    let her = games(
         "train hexapawn, HER (gardner) vs random",
         hexapawn.clone(),
         Player::Two,
@@ -64,7 +66,9 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         "random",
         scale(10_000_000),
         None,
-    )?)?;
+    )?;
+    let her_rate = her.rate;
+    add(her)?;
     let after = resident_mb();
     if let (Some(b), Some(a)) = (before, after) {
         add(Row {
@@ -76,6 +80,19 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
             note: format!("{b:.1} MB before"),
         })?;
     }
+    let light = super::bench_sol::row(scale(10_000_000))?;
+    let whole = super::bench_sol::whole_row(scale(10_000_000))?;
+    let ratio = light.rate.max(whole.rate) / her_rate;
+    add(light)?;
+    add(whole)?;
+    add(Row {
+        what: "  HER's rate against the speed of light".into(),
+        work: String::new(),
+        rate: ratio,
+        unit: "x slower",
+        seconds: 0.0,
+        note: "against the faster loop; the goal: within 10x".into(),
+    })?;
     let restock = MachineSettings {
         empty_box: EmptyBox::Restock,
         ..MachineSettings::michie()
@@ -107,6 +124,22 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         scale(50_000),
         Some(1),
     )?)?;
+
+    for (w, h, n) in [(5, 5, 1_000_000), (6, 6, 100_000)] {
+        add(if args.quick {
+            // Their set-up alone (solving the game, or proving the start) takes seconds.
+            Row {
+                what: format!("train hexapawn:{w}x{h} vs perfect, set-up included"),
+                work: "0 games".into(),
+                rate: 0.0,
+                unit: "games/s",
+                seconds: 0.0,
+                note: "not run under --quick: its set-up alone takes seconds".into(),
+            }
+        } else {
+            games_set_up(w, h, n)?
+        })?;
+    }
 
     let first_visit = MachineSettings {
         box_mode: BoxMode::FirstVisit,
@@ -229,6 +262,41 @@ fn games<G: Game>(
         seconds,
         note: format!(
             "{} path, {:.1} plies a game, {} boxes",
+            if compiled { "compiled" } else { "general" },
+            plies as f64 / n as f64,
+            trainer.machine().boxes().len()
+        ),
+    })
+}
+
+/// `menace train hexapawn:WxH --opponent perfect --games N` as the command
+/// runs it (the machine's side and settings the game's defaults, seed 1),
+/// timed from before the perfect opponent is set up.
+fn games_set_up(w: u8, h: u8, n: u64) -> anyhow::Result<Row> {
+    let game = Hexapawn::new(w, h)?;
+    let before = resident_mb();
+    let t = Instant::now();
+    let side = menace::registry::winning_or_historical_side(&game);
+    let mut trainer = Trainer::new(game, side, MachineSettings::gardner(), OpponentSpec::Perfect(1.0), 1)?;
+    let set_up = t.elapsed().as_secs_f64();
+    let compiled = trainer.is_compiled();
+    let mut plies = 0u64;
+    for _ in 0..n {
+        plies += u64::from(trainer.play_game(false).plies);
+    }
+    let seconds = t.elapsed().as_secs_f64();
+    let memory = match (before, resident_mb()) {
+        (Some(b), Some(a)) => format!(", {:.0} MB more resident", a - b),
+        _ => String::new(),
+    };
+    Ok(Row {
+        what: format!("train hexapawn:{w}x{h} vs perfect, set-up included"),
+        work: format!("{n} games"),
+        rate: n as f64 / seconds,
+        unit: "games/s",
+        seconds,
+        note: format!(
+            "{} path, set-up {set_up:.2} s, {:.1} plies a game, {} boxes{memory}",
             if compiled { "compiled" } else { "general" },
             plies as f64 / n as f64,
             trainer.machine().boxes().len()

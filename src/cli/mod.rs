@@ -20,6 +20,7 @@ macro_rules! out {
 
 mod bench;
 mod bench_hex;
+mod bench_sol;
 mod boxes;
 mod machine_args;
 mod merge;

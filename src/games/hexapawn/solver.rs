@@ -7,6 +7,8 @@
 
 use std::time::{Duration, Instant};
 
+use rustc_hash::FxHashMap;
+
 use super::table::{Table, BUCKET_BYTES};
 use super::{Hexapawn, HexapawnMove, HexapawnPosition};
 use crate::game::{Game, Outcome, Player, PositionSolver, Rules};
@@ -144,6 +146,20 @@ impl WinnerSearch {
         out
     }
 
+    /// The table's key for a position: the smaller of it and its mirror image.
+    #[inline]
+    fn key(&self, white: u64, black: u64) -> (u64, u64) {
+        if self.game.width == 1 {
+            return (white, black);
+        }
+        let (mw, mb) = (self.mirror(white), self.mirror(black));
+        if (mw, mb) < (white, black) {
+            (mw, mb)
+        } else {
+            (white, black)
+        }
+    }
+
     fn out_of_budget(&self) -> Option<Unsolved> {
         if let Some(max) = self.max_nodes {
             if self.nodes > max {
@@ -176,17 +192,7 @@ impl WinnerSearch {
         if all & goal != 0 {
             return Ok(true);
         }
-        // One entry for a position and its mirror image: the smaller of the two.
-        let (mw, mb) = if self.game.width > 1 {
-            (self.mirror(white), self.mirror(black))
-        } else {
-            (white, black)
-        };
-        let (kw, kb) = if (mw, mb) < (white, black) {
-            (mw, mb)
-        } else {
-            (white, black)
-        };
+        let (kw, kb) = self.key(white, black);
         let t = turn.index() as u64;
         if let Some(win) = self.table.get(kw, kb, t) {
             return Ok(win);
@@ -227,15 +233,43 @@ impl WinnerSearch {
 /// game: every winning move when the side to move wins; when it loses,
 /// every move that does not let the other side reach its far rank at once
 /// (all moves, where each does).
+///
+/// Its answers are kept per position (up to a fixed number, starting afresh
+/// when full): the positions games reach against a learning machine are
+/// few and come back game after game, and an answer kept costs a lookup
+/// where working it out again costs a search of every move. An answer is
+/// the same whether kept or searched (the search is exact), so keeping
+/// them changes no game.
 pub struct OnDemand {
     search: WinnerSearch,
+    /// The answer for each position: a bit for each of its legal moves, in
+    /// legal-move order, the order the search gives them in (at most 60
+    /// moves on the boards this engine takes: 5 a pawn, 12 pawns on 36
+    /// cells). Keyed by the bitboards, the side to move in White's top bit
+    /// (a cell past any board this engine takes).
+    answers: FxHashMap<(u64, u64), u64>,
+    max_answers: usize,
+    moves: Vec<HexapawnMove>,
 }
 
+/// The answers [`OnDemand`] keeps by default: 7/8 of 2^20, the most its
+/// map holds in 2^20 slots (about 25 MB).
+pub const DEFAULT_ANSWERS: usize = 917_504;
+
 impl OnDemand {
-    /// An engine with a table of 2^`table_bits` buckets kept across games.
+    /// An engine with a table of 2^`table_bits` buckets kept across games,
+    /// and [`DEFAULT_ANSWERS`] answers kept.
     pub fn new(game: Hexapawn, table_bits: u32) -> OnDemand {
+        OnDemand::with_answers(game, table_bits, DEFAULT_ANSWERS)
+    }
+
+    /// [`OnDemand::new`] keeping at most `max_answers` answers (at least 1).
+    pub fn with_answers(game: Hexapawn, table_bits: u32, max_answers: usize) -> OnDemand {
         OnDemand {
             search: WinnerSearch::new(game, table_bits),
+            answers: FxHashMap::default(),
+            max_answers: max_answers.max(1),
+            moves: Vec::new(),
         }
     }
 
@@ -243,10 +277,14 @@ impl OnDemand {
     pub fn table_bytes(table_bits: u32) -> usize {
         BUCKET_BYTES << table_bits
     }
-}
 
-impl PositionSolver<Hexapawn> for OnDemand {
-    fn best_moves(&mut self, pos: &HexapawnPosition) -> Vec<HexapawnMove> {
+    /// Answers kept now.
+    pub fn answers_kept(&self) -> usize {
+        self.answers.len()
+    }
+
+    /// The answer for `pos`, searched.
+    fn search_answer(&mut self, pos: &HexapawnPosition) -> Vec<HexapawnMove> {
         // No budget: boards are offered this engine only where a search from the start is quick.
         // A lost position needs no search of its moves (each loses): one probe, mostly.
         if self.search.wins(pos).unwrap_or(true) {
@@ -275,5 +313,36 @@ impl PositionSolver<Hexapawn> for OnDemand {
         } else {
             resisting
         }
+    }
+}
+
+impl PositionSolver<Hexapawn> for OnDemand {
+    fn best_moves(&mut self, pos: &HexapawnPosition) -> Vec<HexapawnMove> {
+        let key = (pos.white | u64::from(pos.turn == Player::Two) << 63, pos.black);
+        self.search.game.legal_moves(pos, &mut self.moves);
+        // Kept as bits over the legal moves: only where they fit (always, on the boards this engine takes).
+        let fits = self.moves.len() <= 64 && pos.white >> 63 == 0;
+        if fits {
+            if let Some(&bits) = self.answers.get(&key) {
+                return (0..self.moves.len())
+                    .filter(|i| bits >> i & 1 != 0)
+                    .map(|i| self.moves[i])
+                    .collect();
+            }
+        }
+        let answer = self.search_answer(pos);
+        if fits {
+            let bits = self
+                .moves
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| answer.contains(m))
+                .fold(0u64, |acc, (i, _)| acc | 1 << i);
+            if self.answers.len() >= self.max_answers {
+                self.answers.clear();
+            }
+            self.answers.insert(key, bits);
+        }
+        answer
     }
 }
