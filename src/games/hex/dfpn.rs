@@ -33,7 +33,7 @@
 //! reasoning); when the swap is pending it is a move too, and no cell is
 //! filled in (the swap mirrors the lone stone, which fill-in would spoil).
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -202,6 +202,66 @@ impl Solver {
         r
     }
 
+    /// The cells of `cells` (empty on the board `filled`) worth trying for
+    /// `side`: those left after dropping each vulnerable cell one of whose
+    /// killers is either outside `cells` (a move that loses, so the
+    /// vulnerable cell loses too) or in `cells` and not vulnerable itself
+    /// (so it stays, and no chain of killers prunes every cell).
+    pub(super) fn prune(&self, filled: [u64; 2], cells: u64, side: usize) -> u64 {
+        let mut killers = [0u64; 64];
+        let mut vulnerable = 0u64;
+        let mut rest = cells;
+        while rest != 0 {
+            let c = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let k = self.inferior.killers(c, filled, side);
+            if k != 0 {
+                killers[c] = k;
+                vulnerable |= 1 << c;
+            }
+        }
+        let mut out = cells;
+        let mut rest = vulnerable;
+        while rest != 0 {
+            let c = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if killers[c] & !vulnerable != 0 {
+                out &= !(1 << c);
+            }
+        }
+        out
+    }
+
+    /// Help another thread solve `state`: solve its children one by one,
+    /// taking them from the end of its list of moves (the searching thread
+    /// tends to begin at the front) through the shared `cursor`, each into
+    /// the shared table, until `finished` is set, the children run out or
+    /// the budget does. Returns whether there was a child to take.
+    pub(super) fn help(&self, state: State, finished: &AtomicBool, cursor: &AtomicUsize) -> bool {
+        let mut w = Worker::new(self);
+        w.cancel = Some(finished);
+        let (st, _) = w.canonical(state);
+        let Look::Moves { filled, cells, swap } = w.look_pruned(&st) else {
+            return false;
+        };
+        let steps = w.steps(cells, swap);
+        let mut took = false;
+        loop {
+            let k = cursor.fetch_add(1, Ordering::Relaxed);
+            if k >= steps.len() || finished.load(Ordering::Relaxed) {
+                break;
+            }
+            took = true;
+            let child = w.child(&st, filled, steps[steps.len() - 1 - k]);
+            if w.solve(child).is_err() {
+                break;
+            }
+        }
+        // Count what was searched in the budget; a stop is the owner's to report.
+        let _ = w.flush();
+        took
+    }
+
     /// The board of `st` after fill-in (none while the swap is to come).
     pub(super) fn fill(&self, st: &State) -> [u64; 2] {
         let live = self.swap && !st.swapped && (st.stones[0] | st.stones[1]).count_ones() <= 1;
@@ -227,6 +287,8 @@ pub(super) struct Worker<'a> {
     /// Positions this worker searched, and those not yet counted in the budget.
     nodes: u64,
     unflushed: u64,
+    /// Set by another thread when this worker's search is no longer wanted.
+    cancel: Option<&'a AtomicBool>,
 }
 
 impl<'a> Worker<'a> {
@@ -245,6 +307,7 @@ impl<'a> Worker<'a> {
             centre_first,
             nodes: 0,
             unflushed: 0,
+            cancel: None,
         }
     }
 
@@ -269,7 +332,7 @@ impl<'a> Worker<'a> {
         if late || total > s.max_searched.load(Ordering::Relaxed) {
             s.stopped.store(true, Ordering::Relaxed);
         }
-        if s.stopped.load(Ordering::Relaxed) {
+        if s.stopped.load(Ordering::Relaxed) || self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
             return Err(OutOfBudget);
         }
         Ok(())
@@ -359,6 +422,23 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// [`Self::look`], with the vulnerable cells pruned from the moves
+    /// ([`Solver::prune`]; not on the empty board while the swap is to
+    /// come, where a stone may yet change sides).
+    fn look_pruned(&mut self, st: &State) -> Look {
+        match self.look(st) {
+            Look::Moves { filled, cells, swap } if (st.stones[0] | st.stones[1]) != 0 => {
+                let cells = self.solver.prune(filled, cells, st.side);
+                if cells == 0 && !swap {
+                    Look::Lost
+                } else {
+                    Look::Moves { filled, cells, swap }
+                }
+            }
+            other => other,
+        }
+    }
+
     /// The position after `step` from the board `filled` of `st`.
     pub fn child(&self, st: &State, filled: [u64; 2], step: Step) -> State {
         let side = st.side;
@@ -409,7 +489,7 @@ impl<'a> Worker<'a> {
         let (filled, cells, swap) = match self.solver.table.get(&key) {
             Some(e) if e.pn == 0 || e.dn == 0 => return Ok((e.pn, e.dn)),
             Some(e) if e.looked => (e.filled, e.cells, e.swap),
-            _ => match self.look(&st) {
+            _ => match self.look_pruned(&st) {
                 Look::Moves { filled, cells, swap } => (filled, cells, swap),
                 end => {
                     let (pn, dn) = if matches!(end, Look::Won) { (0, INF) } else { (INF, 0) };
@@ -436,7 +516,7 @@ impl<'a> Worker<'a> {
         for (child, key) in states.iter().zip(&keys) {
             if self.solver.table.get(key).is_none() {
                 let (c, _) = self.canonical(*child);
-                let entry = match self.look(&c) {
+                let entry = match self.look_pruned(&c) {
                     Look::Won => Entry {
                         key: *key,
                         pn: 0,

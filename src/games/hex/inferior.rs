@@ -113,6 +113,29 @@ impl Inferior {
         self.dead[code(self.ring(c, red, blue))]
     }
 
+    /// The empty cells next to `c` where a stone of the opponent of `side`
+    /// (0 Red, 1 Blue) would leave `c` dead: its *killers*. A cell with a
+    /// killer d is *vulnerable* for `side`, and `side`'s move at d is at
+    /// least as good as its move at `c` (play d as if it were `c`, and an
+    /// answer at `c` as if it were at d: the only difference at the end is
+    /// `c` and d swapped, and with the opponent on d, `c`'s colour does not
+    /// matter).
+    pub fn killers(&self, c: usize, stones: [u64; 2], side: usize) -> u64 {
+        let [red, blue] = stones;
+        let mut out = 0;
+        for &slot in &self.rings[c] {
+            let Slot::Cell(d) = slot else { continue };
+            if (red | blue) >> d & 1 == 1 {
+                continue;
+            }
+            let (r, b) = if side == 0 { (red, blue | 1 << d) } else { (red | 1 << d, blue) };
+            if self.is_dead(c, r, b) {
+                out |= 1 << d;
+            }
+        }
+        out
+    }
+
     /// Fill in dead cells (as Red: either colour would do) and captured
     /// pairs (as their captor) until none is left; returns the stones
     /// `[red, blue]` after.
