@@ -241,7 +241,7 @@ impl Solver {
         let mut w = Worker::new(self);
         w.cancel = Some(finished);
         let (st, _) = w.canonical(state);
-        let Look::Moves { filled, cells, swap } = w.look_pruned(&st) else {
+        let Look::Moves { filled, cells, swap } = w.look_pruned(&st, true) else {
             return false;
         };
         let steps = w.steps(cells, swap);
@@ -372,6 +372,16 @@ impl<'a> Worker<'a> {
 
     /// Steps 1 to 5 of the module's description.
     pub fn look(&mut self, st: &State) -> Look {
+        self.look_at(st, true)
+    }
+
+    /// [`Self::look`], with step 3 left out unless `own_semi`. Right after
+    /// the opponent's move in their must-play region, the side to move
+    /// seldom has a semi connection H-search would find (each it found
+    /// before the move had that cell in its carrier), so a new child skips
+    /// it: if there is one, its key cell joins them next, which the look
+    /// one level down sees as a full connection.
+    fn look_at(&mut self, st: &State, own_semi: bool) -> Look {
         let s = self.solver;
         let g = &s.geometry;
         let side = st.side;
@@ -403,7 +413,7 @@ impl<'a> Worker<'a> {
         if g.connects(mine, side) {
             return Look::Won;
         }
-        if self.hsearch.edges(g, mine, theirs, side, true).semi {
+        if own_semi && self.hsearch.edges(g, mine, theirs, side, true).semi {
             return Look::Won;
         }
         let link = self.hsearch.edges(g, theirs, mine, 1 - side, false);
@@ -425,8 +435,8 @@ impl<'a> Worker<'a> {
     /// [`Self::look`], with the vulnerable cells pruned from the moves
     /// ([`Solver::prune`]; not on the empty board while the swap is to
     /// come, where a stone may yet change sides).
-    fn look_pruned(&mut self, st: &State) -> Look {
-        match self.look(st) {
+    fn look_pruned(&mut self, st: &State, own_semi: bool) -> Look {
+        match self.look_at(st, own_semi) {
             Look::Moves { filled, cells, swap } if (st.stones[0] | st.stones[1]) != 0 => {
                 let cells = self.solver.prune(filled, cells, st.side);
                 if cells == 0 && !swap {
@@ -489,7 +499,7 @@ impl<'a> Worker<'a> {
         let (filled, cells, swap) = match self.solver.table.get(&key) {
             Some(e) if e.pn == 0 || e.dn == 0 => return Ok((e.pn, e.dn)),
             Some(e) if e.looked => (e.filled, e.cells, e.swap),
-            _ => match self.look_pruned(&st) {
+            _ => match self.look_pruned(&st, true) {
                 Look::Moves { filled, cells, swap } => (filled, cells, swap),
                 end => {
                     let (pn, dn) = if matches!(end, Look::Won) { (0, INF) } else { (INF, 0) };
@@ -516,7 +526,7 @@ impl<'a> Worker<'a> {
         for (child, key) in states.iter().zip(&keys) {
             if self.solver.table.get(key).is_none() {
                 let (c, _) = self.canonical(*child);
-                let entry = match self.look_pruned(&c) {
+                let entry = match self.look_pruned(&c, false) {
                     Look::Won => Entry {
                         key: *key,
                         pn: 0,
