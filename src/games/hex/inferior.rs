@@ -128,7 +128,11 @@ impl Inferior {
             if (red | blue) >> d & 1 == 1 {
                 continue;
             }
-            let (r, b) = if side == 0 { (red, blue | 1 << d) } else { (red | 1 << d, blue) };
+            let (r, b) = if side == 0 {
+                (red, blue | 1 << d)
+            } else {
+                (red | 1 << d, blue)
+            };
             if self.is_dead(c, r, b) {
                 out |= 1 << d;
             }
@@ -212,5 +216,24 @@ mod tests {
         let [red, blue] = inf.fill(&g, [0, 1 << 5]);
         assert_eq!(blue, 1 << 5 | 1 << 1 | 1 << 2);
         assert_eq!(red, 1 << 0 | 1 << 4);
+    }
+
+    #[test]
+    fn three_red_neighbours_in_a_row_make_the_cell_vulnerable() {
+        // 5x5, c3 (12) with Red on d3 (13), c4 (17) and b4 (16): three
+        // ring slots in a row. By hand: a fourth Red slot in a row (b3 or
+        // d2) leaves c3 no use to Blue (only two empty slots, side by side)
+        // nor to Red (any way through c3 goes round by Red stones): dead.
+        // So for Blue, c3 is vulnerable to b3 (11) and d2 (8). For Red, a
+        // Blue stone on c2 (7) kills it (Blue's way b3-c3-d2 goes round by
+        // c2 itself), on b3 or d2 it does not (Red's way from b4 through c3
+        // to c2 or from c4 to d2 would not go round).
+        let g = Geometry::new(5);
+        let inf = Inferior::new(&g);
+        let stones = [1 << 13 | 1 << 17 | 1 << 16, 0];
+        assert_eq!(inf.killers(12, stones, 1), 1 << 11 | 1 << 8);
+        assert_eq!(inf.killers(12, stones, 0), 1 << 7);
+        // On the empty board nothing is vulnerable.
+        assert_eq!(inf.killers(12, [0, 0], 0), 0);
     }
 }
