@@ -33,7 +33,7 @@
 //! reasoning); when the swap is pending it is a move too, and no cell is
 //! filled in (the swap mirrors the lone stone, which fill-in would spoil).
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -202,6 +202,66 @@ impl Solver {
         r
     }
 
+    /// The cells of `cells` (empty on the board `filled`) worth trying for
+    /// `side`: those left after dropping each vulnerable cell one of whose
+    /// killers is either outside `cells` (a move that loses, so the
+    /// vulnerable cell loses too) or in `cells` and not vulnerable itself
+    /// (so it stays, and no chain of killers prunes every cell).
+    pub(super) fn prune(&self, filled: [u64; 2], cells: u64, side: usize) -> u64 {
+        let mut killers = [0u64; 64];
+        let mut vulnerable = 0u64;
+        let mut rest = cells;
+        while rest != 0 {
+            let c = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let k = self.inferior.killers(c, filled, side);
+            if k != 0 {
+                killers[c] = k;
+                vulnerable |= 1 << c;
+            }
+        }
+        let mut out = cells;
+        let mut rest = vulnerable;
+        while rest != 0 {
+            let c = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if killers[c] & !vulnerable != 0 {
+                out &= !(1 << c);
+            }
+        }
+        out
+    }
+
+    /// Help another thread solve `state`: solve its children one by one,
+    /// taking them from the end of its list of moves (the searching thread
+    /// tends to begin at the front) through the shared `cursor`, each into
+    /// the shared table, until `finished` is set, the children run out or
+    /// the budget does. Returns whether there was a child to take.
+    pub(super) fn help(&self, state: State, finished: &AtomicBool, cursor: &AtomicUsize) -> bool {
+        let mut w = Worker::new(self);
+        w.cancel = Some(finished);
+        let (st, _) = w.canonical(state);
+        let Look::Moves { filled, cells, swap } = w.look_pruned(&st, true) else {
+            return false;
+        };
+        let steps = w.steps(cells, swap);
+        let mut took = false;
+        loop {
+            let k = cursor.fetch_add(1, Ordering::Relaxed);
+            if k >= steps.len() || finished.load(Ordering::Relaxed) {
+                break;
+            }
+            took = true;
+            let child = w.child(&st, filled, steps[steps.len() - 1 - k]);
+            if w.solve(child).is_err() {
+                break;
+            }
+        }
+        // Count what was searched in the budget; a stop is the owner's to report.
+        let _ = w.flush();
+        took
+    }
+
     /// The board of `st` after fill-in (none while the swap is to come).
     pub(super) fn fill(&self, st: &State) -> [u64; 2] {
         let live = self.swap && !st.swapped && (st.stones[0] | st.stones[1]).count_ones() <= 1;
@@ -227,6 +287,8 @@ pub(super) struct Worker<'a> {
     /// Positions this worker searched, and those not yet counted in the budget.
     nodes: u64,
     unflushed: u64,
+    /// Set by another thread when this worker's search is no longer wanted.
+    cancel: Option<&'a AtomicBool>,
 }
 
 impl<'a> Worker<'a> {
@@ -245,6 +307,7 @@ impl<'a> Worker<'a> {
             centre_first,
             nodes: 0,
             unflushed: 0,
+            cancel: None,
         }
     }
 
@@ -269,7 +332,7 @@ impl<'a> Worker<'a> {
         if late || total > s.max_searched.load(Ordering::Relaxed) {
             s.stopped.store(true, Ordering::Relaxed);
         }
-        if s.stopped.load(Ordering::Relaxed) {
+        if s.stopped.load(Ordering::Relaxed) || self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
             return Err(OutOfBudget);
         }
         Ok(())
@@ -309,6 +372,16 @@ impl<'a> Worker<'a> {
 
     /// Steps 1 to 5 of the module's description.
     pub fn look(&mut self, st: &State) -> Look {
+        self.look_at(st, true)
+    }
+
+    /// [`Self::look`], with step 3 left out unless `own_semi`. Right after
+    /// the opponent's move in their must-play region, the side to move
+    /// seldom has a semi connection H-search would find (each it found
+    /// before the move had that cell in its carrier), so a new child skips
+    /// it: if there is one, its key cell joins them next, which the look
+    /// one level down sees as a full connection.
+    fn look_at(&mut self, st: &State, own_semi: bool) -> Look {
         let s = self.solver;
         let g = &s.geometry;
         let side = st.side;
@@ -340,7 +413,7 @@ impl<'a> Worker<'a> {
         if g.connects(mine, side) {
             return Look::Won;
         }
-        if self.hsearch.edges(g, mine, theirs, side, true).semi {
+        if own_semi && self.hsearch.edges(g, mine, theirs, side, true).semi {
             return Look::Won;
         }
         let link = self.hsearch.edges(g, theirs, mine, 1 - side, false);
@@ -356,6 +429,23 @@ impl<'a> Worker<'a> {
             filled,
             cells,
             swap: swap_pending,
+        }
+    }
+
+    /// [`Self::look`], with the vulnerable cells pruned from the moves
+    /// ([`Solver::prune`]; not on the empty board while the swap is to
+    /// come, where a stone may yet change sides).
+    fn look_pruned(&mut self, st: &State, own_semi: bool) -> Look {
+        match self.look_at(st, own_semi) {
+            Look::Moves { filled, cells, swap } if (st.stones[0] | st.stones[1]) != 0 => {
+                let cells = self.solver.prune(filled, cells, st.side);
+                if cells == 0 && !swap {
+                    Look::Lost
+                } else {
+                    Look::Moves { filled, cells, swap }
+                }
+            }
+            other => other,
         }
     }
 
@@ -409,7 +499,7 @@ impl<'a> Worker<'a> {
         let (filled, cells, swap) = match self.solver.table.get(&key) {
             Some(e) if e.pn == 0 || e.dn == 0 => return Ok((e.pn, e.dn)),
             Some(e) if e.looked => (e.filled, e.cells, e.swap),
-            _ => match self.look(&st) {
+            _ => match self.look_pruned(&st, true) {
                 Look::Moves { filled, cells, swap } => (filled, cells, swap),
                 end => {
                     let (pn, dn) = if matches!(end, Look::Won) { (0, INF) } else { (INF, 0) };
@@ -436,7 +526,7 @@ impl<'a> Worker<'a> {
         for (child, key) in states.iter().zip(&keys) {
             if self.solver.table.get(key).is_none() {
                 let (c, _) = self.canonical(*child);
-                let entry = match self.look(&c) {
+                let entry = match self.look_pruned(&c, false) {
                     Look::Won => Entry {
                         key: *key,
                         pn: 0,

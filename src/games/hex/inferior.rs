@@ -113,6 +113,33 @@ impl Inferior {
         self.dead[code(self.ring(c, red, blue))]
     }
 
+    /// The empty cells next to `c` where a stone of the opponent of `side`
+    /// (0 Red, 1 Blue) would leave `c` dead: its *killers*. A cell with a
+    /// killer d is *vulnerable* for `side`, and `side`'s move at d is at
+    /// least as good as its move at `c` (play d as if it were `c`, and an
+    /// answer at `c` as if it were at d: the only difference at the end is
+    /// `c` and d swapped, and with the opponent on d, `c`'s colour does not
+    /// matter).
+    pub fn killers(&self, c: usize, stones: [u64; 2], side: usize) -> u64 {
+        let [red, blue] = stones;
+        let mut out = 0;
+        for &slot in &self.rings[c] {
+            let Slot::Cell(d) = slot else { continue };
+            if (red | blue) >> d & 1 == 1 {
+                continue;
+            }
+            let (r, b) = if side == 0 {
+                (red, blue | 1 << d)
+            } else {
+                (red | 1 << d, blue)
+            };
+            if self.is_dead(c, r, b) {
+                out |= 1 << d;
+            }
+        }
+        out
+    }
+
     /// Fill in dead cells (as Red: either colour would do) and captured
     /// pairs (as their captor) until none is left; returns the stones
     /// `[red, blue]` after.
@@ -189,5 +216,24 @@ mod tests {
         let [red, blue] = inf.fill(&g, [0, 1 << 5]);
         assert_eq!(blue, 1 << 5 | 1 << 1 | 1 << 2);
         assert_eq!(red, 1 << 0 | 1 << 4);
+    }
+
+    #[test]
+    fn three_red_neighbours_in_a_row_make_the_cell_vulnerable() {
+        // 5x5, c3 (12) with Red on d3 (13), c4 (17) and b4 (16): three
+        // ring slots in a row. By hand: a fourth Red slot in a row (b3 or
+        // d2) leaves c3 no use to Blue (only two empty slots, side by side)
+        // nor to Red (any way through c3 goes round by Red stones): dead.
+        // So for Blue, c3 is vulnerable to b3 (11) and d2 (8). For Red, a
+        // Blue stone on c2 (7) kills it (Blue's way b3-c3-d2 goes round by
+        // c2 itself), on b3 or d2 it does not (Red's way from b4 through c3
+        // to c2 or from c4 to d2 would not go round).
+        let g = Geometry::new(5);
+        let inf = Inferior::new(&g);
+        let stones = [1 << 13 | 1 << 17 | 1 << 16, 0];
+        assert_eq!(inf.killers(12, stones, 1), 1 << 11 | 1 << 8);
+        assert_eq!(inf.killers(12, stones, 0), 1 << 7);
+        // On the empty board nothing is vulnerable.
+        assert_eq!(inf.killers(12, [0, 0], 0), 0);
     }
 }

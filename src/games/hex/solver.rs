@@ -10,10 +10,9 @@
 //! during the search, the positions searched over all threads together stop
 //! at limit / [`COST`].
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
-
-use rayon::prelude::*;
 
 use super::board::{Hex, HexPosition};
 use super::dfpn::{OutOfBudget, Solver, State};
@@ -88,19 +87,45 @@ pub fn solve_all(
     let n = u32::from(game.size().min(MAX_SIZE));
     let solver = Solver::new(n, game.swap_allowed(), table_bits(n));
     solver.set_budget(max_searched, deadline);
+    let count = positions.len();
     let finished = AtomicUsize::new(0);
-    let out = positions
-        .par_iter()
-        .enumerate()
-        .map(|(i, pos)| {
-            let outcome = match solver.wins(state(pos)) {
-                Ok(true) => Some(Outcome::Win(pos.turn)),
-                Ok(false) => Some(Outcome::Win(pos.turn.other())),
-                Err(OutOfBudget) => None,
-            };
-            done(i, finished.fetch_add(1, Ordering::Relaxed) + 1, outcome);
-            outcome
-        })
+    // Each thread takes the next position in turn; once none is left to
+    // take, it helps with the oldest one still being searched (solving its
+    // children from the end), so that the last, hardest positions have
+    // every core.
+    let next = AtomicUsize::new(0);
+    let closed: Vec<AtomicBool> = (0..count).map(|_| AtomicBool::new(false)).collect();
+    let cursors: Vec<AtomicUsize> = (0..count).map(|_| AtomicUsize::new(0)).collect();
+    let results: Vec<Mutex<Option<Outcome>>> = (0..count).map(|_| Mutex::new(None)).collect();
+    let threads = rayon::current_num_threads().clamp(1, count.max(1));
+    rayon::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|_| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i < count {
+                    let pos = &positions[i];
+                    let outcome = match solver.wins(state(pos)) {
+                        Ok(true) => Some(Outcome::Win(pos.turn)),
+                        Ok(false) => Some(Outcome::Win(pos.turn.other())),
+                        Err(OutOfBudget) => None,
+                    };
+                    *results[i].lock().unwrap_or_else(|e| e.into_inner()) = outcome;
+                    closed[i].store(true, Ordering::Relaxed);
+                    done(i, finished.fetch_add(1, Ordering::Relaxed) + 1, outcome);
+                    continue;
+                }
+                let helped = (0..count)
+                    .filter(|&j| !closed[j].load(Ordering::Relaxed))
+                    .any(|j| solver.help(state(&positions[j]), &closed[j], &cursors[j]));
+                if !helped {
+                    break;
+                }
+            });
+        }
+    });
+    let out = results
+        .into_iter()
+        .map(|r| r.into_inner().unwrap_or_else(|e| e.into_inner()))
         .collect();
     (out, solver.searched())
 }

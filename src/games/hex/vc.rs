@@ -183,7 +183,12 @@ impl HSearch {
                 }
             }
         }
-        while let Some((x, y, a)) = self.queue.pop() {
+        // Oldest first: connections with small carriers are found before
+        // those built from them, so the short lists keep the small ones.
+        let mut head = 0;
+        while head < self.queue.len() {
+            let (x, y, a) = self.queue[head];
+            head += 1;
             if self.done {
                 break;
             }
