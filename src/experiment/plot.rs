@@ -800,9 +800,10 @@ mod tests {
         let plan = Plan::new(&chart).unwrap();
         // The points at x = 0 and at y = 0 drop out (the latter's bar with its
         // low end): x from 100 to 1000, y from 20 to 600, each axis widened
-        // by a factor of 1.5 (a tenth of its decades, at least 1.5).
+        // by a factor of 1.5 (a tenth of its decades, at least 1.5); y's top
+        // by another 2 for the notes (a fifth of its decades, at least 2).
         assert_eq!(plan.x_range, (100.0 / 1.5, 1000.0 * 1.5));
-        assert_eq!(plan.y_range, (20.0 / 1.5, 600.0 * 1.5));
+        assert_eq!(plan.y_range, (20.0 / 1.5, 600.0 * 1.5 * 2.0));
         assert_eq!(plan.chart.notes.len(), 1);
         draw(&chart, &dir.join("log")).unwrap();
         let svg = std::fs::read_to_string(dir.join("log.svg")).unwrap();
