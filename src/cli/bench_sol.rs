@@ -48,7 +48,7 @@ fn tables() -> anyhow::Result<Tables> {
     let mut beads = Vec::new();
     for b in machine.boxes() {
         box_at.push(beads.len() as u16);
-        beads.extend_from_slice(&b.beads);
+        beads.extend(b.beads.iter());
     }
     let mut ids: HashMap<_, u16> = HashMap::new();
     let mut positions = vec![game.start()];
