@@ -24,7 +24,7 @@ const BLACK_WINS_7X7: [&str; 27] = [
     "e6", "f2", "f3", "f4", "f5", "g1", "g2", "g4",
 ];
 
-/// The 7×7 opening --quick solves: the centre (a4 and g1 took 190 s together).
+/// The 7×7 opening --quick solves: the centre (about 2 s of CPU time; the edge openings take minutes).
 const QUICK_7X7: [&str; 1] = ["d4"];
 
 fn hex(spec: &str) -> anyhow::Result<Hex> {

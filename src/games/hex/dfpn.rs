@@ -185,6 +185,18 @@ impl Solver {
         self.stopped.store(false, Ordering::Relaxed);
     }
 
+    /// Whether the budget is spent: a search stopped on it, the deadline
+    /// passed or the positions searched went past the most allowed.
+    pub(super) fn spent(&self) -> bool {
+        self.stopped.load(Ordering::Relaxed)
+            || self.searched() > self.max_searched.load(Ordering::Relaxed)
+            || self
+                .deadline
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .is_some_and(|d| Instant::now() >= d)
+    }
+
     /// Positions searched since the budget was set.
     pub fn searched(&self) -> u64 {
         self.searched.load(Ordering::Relaxed)

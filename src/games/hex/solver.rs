@@ -104,10 +104,17 @@ pub fn solve_all(
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 if i < count {
                     let pos = &positions[i];
-                    let outcome = match solver.wins(state(pos)) {
-                        Ok(true) => Some(Outcome::Win(pos.turn)),
-                        Ok(false) => Some(Outcome::Win(pos.turn.other())),
-                        Err(OutOfBudget) => None,
+                    // An opening not begun when the budget is spent is not
+                    // begun at all (each would still search a few hundred
+                    // positions before looking at the budget again).
+                    let outcome = if solver.spent() {
+                        None
+                    } else {
+                        match solver.wins(state(pos)) {
+                            Ok(true) => Some(Outcome::Win(pos.turn)),
+                            Ok(false) => Some(Outcome::Win(pos.turn.other())),
+                            Err(OutOfBudget) => None,
+                        }
                     };
                     *results[i].lock().unwrap_or_else(|e| e.into_inner()) = outcome;
                     closed[i].store(true, Ordering::Relaxed);
