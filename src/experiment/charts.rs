@@ -317,9 +317,7 @@ fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> 
             notes: Vec::new(),
         };
         let stem = dir.join(format!("{}{suffix}", kind.name));
-        plot::draw(&chart, &stem)?;
-        written.push(format!("{}.png", stem.display()));
-        written.push(format!("{}.svg", stem.display()));
+        written.extend(draw_files(&chart, &stem)?);
     }
     Ok(written)
 }
@@ -393,26 +391,20 @@ pub fn draw_safe_vs_boxes(
     games: u64,
     dir: &Path,
 ) -> Result<Vec<String>, OutputError> {
-    let mut groups: Vec<(usize, &str)> = points.iter().map(|p| (p.group, p.group_name.as_str())).collect();
-    groups.sort_unstable();
-    groups.dedup();
+    let groups = file_arms(points);
     // Per file arm, the arms safe in most seeds, then (a series of their
     // own, drawn at the last game) those whose median seed never was.
     let mut safe_series = Vec::new();
     let mut unsafe_series = Vec::new();
     let mut notes: Vec<(f64, f64, String)> = Vec::new();
     for &(group, name) in groups.iter().take(MAX_SERIES / 2) {
-        let mut mine: Vec<&SafePoint> = points.iter().filter(|p| p.group == group).collect();
-        mine.sort_by(|a, b| a.boxes.total_cmp(&b.boxes));
+        let mine = of_file_arm(points, group);
         let (mut safe, mut not) = (Vec::new(), Vec::new());
         for p in mine.iter().filter(|p| !p.safe.is_empty()) {
             let at = |q: f64| safe_quantile(&p.safe, q).unwrap_or(games) as f64;
             let median = safe_quantile(&p.safe, 0.5);
             let point = (p.boxes, median.map_or(games as f64, |m| m as f64), at(0.1), at(0.9));
-            match notes.iter_mut().find(|n| n.2 == short_game(&p.game)) {
-                Some(n) => n.1 = n.1.max(point.3),
-                None => notes.push((p.boxes, point.3, short_game(&p.game))),
-            }
+            name_game(&mut notes, p, point.3);
             if median.is_some() {
                 safe.push(point);
             } else {
@@ -455,12 +447,7 @@ pub fn draw_safe_vs_boxes(
         notes,
     };
     create_dir(dir)?;
-    let stem = dir.join("safe_vs_boxes");
-    plot::draw(&chart, &stem)?;
-    Ok(vec![
-        format!("{}.png", stem.display()),
-        format!("{}.svg", stem.display()),
-    ])
+    draw_files(&chart, &dir.join("safe_vs_boxes"))
 }
 
 /// Draw `loss_vs_boxes.png` and `.svg` into `dir`: per file arm, the exact
@@ -476,23 +463,17 @@ pub fn draw_loss_vs_boxes(
     dir: &Path,
 ) -> Result<Vec<String>, OutputError> {
     use super::curves::Band;
-    let mut groups: Vec<(usize, &str)> = points.iter().map(|p| (p.group, p.group_name.as_str())).collect();
-    groups.sort_unstable();
-    groups.dedup();
+    let groups = file_arms(points);
     let mut series = Vec::new();
     let mut notes: Vec<(f64, f64, String)> = Vec::new();
     for &(group, name) in groups.iter().take(MAX_SERIES) {
-        let mut mine: Vec<&SafePoint> = points.iter().filter(|p| p.group == group).collect();
-        mine.sort_by(|a, b| a.boxes.total_cmp(&b.boxes));
+        let mine = of_file_arm(points, group);
         let drawn: Vec<(f64, f64, f64, f64)> = mine
             .iter()
             .filter_map(|p| {
                 let b = Band::of(p.final_loss.iter().copied())?.within(0.0, 1.0);
                 if b.mean > 0.0 {
-                    match notes.iter_mut().find(|n| n.2 == short_game(&p.game)) {
-                        Some(n) => n.1 = n.1.max(b.high),
-                        None => notes.push((p.boxes, b.high, short_game(&p.game))),
-                    }
+                    name_game(&mut notes, p, b.high);
                 }
                 Some((p.boxes, b.mean, b.low, b.high))
             })
@@ -522,12 +503,44 @@ pub fn draw_loss_vs_boxes(
         notes,
     };
     create_dir(dir)?;
-    let stem = dir.join("loss_vs_boxes");
-    plot::draw(&chart, &stem)?;
+    draw_files(&chart, &dir.join("loss_vs_boxes"))
+}
+
+/// Draw a chart to `stem`.png and `stem`.svg; the two files' names.
+#[cfg(feature = "charts")]
+fn draw_files(chart: &Chart, stem: &Path) -> Result<Vec<String>, OutputError> {
+    plot::draw(chart, stem)?;
     Ok(vec![
         format!("{}.png", stem.display()),
         format!("{}.svg", stem.display()),
     ])
+}
+
+/// The arms of the experiment file that the points come from, each once, in order.
+#[cfg(feature = "charts")]
+fn file_arms(points: &[SafePoint]) -> Vec<(usize, &str)> {
+    let mut groups: Vec<(usize, &str)> = points.iter().map(|p| (p.group, p.group_name.as_str())).collect();
+    groups.sort_unstable();
+    groups.dedup();
+    groups
+}
+
+/// The points of one arm of the file, by their boxes.
+#[cfg(feature = "charts")]
+fn of_file_arm(points: &[SafePoint], group: usize) -> Vec<&SafePoint> {
+    let mut mine: Vec<&SafePoint> = points.iter().filter(|p| p.group == group).collect();
+    mine.sort_by(|a, b| a.boxes.total_cmp(&b.boxes));
+    mine
+}
+
+/// Name a point's game on the chart once, above the highest of its bars.
+#[cfg(feature = "charts")]
+fn name_game(notes: &mut Vec<(f64, f64, String)>, p: &SafePoint, top: f64) {
+    let game = short_game(&p.game);
+    match notes.iter_mut().find(|n| n.2 == game) {
+        Some(n) => n.1 = n.1.max(top),
+        None => notes.push((p.boxes, top, game)),
+    }
 }
 
 #[cfg(test)]
