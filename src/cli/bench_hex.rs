@@ -98,7 +98,7 @@ fn perfect_row(spec: &str, games: u64) -> anyhow::Result<Row> {
         while !game.outcome(&pos).is_over() {
             let mv = if game.turn(&pos) == side {
                 moves += 1;
-                *perfect.best_moves(&pos).choose(&mut rng).expect("a move")
+                perfect.choose_best(&pos, &mut rng)
             } else {
                 *game.moves(&pos).choose(&mut rng).expect("a move")
             };

@@ -26,6 +26,16 @@ pub trait PositionSolver<G: Rules>: Send {
     /// winning move when the side to move wins, else moves that resist by
     /// the rule the game states. Never empty.
     fn best_moves(&mut self, pos: &G::Position) -> Vec<G::Move>;
+
+    /// One of [`PositionSolver::best_moves`], uniformly at random, drawn
+    /// from `rng`: here with one draw among them all. A solver may find it
+    /// without working out every best move (Hex proves moves in a random
+    /// order until one wins), drawing from `rng` as it goes; it stays a
+    /// uniform choice among the best moves, seeded by `rng`.
+    fn choose_best(&mut self, pos: &G::Position, rng: &mut dyn rand::RngCore) -> G::Move {
+        let moves = self.best_moves(pos);
+        moves[rand::Rng::random_range(rng, 0..moves.len())]
+    }
 }
 
 /// The limits of exhaustive search on a game, and its own solvers.

@@ -173,6 +173,16 @@ impl<G: Game> PerfectPlayer<G> {
         matches!(self.engine, Engine::Exhaustive(_))
     }
 
+    /// One of the best moves in `pos`, uniformly at random: one draw among
+    /// them from the exhaustive solver, the position solver's own choice
+    /// otherwise ([`PositionSolver::choose_best`]).
+    pub fn choose_best<R: Rng>(&mut self, pos: &G::Position, rng: &mut R) -> G::Move {
+        match &mut self.engine {
+            Engine::Exhaustive(_) => uniform(self.best_moves(pos), rng),
+            Engine::OnDemand(solver) => solver.choose_best(pos, rng),
+        }
+    }
+
     /// The best moves in `pos`.
     pub fn best_moves(&mut self, pos: &G::Position) -> &[G::Move] {
         match &mut self.engine {
@@ -234,7 +244,7 @@ impl<G: Game> Opponent<G> {
             }
             Opponent::Perfect { p, player } => {
                 if plays_best(*p, rng) {
-                    return Some(uniform(player.best_moves(pos), rng));
+                    return Some(player.choose_best(pos, rng));
                 }
                 game.legal_moves(pos, buf);
                 Some(uniform(buf, rng))

@@ -33,7 +33,7 @@ pub struct HexPerfect {
     game: Hex,
     /// Made on the first question (its table is tens of megabytes at 6×6).
     solver: Option<Box<Solver>>,
-    cache: FxHashMap<HexPosition, Vec<HexMove>>,
+    cache: FxHashMap<HexPosition, Known>,
 }
 
 /// The perfect opponent, for boards up to [`MAX_SIZE`].
@@ -59,12 +59,34 @@ pub struct Verdict {
 impl HexPerfect {
     /// Who wins `pos` (not over), with the moves as the module describes.
     pub fn verdict(&mut self, pos: &HexPosition) -> Verdict {
+        let mut known = self.known(pos);
+        let verdict = known.verdict(self.solver());
+        self.remember(*pos, known);
+        verdict
+    }
+
+    fn solver(&mut self) -> &Solver {
         let n = u32::from(self.game.size());
         let swap = self.game.swap_allowed();
-        let solver = self
-            .solver
-            .get_or_insert_with(|| Box::new(Solver::new(n, swap, table_bits(n))));
-        verdict(solver, pos, None, None).expect("an unbounded search finishes")
+        self.solver
+            .get_or_insert_with(|| Box::new(Solver::new(n, swap, table_bits(n))))
+    }
+
+    /// What the cache holds of `pos` (taken out of it), or a first look.
+    fn known(&mut self, pos: &HexPosition) -> Known {
+        if let Some(known) = self.cache.remove(pos) {
+            return known;
+        }
+        let solver = self.solver();
+        solver.set_budget(None, None);
+        Known::look(solver, pos).expect("an unbounded search finishes")
+    }
+
+    fn remember(&mut self, pos: HexPosition, known: Known) {
+        if self.cache.len() >= CACHE {
+            self.cache.clear();
+        }
+        self.cache.insert(pos, known);
     }
 }
 
@@ -82,81 +104,187 @@ pub fn solve_position(
         return None;
     }
     let solver = Solver::new(n, game.swap_allowed(), table_bits(n));
-    verdict(&solver, pos, max_searched, deadline)
+    solver.set_budget(max_searched, deadline);
+    Known::look(&solver, pos)?.verdict_within(&solver)
 }
 
-/// [`HexPerfect::verdict`] on `solver`'s board, `None` when the budget
-/// runs out first (`max_searched` positions from now, `deadline`).
-fn verdict(
-    solver: &Solver,
-    pos: &HexPosition,
-    max_searched: Option<u64>,
-    deadline: Option<std::time::Instant>,
-) -> Option<Verdict> {
-    solver.set_budget(max_searched, deadline);
-    let mut w = solver.worker();
-    let st = state(pos);
-    let wins = w.solve(st).ok()?;
-    let (filled, cells, swap) = match w.look(&st) {
-        Look::Moves { filled, cells, swap } => (filled, cells, swap),
-        // Won by a connection, or lost: every empty cell left is a candidate.
-        _ => {
-            let filled = solver.fill(&st);
-            (filled, solver.geometry().full & !(filled[0] | filled[1]), false)
-        }
-    };
-    let to_move = |step: Step| match step {
-        Step::Cell(c) => HexMove::Place(c as u16),
-        Step::Swap => HexMove::Swap,
-    };
-    let mut moves: Vec<HexMove> = if wins {
-        // A winning move is in the must-play region, or wins at once.
+/// What is known of one position (not over).
+enum Known {
+    /// The side to move loses: the moves that resist, sorted.
+    Lost(Vec<HexMove>),
+    /// The side to move wins. The moves that may win (the must-play region
+    /// and the cells that connect at once, inferior cells aside), sorted,
+    /// each with whether it was proved to win (`None`: not yet looked at),
+    /// on the board after fill-in.
+    Won {
+        st: State,
+        filled: [u64; 2],
+        moves: Vec<(HexMove, Option<bool>)>,
+    },
+}
+
+impl Known {
+    /// Solve `pos` and list its candidate moves; `None` when the budget
+    /// set on `solver` runs out first.
+    fn look(solver: &Solver, pos: &HexPosition) -> Option<Known> {
+        let mut w = solver.worker();
+        let st = state(pos);
+        let wins = w.solve(st).ok()?;
+        let (filled, cells, swap) = match w.look(&st) {
+            Look::Moves { filled, cells, swap } => (filled, cells, swap),
+            // Won by a connection, or lost: every empty cell left is a candidate.
+            _ => {
+                let filled = solver.fill(&st);
+                (filled, solver.geometry().full & !(filled[0] | filled[1]), false)
+            }
+        };
         let g = solver.geometry();
-        let side = st.side;
-        let empty = g.full & !(filled[0] | filled[1]);
-        let at_once = (0..g.n * g.n)
-            .filter(|&c| empty >> c & 1 == 1 && g.connects(filled[side] | 1 << c, side))
-            .fold(0u64, |m, c| m | 1 << c);
-        let mut out = Vec::new();
-        for step in w.steps(cells | at_once, swap) {
-            let child: State = w.child(&st, filled, step);
-            if !w.solve(child).ok()? {
-                out.push(to_move(step));
+        let mut moves: Vec<HexMove> = if wins {
+            // A winning move is in the must-play region, or wins at once.
+            let side = st.side;
+            let empty = g.full & !(filled[0] | filled[1]);
+            let at_once = (0..g.n * g.n)
+                .filter(|&c| empty >> c & 1 == 1 && g.connects(filled[side] | 1 << c, side))
+                .fold(0u64, |m, c| m | 1 << c);
+            w.steps(cells | at_once, swap).into_iter().map(to_move).collect()
+        } else {
+            w.steps(cells, swap).into_iter().map(to_move).collect()
+        };
+        moves.sort();
+        if !wins {
+            if moves.is_empty() {
+                // Lost with nothing to guard: any cell left after fill-in, else any cell.
+                moves = any_cell(solver, &st, filled);
+            }
+            return Some(Known::Lost(moves));
+        }
+        Some(Known::Won {
+            st,
+            filled,
+            moves: moves.into_iter().map(|m| (m, None)).collect(),
+        })
+    }
+
+    /// The verdict, every candidate proved (no budget).
+    fn verdict(&mut self, solver: &Solver) -> Verdict {
+        solver.set_budget(None, None);
+        self.verdict_within(solver).expect("an unbounded search finishes")
+    }
+
+    /// The verdict, every candidate proved within the budget set on `solver`.
+    fn verdict_within(&mut self, solver: &Solver) -> Option<Verdict> {
+        match self {
+            Known::Lost(moves) => Some(Verdict {
+                wins: false,
+                moves: moves.clone(),
+            }),
+            Known::Won { .. } => {
+                let n = self.candidates();
+                for i in 0..n {
+                    self.proves(solver, i)?;
+                }
+                let Known::Won { st, filled, moves } = self else {
+                    unreachable!()
+                };
+                let mut winning: Vec<HexMove> = moves
+                    .iter()
+                    .filter(|(_, w)| *w == Some(true))
+                    .map(|(m, _)| *m)
+                    .collect();
+                if winning.is_empty() {
+                    winning = any_cell(solver, st, *filled);
+                }
+                Some(Verdict {
+                    wins: true,
+                    moves: winning,
+                })
             }
         }
-        out
-    } else {
-        w.steps(cells, swap).into_iter().map(to_move).collect()
-    };
-    if moves.is_empty() {
-        // Lost with nothing to guard: any cell left after fill-in, else any cell.
-        let g = solver.geometry();
-        let left = g.full & !(filled[0] | filled[1]);
-        let all = g.full & !(st.stones[0] | st.stones[1]);
-        let cells = if left != 0 { left } else { all };
-        moves = (0..g.n * g.n)
-            .filter(|&c| cells >> c & 1 == 1)
-            .map(|c| HexMove::Place(c as u16))
-            .collect();
     }
-    moves.sort();
-    Some(Verdict { wins, moves })
+
+    fn candidates(&self) -> usize {
+        match self {
+            Known::Lost(moves) => moves.len(),
+            Known::Won { moves, .. } => moves.len(),
+        }
+    }
+
+    /// Whether the `i`-th candidate of a won position wins, proved once.
+    fn proves(&mut self, solver: &Solver, i: usize) -> Option<bool> {
+        let Known::Won { st, filled, moves } = self else {
+            return Some(false);
+        };
+        if let Some(wins) = moves[i].1 {
+            return Some(wins);
+        }
+        let step = match moves[i].0 {
+            HexMove::Place(c) => Step::Cell(u32::from(c)),
+            HexMove::Swap => Step::Swap,
+        };
+        let mut w = solver.worker();
+        let child = w.child(st, *filled, step);
+        let wins = !w.solve(child).ok()?;
+        moves[i].1 = Some(wins);
+        Some(wins)
+    }
+
+    /// One of the winning moves (or, lost, of the resisting ones),
+    /// uniformly at random: the candidates are taken in a random order,
+    /// each drawn from `rng` as it is needed, and the first that wins is
+    /// the move (the first winner in a uniformly random order is uniform
+    /// among the winners). A lost position draws once among its moves.
+    fn choose(&mut self, solver: &Solver, rng: &mut dyn rand::RngCore) -> HexMove {
+        use rand::Rng;
+        if let Known::Lost(moves) = self {
+            return moves[rng.random_range(0..moves.len())];
+        }
+        let n = self.candidates();
+        let mut order: Vec<usize> = (0..n).collect();
+        for k in 0..n {
+            let j = rng.random_range(k..n);
+            order.swap(k, j);
+            if self.proves(solver, order[k]) == Some(true) {
+                let Known::Won { moves, .. } = self else { unreachable!() };
+                return moves[order[k]].0;
+            }
+        }
+        // Not reached: a won position has a winning move among its candidates.
+        let verdict = self.verdict(solver);
+        verdict.moves[rng.random_range(0..verdict.moves.len())]
+    }
+}
+
+fn to_move(step: Step) -> HexMove {
+    match step {
+        Step::Cell(c) => HexMove::Place(c as u16),
+        Step::Swap => HexMove::Swap,
+    }
+}
+
+/// Every empty cell left after fill-in (`filled`), else every empty cell.
+fn any_cell(solver: &Solver, st: &State, filled: [u64; 2]) -> Vec<HexMove> {
+    let g = solver.geometry();
+    let left = g.full & !(filled[0] | filled[1]);
+    let all = g.full & !(st.stones[0] | st.stones[1]);
+    let cells = if left != 0 { left } else { all };
+    (0..g.n * g.n)
+        .filter(|&c| cells >> c & 1 == 1)
+        .map(|c| HexMove::Place(c as u16))
+        .collect()
 }
 
 impl PositionSolver<Hex> for HexPerfect {
     fn best_moves(&mut self, pos: &HexPosition) -> Vec<HexMove> {
-        if let Some(m) = self.cache.get(pos) {
-            return m.clone();
+        if self.game.outcome(pos).is_over() {
+            return Vec::new();
         }
-        let moves = if self.game.outcome(pos).is_over() {
-            Vec::new()
-        } else {
-            self.verdict(pos).moves
-        };
-        if self.cache.len() >= CACHE {
-            self.cache.clear();
-        }
-        self.cache.insert(*pos, moves.clone());
-        moves
+        self.verdict(pos).moves
+    }
+
+    fn choose_best(&mut self, pos: &HexPosition, rng: &mut dyn rand::RngCore) -> HexMove {
+        let mut known = self.known(pos);
+        let mv = known.choose(self.solver(), rng);
+        self.remember(*pos, known);
+        mv
     }
 }
