@@ -402,7 +402,10 @@ fn an_enumeration_too_large_is_refused_by_estimate_before_any_position() {
         let game = board(w, h);
         let estimate = game.reachable_estimate().unwrap();
         let count = reachable(&game);
-        assert!(estimate <= count as f64, "{w}x{h}: estimate {estimate}, reachable {count}");
+        assert!(
+            estimate <= count as f64,
+            "{w}x{h}: estimate {estimate}, reachable {count}"
+        );
     }
     // 7×4 (more than 10.8 million positions, where the enumeration used to
     // give up after storing them all) is refused at once: the refusal comes
@@ -411,7 +414,10 @@ fn an_enumeration_too_large_is_refused_by_estimate_before_any_position() {
     assert!(big.reachable_estimate().unwrap() > 10_845_877.0);
     let refused = enumerate(&big, Player::One, BoxSet::All, true, 20_000_000).unwrap_err();
     assert!(big.check_enumerable(refused.limit).is_err());
-    assert!(big.check_exhaustive(refused.limit).is_ok(), "the solver's bound alone let it through");
+    assert!(
+        big.check_exhaustive(refused.limit).is_ok(),
+        "the solver's bound alone let it through"
+    );
     // 6×4 (1 375 878 positions solved) is still enumerated.
     assert!(board(6, 4).check_enumerable(10_845_877).is_ok());
 }

@@ -1344,7 +1344,10 @@ fn quantile(times: &[Duration], q: f64) -> Duration {
 
 #[test]
 fn thirty_two_tabs_train_while_others_poll_and_views_stay_quick() {
-    let (mut child, line) = start_serve(&["--test-stats".as_ref()]);
+    // Another build (MENACE_SERVE_BIN, to compare) may not count requests' waits.
+    let counted = std::env::var_os("MENACE_SERVE_BIN").is_none();
+    let stats: &[&std::ffi::OsStr] = if counted { &["--test-stats".as_ref()] } else { &[] };
+    let (mut child, line) = start_serve(stats);
     let base = Arc::new(url_of(&line));
     let pid = child.id();
     // Seven of every eight tabs train; the eighth watches games one by one
@@ -1489,7 +1492,7 @@ fn thirty_two_tabs_train_while_others_poll_and_views_stay_quick() {
     let watched_games: Vec<u64> = watchers.into_iter().map(|t| t.join().unwrap()).collect();
     // How requests waited for the sessions' locks, counted in moves played
     // meanwhile by the sessions' training and watched games (a build without
-    // the count answers 404: MENACE_SERVE_BIN).
+    // the count answers 404).
     let waits = call("GET", &format!("{base}/api/stats"), None);
     let peak = proc_status(pid, "VmHWM");
     let _ = child.kill();
@@ -1523,9 +1526,13 @@ fn thirty_two_tabs_train_while_others_poll_and_views_stay_quick() {
     // next slice takes the lock first; a lock held for a slice of fast
     // games (thousands of moves in 40 ms) or for a whole slow game (a
     // hundred moves of Hex 11) is far over the bound.
-    let waits = waits.json();
-    assert!(waits["lock_waits"].as_u64().unwrap() >= 4000, "{waits}");
-    assert!(waits["most_moves_waited"].as_u64().unwrap() <= 8, "{waits}");
+    if !counted {
+        eprintln!("load: MENACE_SERVE_BIN's waits are not counted, so not checked");
+    } else {
+        let waits = waits.json();
+        assert!(waits["lock_waits"].as_u64().unwrap() >= 4000, "{waits}");
+        assert!(waits["most_moves_waited"].as_u64().unwrap() <= 8, "{waits}");
+    }
     assert!(threads < 64, "{threads} threads");
     assert!(peak < 3 << 20, "{peak} kB");
 }
@@ -1673,12 +1680,19 @@ fn stop_ends_a_watched_game_against_a_slow_opponent_within_a_move() {
     assert_eq!(watched["stopped"], true, "{watched}");
     // The search under way when Stop came, and the machine's reply at most.
     let plies = watched["plies"].as_u64().unwrap() as usize;
-    assert!((seen..=seen + 3).contains(&plies), "stopped at ply {plies}, asked at {seen}");
+    assert!(
+        (seen..=seen + 3).contains(&plies),
+        "stopped at ply {plies}, asked at {seen}"
+    );
     assert_eq!(watched["steps"].as_array().unwrap().len(), plies);
     assert_eq!(v["games_played"], 0);
     assert_eq!(v["score"], serde_json::json!({"wins": 0, "draws": 0, "losses": 0}));
     assert_eq!(v["last_changes"], serde_json::json!([]));
-    assert!(v["board"]["result"].as_str().unwrap().starts_with("Stopped"), "{}", v["board"]);
+    assert!(
+        v["board"]["result"].as_str().unwrap().starts_with("Stopped"),
+        "{}",
+        v["board"]
+    );
     // The tab is free again: a game of the person's, and another watched game.
     assert_eq!(s.post(&format!("/api/sessions/{id}/game"), "").status, 200);
     let again = s.post(&format!("/api/sessions/{id}/watch"), r#"{"opponent": "random"}"#);

@@ -35,8 +35,8 @@ use crate::fsutil::{read_text, write_atomic, FileError};
 use crate::training::opponent::OpponentSpec;
 use crate::web::labels::{self, LabelError, Paper};
 use crate::web::session::{
-    load_session, new_session, parse_opponent, BoxQuery, Limits, Made, NewMachine, Pending, Session,
-    SessionError, Signals, TrainRequest, WatchRequest, Watched,
+    load_session, new_session, parse_opponent, BoxQuery, Limits, Made, NewMachine, Pending, Session, SessionError,
+    Signals, TrainRequest, WatchRequest, Watched,
 };
 
 const INDEX_HTML: &str = include_str!("page/index.html");
@@ -779,7 +779,9 @@ impl Shared {
     ) -> Option<Result<Option<Made>, SessionError>> {
         let spec = spec.clone();
         let maker = self
-            .slice(&self.work, entry, generation, move |_, slot| slot.session.opponent_maker(&spec))
+            .slice(&self.work, entry, generation, move |_, slot| {
+                slot.session.opponent_maker(&spec)
+            })
             .await?;
         let Some(maker) = maker else {
             return Some(Ok(None));
@@ -1568,7 +1570,10 @@ async fn run_watch(
 /// For tests (`Config::stats`): how requests waited for sessions, in moves.
 async fn stats(State(shared): State<Arc<Shared>>) -> ApiResult {
     if !shared.config.stats {
-        return Err(ApiError::new(StatusCode::NOT_FOUND, "no page or endpoint at /api/stats"));
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            "no page or endpoint at /api/stats",
+        ));
     }
     let w = &shared.waits;
     Ok(json_response(

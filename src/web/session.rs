@@ -1225,7 +1225,12 @@ impl<G: Picture> Session for GameSession<G> {
             in_last_game: self.last_game.contains(&(i as u32)),
             changed: changed.contains(&(i as u64 + 1)),
         };
-        let list: Vec<Listed<G>> = matched.iter().skip((page - 1) * per_page).take(per_page).map(copy).collect();
+        let list: Vec<Listed<G>> = matched
+            .iter()
+            .skip((page - 1) * per_page)
+            .take(per_page)
+            .map(copy)
+            .collect();
         let last: Vec<Listed<G>> = last.iter().map(copy).collect();
         let head = json!({
             "game": game.spec(),
