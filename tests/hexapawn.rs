@@ -384,7 +384,7 @@ fn reachable(game: &Hexapawn) -> usize {
         }
         for mv in game.moves(&pos) {
             let next = game.play(&pos, mv);
-            if seen.insert(next.clone()) {
+            if seen.insert(next) {
                 todo.push(next);
             }
         }

@@ -105,9 +105,6 @@ pub struct Limits {
     /// The most positions a perfect opponent's solve may store (time and
     /// memory: about a second and 100 MB at a million).
     pub max_perfect_positions: usize,
-    /// The most cells of a board whose perfect opponent solves positions
-    /// as games reach them (Hex: up to a few seconds a new position at 36).
-    pub max_perfect_cells: usize,
 }
 
 impl Default for Limits {
@@ -119,7 +116,6 @@ impl Default for Limits {
             window: 20,
             max_playouts: 10_000,
             max_perfect_positions: 1_000_000,
-            max_perfect_cells: 36,
         }
     }
 }
@@ -496,7 +492,9 @@ fn opponent_for<G: Game>(
 ) -> Result<Opponent<G>, SessionError> {
     match spec {
         OpponentSpec::Perfect(p) => {
-            // Exhaustive only: a position solver's work a move is not bounded, a request's must be.
+            // Exhaustive only: a position solver's work a move is not bounded
+            // (seconds on Hex 6×6), nor can a search stop it; nor is its
+            // memory (Hexapawn's table is 192 MiB an opponent).
             let player = PerfectPlayer::exhaustive_with_limit(game.clone(), limits.max_perfect_positions)
                 .map_err(|e| perfect_too_large(spec, e))?;
             Ok(Opponent::Perfect {
@@ -1393,14 +1391,10 @@ impl<G: Picture> Session for GameSession<G> {
 
     fn check_opponent(&self, spec: &OpponentSpec) -> Result<(), SessionError> {
         if let OpponentSpec::Perfect(_) = spec {
-            let game = self.game();
-            if let Err(e) = game.check_exhaustive(self.limits.max_perfect_positions) {
-                // A game with its own position solver plays on demand, on small enough boards.
-                let cells = game.board().cells.len();
-                if game.position_solver().is_none() || cells > self.limits.max_perfect_cells {
-                    return Err(perfect_too_large(spec, e));
-                }
-            }
+            // The page's perfect player solves the whole game first (see [`opponent_for`]).
+            self.game()
+                .check_exhaustive(self.limits.max_perfect_positions)
+                .map_err(|e| perfect_too_large(spec, e))?;
         }
         Ok(())
     }
