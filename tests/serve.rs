@@ -1344,7 +1344,10 @@ fn quantile(times: &[Duration], q: f64) -> Duration {
 
 #[test]
 fn thirty_two_tabs_train_while_others_poll_and_views_stay_quick() {
-    let (mut child, line) = start_serve(&[]);
+    // Another build (MENACE_SERVE_BIN, to compare) may not count requests' waits.
+    let counted = std::env::var_os("MENACE_SERVE_BIN").is_none();
+    let stats: &[&std::ffi::OsStr] = if counted { &["--test-stats".as_ref()] } else { &[] };
+    let (mut child, line) = start_serve(stats);
     let base = Arc::new(url_of(&line));
     let pid = child.id();
     // Seven of every eight tabs train; the eighth watches games one by one
@@ -1487,6 +1490,10 @@ fn thirty_two_tabs_train_while_others_poll_and_views_stay_quick() {
     }
     let stopped = stopping.elapsed();
     let watched_games: Vec<u64> = watchers.into_iter().map(|t| t.join().unwrap()).collect();
+    // How requests waited for the sessions' locks, counted in moves played
+    // meanwhile by the sessions' training and watched games (a build without
+    // the count answers 404).
+    let waits = call("GET", &format!("{base}/api/stats"), None);
     let peak = proc_status(pid, "VmHWM");
     let _ = child.kill();
     let _ = child.wait();
@@ -1511,12 +1518,21 @@ fn thirty_two_tabs_train_while_others_poll_and_views_stay_quick() {
         peak / 1024
     );
     eprintln!("load: (seconds, threads, MB resident) {samples:?}");
-    // Bounds far from the figures measured (see the README), so as not to be timing-flaky.
-    assert!(
-        quantile(&all, 0.99) < Duration::from_secs(1),
-        "p99 {:?}",
-        quantile(&all, 0.99)
-    );
+    eprintln!("load: requests' waits for sessions: {}", waits.body);
+    // No timing bound (the figures depend on the machine and its load):
+    // a stall is caught by what the server counts instead. A training run
+    // or a watched game lets go of its session after the move in play when
+    // a request waits, so a request waits for a move, or a few when the
+    // next slice takes the lock first; a lock held for a slice of fast
+    // games (thousands of moves in 40 ms) or for a whole slow game (a
+    // hundred moves of Hex 11) is far over the bound.
+    if !counted {
+        eprintln!("load: MENACE_SERVE_BIN's waits are not counted, so not checked");
+    } else {
+        let waits = waits.json();
+        assert!(waits["lock_waits"].as_u64().unwrap() >= 4000, "{waits}");
+        assert!(waits["most_moves_waited"].as_u64().unwrap() <= 8, "{waits}");
+    }
     assert!(threads < 64, "{threads} threads");
     assert!(peak < 3 << 20, "{peak} kB");
 }
@@ -1630,4 +1646,56 @@ fn a_watched_game_names_its_changes_as_the_moves_played_and_no_game_is_dropped_u
     let r = s.get(&at("/boxes?page=first"));
     assert_eq!(r.status, 400);
     assert!(r.error().contains("page"), "{}", r.error());
+}
+
+#[test]
+fn stop_ends_a_watched_game_against_a_slow_opponent_within_a_move() {
+    // Hex 11 against mcts:10000: each of the opponent's moves is a long
+    // search, and a game takes at least 21 moves (11 stones of the first
+    // player's). Stop, sent once the game is under way, ends it where it
+    // stands: the search in progress is cut short, its move is played, and
+    // the game is left unfinished (no beads change, no game counted).
+    let s = Arc::new(Server::new());
+    let (id, _) = s.session(r#"{"game": "hex:11", "seed": 3}"#);
+    let watcher = {
+        let (s, id) = (s.clone(), id.clone());
+        std::thread::spawn(move || {
+            s.post(
+                &format!("/api/sessions/{id}/watch"),
+                r#"{"opponent": "mcts:10000", "frames": true}"#,
+            )
+        })
+    };
+    let mut seen = 0;
+    wait_until("the watched game is under way", PATIENCE, || {
+        let v = s.get(&format!("/api/sessions/{id}")).json();
+        seen = v["board"]["history"].as_array().map_or(0, Vec::len);
+        seen >= 2
+    });
+    assert_eq!(s.post(&format!("/api/sessions/{id}/stop"), "").status, 200);
+    let r = watcher.join().unwrap();
+    assert_eq!(r.status, 200, "{}", r.body);
+    let v = r.json();
+    let watched = &v["watched"];
+    assert_eq!(watched["stopped"], true, "{watched}");
+    // The search under way when Stop came, and the machine's reply at most.
+    let plies = watched["plies"].as_u64().unwrap() as usize;
+    assert!(
+        (seen..=seen + 3).contains(&plies),
+        "stopped at ply {plies}, asked at {seen}"
+    );
+    assert_eq!(watched["steps"].as_array().unwrap().len(), plies);
+    assert_eq!(v["games_played"], 0);
+    assert_eq!(v["score"], serde_json::json!({"wins": 0, "draws": 0, "losses": 0}));
+    assert_eq!(v["last_changes"], serde_json::json!([]));
+    assert!(
+        v["board"]["result"].as_str().unwrap().starts_with("Stopped"),
+        "{}",
+        v["board"]
+    );
+    // The tab is free again: a game of the person's, and another watched game.
+    assert_eq!(s.post(&format!("/api/sessions/{id}/game"), "").status, 200);
+    let again = s.post(&format!("/api/sessions/{id}/watch"), r#"{"opponent": "random"}"#);
+    assert_eq!(again.status, 200, "{}", again.body);
+    assert_eq!(again.json()["games_played"], 1);
 }

@@ -26,11 +26,15 @@ pub struct ServeArgs {
     /// A state file: new tabs start from its machine if it exists, and a tab's machine is saved to it after every game and training run.
     #[arg(long, value_name = "FILE")]
     state: Option<PathBuf>,
+    /// For tests: `GET /api/stats` says how requests waited for sessions.
+    #[arg(long, hide = true)]
+    test_stats: bool,
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let mut config = Config {
         hosts: args.allow_host.clone(),
+        stats: args.test_stats,
         ..Config::default()
     };
     // Held while the server runs: a `train` or `play` (or another server)

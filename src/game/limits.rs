@@ -70,6 +70,27 @@ pub trait SearchLimits: Rules {
         None
     }
 
+    /// An estimate of the positions reachable from the start counted
+    /// mirror images apart, what an enumeration of boxes visits, where the
+    /// game gives one cheaply (by default its [`SearchLimits::position_bound`]):
+    /// an enumeration whose limit is below it refuses at once.
+    fn reachable_estimate(&self) -> Option<f64> {
+        self.position_bound()
+    }
+
+    /// [`SearchLimits::check_exhaustive`] for an enumeration of every
+    /// position reachable (see [`SearchLimits::reachable_estimate`]).
+    fn check_enumerable(&self, limit: usize) -> Result<(), TooLarge> {
+        self.check_exhaustive(limit)?;
+        if self.reachable_estimate().is_some_and(|b| b > limit as f64) {
+            return Err(TooLarge {
+                game: self.spec(),
+                limit,
+            });
+        }
+        Ok(())
+    }
+
     /// Whether an exhaustive computation storing at most `limit` positions
     /// is bound to fail: the game is far too large, or its position bound
     /// is over the limit.

@@ -88,7 +88,7 @@ pub fn enumerate<G: Game>(
     limit: usize,
 ) -> Result<Vec<FoundBox<G::Position>>, TooLarge> {
     let limit = crate::search::solver::memory_bounded::<G::Position>(limit);
-    game.check_exhaustive(limit)?;
+    game.check_enumerable(limit)?;
     let mut found: FxHashMap<G::Position, u32> = FxHashMap::default();
     let mut seen: FxHashSet<G::Position> = FxHashSet::default();
     let mut layer: Vec<G::Position> = game.starts().into_iter().map(|(p, _)| p).collect();

@@ -5,7 +5,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::error::FieldError;
-use crate::game::Game;
+use crate::game::{Game, Player};
 use crate::machine::beads::Beads;
 use crate::machine::settings::MachineSettings;
 use crate::machine::{bead_colours, Machine, MatchBox};
@@ -82,13 +82,21 @@ pub fn peek_game(text: &str) -> Result<String, StateError> {
 }
 
 fn machine_file<G: Game>(m: &Machine<G>) -> MachineFile {
-    let game = m.game();
+    machine_file_of(m.game(), m.side(), m.settings(), m.is_enumerated(), m.boxes())
+}
+
+fn machine_file_of<G: Game>(
+    game: &G,
+    side: Player,
+    settings: &MachineSettings,
+    enumerated: bool,
+    boxes: &[MatchBox<G>],
+) -> MachineFile {
     MachineFile {
-        side: game.player_name(m.side()).to_ascii_lowercase(),
-        settings: m.settings().clone(),
-        enumerated: m.is_enumerated(),
-        boxes: m
-            .boxes()
+        side: game.player_name(side).to_ascii_lowercase(),
+        settings: settings.clone(),
+        enumerated,
+        boxes: boxes
             .iter()
             .map(|b| {
                 let position = b.position(game);
@@ -293,7 +301,79 @@ pub fn to_json<G: Game>(t: &Trainer<G>) -> String {
         machine: machine_file(t.machine()),
         opponent_machine: t.opponent().machine().map(machine_file),
     };
-    serde_json::to_string_pretty(&file).unwrap_or_default() + "\n"
+    file.text()
+}
+
+impl StateFile {
+    fn text(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default() + "\n"
+    }
+}
+
+/// A copy of what a trainer's state file says, taken quickly (the boxes
+/// copied, nothing named or written out), to write out as [`to_json`]
+/// would later, holding nothing of the trainer's: a server takes it under
+/// a session's lock and writes the text after letting go.
+pub struct Frozen<G: Game> {
+    games_played: u64,
+    opponent: String,
+    seed: Option<u64>,
+    rng: ChaCha8Rng,
+    machine: FrozenMachine<G>,
+    opponent_machine: Option<FrozenMachine<G>>,
+}
+
+struct FrozenMachine<G: Game> {
+    game: G,
+    side: Player,
+    settings: MachineSettings,
+    enumerated: bool,
+    boxes: Vec<MatchBox<G>>,
+}
+
+impl<G: Game> FrozenMachine<G> {
+    fn of(m: &Machine<G>) -> FrozenMachine<G> {
+        FrozenMachine {
+            game: m.game().clone(),
+            side: m.side(),
+            settings: m.settings().clone(),
+            enumerated: m.is_enumerated(),
+            boxes: m.boxes().to_vec(),
+        }
+    }
+
+    fn file(&self) -> MachineFile {
+        machine_file_of(&self.game, self.side, &self.settings, self.enumerated, &self.boxes)
+    }
+}
+
+/// The trainer's state as it is now, to write out later ([`Frozen::to_json`]).
+pub fn freeze<G: Game>(t: &Trainer<G>) -> Frozen<G> {
+    Frozen {
+        games_played: t.games_played(),
+        opponent: t.opponent_spec().to_string(),
+        seed: t.seed(),
+        rng: t.rng().clone(),
+        machine: FrozenMachine::of(t.machine()),
+        opponent_machine: t.opponent().machine().map(FrozenMachine::of),
+    }
+}
+
+impl<G: Game> Frozen<G> {
+    /// The text [`to_json`] gave for the trainer when it was frozen.
+    pub fn to_json(&self) -> String {
+        StateFile {
+            format: FORMAT.to_string(),
+            game: self.machine.game.spec(),
+            games_played: self.games_played,
+            opponent: self.opponent.clone(),
+            seed: self.seed,
+            rng: self.rng.clone(),
+            machine: self.machine.file(),
+            opponent_machine: self.opponent_machine.as_ref().map(FrozenMachine::file),
+        }
+        .text()
+    }
 }
 
 /// Rebuild a trainer from state-file text for `game`. Errors name the field.

@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -35,8 +35,8 @@ use crate::fsutil::{read_text, write_atomic, FileError};
 use crate::training::opponent::OpponentSpec;
 use crate::web::labels::{self, LabelError, Paper};
 use crate::web::session::{
-    load_session, new_session, parse_opponent, BoxQuery, Limits, NewMachine, Pending, Session, SessionError,
-    TrainRequest, WatchRequest, Watched,
+    load_session, new_session, parse_opponent, BoxQuery, Limits, Made, NewMachine, Pending, Session, SessionError,
+    Signals, TrainRequest, WatchRequest, Watched,
 };
 
 const INDEX_HTML: &str = include_str!("page/index.html");
@@ -80,6 +80,8 @@ pub struct Config {
     pub hosts: Vec<String>,
     /// For tests: training plays a game only for each one [`Gate::allow`]s.
     pub gate: Option<Gate>,
+    /// For tests: `GET /api/stats` answers how requests waited for sessions.
+    pub stats: bool,
 }
 
 impl Default for Config {
@@ -100,6 +102,7 @@ impl Default for Config {
             trainers: cores.max(1),
             hosts: Vec::new(),
             gate: None,
+            stats: false,
         }
     }
 }
@@ -195,8 +198,8 @@ struct Published {
 struct Entry {
     slot: Mutex<Slot>,
     published: Mutex<Published>,
-    /// Set to stop the training run: checked every move and every MCTS playout.
-    cancel: Arc<AtomicBool>,
+    /// Stop the training run or the watched game; let go, a request waits.
+    signals: Signals,
     /// Wakes a run waiting at the gate when it is stopped.
     stopped: Notify,
 }
@@ -218,7 +221,7 @@ impl Entry {
     }
 
     fn stop(&self) {
-        self.cancel.store(true, Ordering::Relaxed);
+        self.signals.cancel.store(true, Ordering::Relaxed);
         self.stopped.notify_one();
     }
 }
@@ -345,6 +348,19 @@ struct Shared {
     runs: AtomicUsize,
     run_ended: Notify,
     stopping: AtomicBool,
+    waits: Waits,
+}
+
+/// How requests waited for sessions' locks, counted in moves (not time, so
+/// that the count does not depend on the machine's speed): the moves that
+/// training and watched games played in a session while a request waited
+/// for it. A player lets go after the move it is playing, so a wait is a
+/// move or two; a lock held for a slice of moves, or a whole game, shows.
+#[derive(Default)]
+struct Waits {
+    requests: AtomicU64,
+    moves: AtomicU64,
+    most_moves: AtomicU64,
 }
 
 /// An error answer: a status and a JSON `{"error": message}`.
@@ -419,8 +435,8 @@ fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
 
 /// How a training slice ended.
 enum Slice {
-    /// More to play.
-    More,
+    /// More to play (within a game left unfinished, if true).
+    More(bool),
     /// More to play, the opponent's move first (chosen apart).
     Apart(Pending),
     /// The run is over: end it (save, hand the machine back to the person).
@@ -488,7 +504,7 @@ impl Shared {
     /// the mark, and write the state file of a closed tab.
     fn close(&self, entry: &Entry) {
         {
-            let mut slot = lock(&entry.slot);
+            let mut slot = self.hold(entry);
             slot.closed = true;
             slot.generation += 1;
             if std::mem::take(&mut slot.owns_state) {
@@ -543,7 +559,7 @@ impl Shared {
                 last_used: Instant::now(),
             }),
             slot: Mutex::new(slot),
-            cancel: Arc::new(AtomicBool::new(false)),
+            signals: Signals::default(),
             stopped: Notify::new(),
         });
         self.publish(&entry, &lock(&entry.slot));
@@ -572,16 +588,48 @@ impl Shared {
         published.running = p.running;
     }
 
+    /// A request's hold of a session's lock: whoever plays in it (training,
+    /// a watched game) is told that it waits, and lets go after its move.
+    fn hold<'a>(&self, entry: &'a Entry) -> MutexGuard<'a, Slot> {
+        let signals = &entry.signals;
+        signals.waiting.fetch_add(1, Ordering::SeqCst);
+        let before = signals.moves.load(Ordering::SeqCst);
+        let slot = lock(&entry.slot);
+        signals.waiting.fetch_sub(1, Ordering::SeqCst);
+        let moved = signals.moves.load(Ordering::SeqCst).saturating_sub(before);
+        self.waits.requests.fetch_add(1, Ordering::Relaxed);
+        self.waits.moves.fetch_add(moved, Ordering::Relaxed);
+        self.waits.most_moves.fetch_max(moved, Ordering::Relaxed);
+        slot
+    }
+
     /// Check and change a session under its one lock, then publish it. A
     /// panic inside resets the session to a fresh machine of its game.
     fn change<T>(&self, entry: &Entry, f: impl FnOnce(&mut Slot) -> Result<T, ApiError>) -> Result<T, ApiError> {
-        let mut slot = lock(&entry.slot);
+        self.under_lock(entry, true, f)
+    }
+
+    /// Read a session under its lock (a copy of its boxes or its state, to
+    /// write out after): nothing changes, so nothing is published.
+    fn read<T>(&self, entry: &Entry, f: impl FnOnce(&mut Slot) -> Result<T, ApiError>) -> Result<T, ApiError> {
+        self.under_lock(entry, false, f)
+    }
+
+    fn under_lock<T>(
+        &self,
+        entry: &Entry,
+        publish: bool,
+        f: impl FnOnce(&mut Slot) -> Result<T, ApiError>,
+    ) -> Result<T, ApiError> {
+        let mut slot = self.hold(entry);
         if slot.closed {
             return Err(ApiError::new(StatusCode::NOT_FOUND, "the session was closed"));
         }
         match catch_unwind(AssertUnwindSafe(|| {
             let r = f(&mut slot);
-            self.publish(entry, &slot);
+            if publish {
+                self.publish(entry, &slot);
+            }
             r
         })) {
             Ok(r) => r,
@@ -624,7 +672,7 @@ impl Shared {
     /// the tab holds it; what to tell the page if that failed.
     fn save(&self, slot: &mut Slot) -> Option<String> {
         let file = self.state.as_ref().filter(|_| slot.owns_state && !slot.closed)?;
-        let text = slot.session.state_json();
+        let text = slot.session.state().run();
         file.write(&text).err().map(|e| e.to_string())
     }
 
@@ -701,8 +749,10 @@ impl Shared {
         .ok()?;
         match thought {
             Ok(pending) => {
+                let played = entry.clone();
                 self.slice(&self.train, entry, generation, move |_, slot| {
-                    slot.session.resume(pending)
+                    slot.session.resume(pending);
+                    played.signals.moved();
                 })
                 .await
             }
@@ -715,6 +765,41 @@ impl Shared {
                 None
             }
         }
+    }
+
+    /// The opponent `spec` for a session, made on the request pool without
+    /// the session's lock (a perfect player's solve takes up to a second):
+    /// `Ok(None)` where the session holds it already; `None` if the session
+    /// changed meanwhile.
+    async fn make_apart(
+        self: &Arc<Self>,
+        entry: &Arc<Entry>,
+        generation: u64,
+        spec: &OpponentSpec,
+    ) -> Option<Result<Option<Made>, SessionError>> {
+        let spec = spec.clone();
+        let maker = self
+            .slice(&self.work, entry, generation, move |_, slot| {
+                slot.session.opponent_maker(&spec)
+            })
+            .await?;
+        let Some(maker) = maker else {
+            return Some(Ok(None));
+        };
+        let permit = self.work.clone().acquire_owned().await.ok()?;
+        let made = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            catch_unwind(AssertUnwindSafe(|| maker.run()))
+        })
+        .await
+        .ok()?;
+        Some(match made {
+            Ok(made) => made.map(Some),
+            Err(panic) => Err(SessionError::Internal(format!(
+                "internal error (making the opponent failed: {})",
+                panic_text(panic.as_ref())
+            ))),
+        })
     }
 
     /// Stop every training run and wait (at most `patience`) for them to end and save.
@@ -734,6 +819,13 @@ impl Shared {
                 return;
             }
         }
+    }
+}
+
+/// A perfect opponent refused as too large is refused at once when asked again.
+fn remember_unsolvable(shared: &Shared, slot: &Slot, opponent: &OpponentSpec, e: &SessionError) {
+    if matches!((opponent, e), (OpponentSpec::Perfect(_), SessionError::OverLimit(_))) {
+        lock(&shared.unsolvable).insert(slot.spec.clone(), e.message().to_string());
     }
 }
 
@@ -757,16 +849,20 @@ async fn run_training(
     began: tokio::sync::oneshot::Sender<Result<(), ApiError>>,
 ) {
     let _token = RunToken(shared.clone());
-    let cancel = entry.cancel.clone();
+    let made = match shared.make_apart(&entry, generation, &opponent).await {
+        Some(Ok(made)) => Ok(made),
+        Some(Err(e)) => Err(e),
+        None => return,
+    };
+    let cancel = entry.signals.cancel.clone();
     let begun = shared
         .slice(&shared.work, &entry, generation, move |shared, slot| {
-            slot.session.begin_training(&opponent, cancel).inspect_err(|e| {
-                // Nothing changed: the machine is still the person's.
-                slot.progress = Progress::default();
-                if matches!((&opponent, e), (OpponentSpec::Perfect(_), SessionError::OverLimit(_))) {
-                    lock(&shared.unsolvable).insert(slot.spec.clone(), e.message().to_string());
-                }
-            })
+            made.and_then(|made| slot.session.begin_training(&opponent, made, cancel))
+                .inspect_err(|e| {
+                    // Nothing changed: the machine is still the person's.
+                    slot.progress = Progress::default();
+                    remember_unsolvable(shared, slot, &opponent, e);
+                })
         })
         .await;
     // Told once the view is published: a request after the answer sees it.
@@ -784,7 +880,7 @@ async fn run_training(
     // Within a game (after a move chosen apart), the gate was passed already.
     let mut mid_game = false;
     loop {
-        if entry.cancel.load(Ordering::Relaxed) {
+        if entry.signals.cancelled() {
             break;
         }
         if let Some(gate) = gate.as_ref().filter(|_| !mid_game) {
@@ -798,7 +894,7 @@ async fn run_training(
             }
         }
         let one_game = gate.is_some();
-        let cancel = entry.cancel.clone();
+        let playing = entry.clone();
         let slice = shared
             .slice(&shared.train, &entry, generation, move |_, slot| {
                 let p = &slot.progress;
@@ -808,19 +904,21 @@ async fn run_training(
                 } else {
                     (left, Instant::now() + SLICE)
                 };
-                let trained = slot.session.train(games, p.total, deadline, &cancel);
+                let signals = &playing.signals;
+                let trained = slot.session.train(games, p.total, deadline, signals);
                 slot.progress.done += trained.games;
-                if trained.halted || slot.progress.done >= slot.progress.total || cancel.load(Ordering::Relaxed) {
+                if trained.halted || slot.progress.done >= slot.progress.total || signals.cancelled() {
                     Slice::Done
                 } else if let Some(pending) = trained.pending {
                     Slice::Apart(pending)
                 } else {
-                    Slice::More
+                    Slice::More(trained.mid_game)
                 }
             })
             .await;
         match slice {
-            Some(Slice::More) => mid_game = false,
+            // A slice that let go within a game goes on with it, past the gate.
+            Some(Slice::More(within)) => mid_game = within,
             // The opponent's move, chosen without the session's lock.
             Some(Slice::Apart(pending)) => {
                 if shared.think_apart(&entry, generation, pending).await.is_none() {
@@ -870,6 +968,7 @@ fn build(config: Config, addr: SocketAddr) -> (Router, Arc<Shared>) {
         runs: AtomicUsize::new(0),
         run_ended: Notify::new(),
         stopping: AtomicBool::new(false),
+        waits: Waits::default(),
     });
     let router = Router::new()
         .route("/", get(index))
@@ -901,6 +1000,7 @@ fn build(config: Config, addr: SocketAddr) -> (Router, Arc<Shared>) {
         .route("/api/sessions/{id}/boxes", get(boxes))
         .route("/api/sessions/{id}/state", get(download).put(upload))
         .route("/api/sessions/{id}/labels.pdf", get(labels_pdf))
+        .route("/api/stats", get(stats))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         // The guard reads bodies, within its own limits.
@@ -1304,7 +1404,7 @@ async fn train(State(shared): State<Arc<Shared>>, Path(id): Path<String>, bytes:
                     done: 0,
                     total: ask.games,
                 };
-                entry.cancel.store(false, Ordering::Relaxed);
+                entry.signals.cancel.store(false, Ordering::Relaxed);
                 shared.runs.fetch_add(1, Ordering::SeqCst);
                 Ok(slot.generation)
             })?;
@@ -1345,9 +1445,10 @@ fn refuse_to_drop(session: &dyn Session, discard: bool) -> Result<(), ApiError> 
 }
 
 /// One game against an opponent, played on the server for the page to show
-/// move by move: a step at a time under the session's lock (the opponent's
-/// slow moves chosen without it), in a task of its own, so that a request
-/// abandoned halfway still ends the game and frees the session.
+/// move by move: a step at a time under the session's lock (the opponent
+/// made and its slow moves chosen without it), in a task of its own, so
+/// that a request abandoned halfway still ends the game and frees the
+/// session. Stop ends it within a move (an MCTS search within a playout).
 async fn watch(State(shared): State<Arc<Shared>>, Path(id): Path<String>, bytes: Bytes) -> ApiResult {
     let ask: WatchRequest = body(&bytes)?;
     let opponent = parse_opponent(&ask.opponent, shared.config.limits)?;
@@ -1368,20 +1469,31 @@ async fn watch(State(shared): State<Arc<Shared>>, Path(id): Path<String>, bytes:
                     }
                 }
                 slot.note = None;
-                slot.session.begin_watch(&opponent, ask.frames)?;
+                // The session is the watched game's from now on (its opponent is made next).
                 slot.watching = true;
+                entry.signals.cancel.store(false, Ordering::Relaxed);
                 Ok(slot.generation)
             })?;
-            runtime.spawn(run_watch(shared.clone(), entry.clone(), generation, over));
+            let game = WatchGame {
+                opponent,
+                frames: ask.frames,
+            };
+            runtime.spawn(run_watch(shared.clone(), entry.clone(), generation, game, over));
             Ok(entry)
         })
         .await?;
     let game = ended
         .await
-        .map_err(|_| ApiError::new(StatusCode::CONFLICT, "the machine was closed or reset during the game"))?;
+        .map_err(|_| ApiError::new(StatusCode::CONFLICT, "the machine was closed or reset during the game"))??;
     let mut answer = (*entry.view()).clone();
     answer["watched"] = game;
     Ok(json_response(StatusCode::OK, &answer))
+}
+
+/// The game a watch request asks for.
+struct WatchGame {
+    opponent: OpponentSpec,
+    frames: bool,
 }
 
 /// How a step of a watched game ended, under the lock.
@@ -1391,12 +1503,43 @@ enum WatchSlice {
     Over(Json),
 }
 
-/// Play a watched game to its end (or until its session changes), and send its moves.
-async fn run_watch(shared: Arc<Shared>, entry: Arc<Entry>, generation: u64, over: tokio::sync::oneshot::Sender<Json>) {
+/// Make the watched game's opponent, play the game to its end (or until
+/// it is stopped, or its session changes), and send its moves.
+async fn run_watch(
+    shared: Arc<Shared>,
+    entry: Arc<Entry>,
+    generation: u64,
+    game: WatchGame,
+    over: tokio::sync::oneshot::Sender<Result<Json, ApiError>>,
+) {
+    let made = match shared.make_apart(&entry, generation, &game.opponent).await {
+        Some(made) => made,
+        None => return,
+    };
+    let cancel = entry.signals.cancel.clone();
+    let begun = shared
+        .slice(&shared.work, &entry, generation, move |shared, slot| {
+            let WatchGame { opponent, frames } = game;
+            made.and_then(|made| slot.session.begin_watch(&opponent, made, frames, cancel))
+                .inspect_err(|e| {
+                    slot.watching = false;
+                    remember_unsolvable(shared, slot, &opponent, e);
+                })
+        })
+        .await;
+    match begun {
+        Some(Ok(())) => {}
+        Some(Err(e)) => {
+            let _ = over.send(Err(e.into()));
+            return;
+        }
+        None => return,
+    }
     loop {
+        let playing = entry.clone();
         let step = shared
-            .slice(&shared.work, &entry, generation, |shared, slot| {
-                match slot.session.watch_step(Instant::now() + SLICE) {
+            .slice(&shared.work, &entry, generation, move |shared, slot| {
+                match slot.session.watch_step(Instant::now() + SLICE, &playing.signals) {
                     Watched::More => WatchSlice::More,
                     Watched::Pending(p) => WatchSlice::Apart(p),
                     Watched::Over(game) => {
@@ -1415,13 +1558,32 @@ async fn run_watch(shared: Arc<Shared>, entry: Arc<Entry>, generation: u64, over
                 }
             }
             Some(WatchSlice::Over(game)) => {
-                let _ = over.send(game);
+                let _ = over.send(Ok(game));
                 return;
             }
             // The session was closed or reset: nothing to answer.
             None => return,
         }
     }
+}
+
+/// For tests (`Config::stats`): how requests waited for sessions, in moves.
+async fn stats(State(shared): State<Arc<Shared>>) -> ApiResult {
+    if !shared.config.stats {
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            "no page or endpoint at /api/stats",
+        ));
+    }
+    let w = &shared.waits;
+    Ok(json_response(
+        StatusCode::OK,
+        &json!({
+            "lock_waits": w.requests.load(Ordering::Relaxed),
+            "moves_waited": w.moves.load(Ordering::Relaxed),
+            "most_moves_waited": w.most_moves.load(Ordering::Relaxed),
+        }),
+    ))
 }
 
 async fn stop(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> ApiResult {
@@ -1446,33 +1608,53 @@ async fn boxes(
         .work(move |shared| {
             let entry = shared.entry(&id)?;
             let limit = shared.config.max_listed_boxes;
-            let listed = shared.change(&entry, |slot| Ok(slot.session.boxes(&query, limit)))?;
-            Ok(json_response(StatusCode::OK, &listed))
+            // The boxes shown are copied under the lock and drawn after it.
+            let listed = shared.read(&entry, |slot| Ok(slot.session.boxes(&query, limit)))?;
+            Ok(json_response(StatusCode::OK, &listed.run()))
         })
         .await
+}
+
+/// A session's state file as it is now, written out after its lock is let
+/// go; its game spec, for the file's name. `check` refuses before the copy.
+fn state_of(
+    shared: &Shared,
+    entry: &Entry,
+    check: impl FnOnce(&Slot) -> Result<(), ApiError>,
+) -> Result<(String, String), ApiError> {
+    let (state, spec) = shared.read(entry, |slot| {
+        check(slot)?;
+        Ok((slot.session.state(), slot.spec.clone()))
+    })?;
+    Ok((state.run(), spec))
+}
+
+/// An attachment's headers: its type, and a file name made of `spec`.
+fn attachment(kind: &'static str, spec: &str, suffix: &str, body: impl IntoResponse) -> Response {
+    let name: String = spec
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let disposition = format!("attachment; filename=\"menace-{name}{suffix}\"");
+    (
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static(kind)),
+            (
+                header::CONTENT_DISPOSITION,
+                HeaderValue::from_str(&disposition).unwrap_or(HeaderValue::from_static("attachment")),
+            ),
+        ],
+        body,
+    )
+        .into_response()
 }
 
 async fn download(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> ApiResult {
     shared
         .work(move |shared| {
             let entry = shared.entry(&id)?;
-            let (text, spec) = shared.change(&entry, |slot| Ok((slot.session.state_json(), slot.spec.clone())))?;
-            let name: String = spec
-                .chars()
-                .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-                .collect();
-            let disposition = format!("attachment; filename=\"menace-{name}.json\"");
-            Ok((
-                [
-                    (header::CONTENT_TYPE, HeaderValue::from_static("application/json")),
-                    (
-                        header::CONTENT_DISPOSITION,
-                        HeaderValue::from_str(&disposition).unwrap_or(HeaderValue::from_static("attachment")),
-                    ),
-                ],
-                text,
-            )
-                .into_response())
+            let (text, spec) = state_of(shared, &entry, |_| Ok(()))?;
+            Ok(attachment("application/json", &spec, ".json", text))
         })
         .await
 }
@@ -1502,7 +1684,7 @@ async fn labels_pdf(
         .work(move |shared| {
             let entry = shared.entry(&id)?;
             let limit = shared.config.max_listed_boxes;
-            let (text, spec) = shared.change(&entry, |slot| {
+            let (text, spec) = state_of(shared, &entry, |slot| {
                 let boxes = slot.session.box_count();
                 if boxes > limit {
                     return Err(ApiError::new(
@@ -1510,28 +1692,13 @@ async fn labels_pdf(
                         format!("the machine has {boxes} boxes; the page prints at most {limit}: download it and print with `menace boxes GAME --state FILE --pdf labels.pdf`"),
                     ));
                 }
-                Ok((slot.session.state_json(), slot.spec.clone()))
+                Ok(())
             })?;
             let pdf = labels::pdf_of_state(&text, paper).map_err(|e| match e {
                 LabelError::Pdf(m) => ApiError::internal(m),
                 e => ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()),
             })?;
-            let name: String = spec
-                .chars()
-                .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-                .collect();
-            let disposition = format!("attachment; filename=\"menace-{name}-labels.pdf\"");
-            Ok((
-                [
-                    (header::CONTENT_TYPE, HeaderValue::from_static("application/pdf")),
-                    (
-                        header::CONTENT_DISPOSITION,
-                        HeaderValue::from_str(&disposition).unwrap_or(HeaderValue::from_static("attachment")),
-                    ),
-                ],
-                pdf,
-            )
-                .into_response())
+            Ok(attachment("application/pdf", &spec, "-labels.pdf", pdf))
         })
         .await
 }
@@ -1669,7 +1836,7 @@ pub fn start(addr: SocketAddr, config: Config) -> std::io::Result<Running> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::web::session::Trained;
+    use crate::web::session::{Deferred, Trained};
 
     /// A machine whose training panics, to see the server survive it.
     struct Faulty(Box<dyn Session>);
@@ -1690,17 +1857,26 @@ mod tests {
         fn resign(&mut self) -> Result<(), SessionError> {
             self.0.resign()
         }
-        fn boxes(&self, query: &BoxQuery, limit: usize) -> Json {
+        fn boxes(&self, query: &BoxQuery, limit: usize) -> Deferred<Json> {
             self.0.boxes(query, limit)
         }
         fn person_moves(&self) -> usize {
             self.0.person_moves()
         }
-        fn begin_watch(&mut self, opponent: &OpponentSpec, frames: bool) -> Result<(), SessionError> {
-            self.0.begin_watch(opponent, frames)
+        fn opponent_maker(&self, opponent: &OpponentSpec) -> Option<Deferred<Result<Made, SessionError>>> {
+            self.0.opponent_maker(opponent)
         }
-        fn watch_step(&mut self, deadline: Instant) -> Watched {
-            self.0.watch_step(deadline)
+        fn begin_watch(
+            &mut self,
+            opponent: &OpponentSpec,
+            made: Option<Made>,
+            frames: bool,
+            cancel: Arc<AtomicBool>,
+        ) -> Result<(), SessionError> {
+            self.0.begin_watch(opponent, made, frames, cancel)
+        }
+        fn watch_step(&mut self, deadline: Instant, signals: &Signals) -> Watched {
+            self.0.watch_step(deadline, signals)
         }
         fn resume(&mut self, pending: Pending) {
             self.0.resume(pending)
@@ -1708,16 +1884,21 @@ mod tests {
         fn curves(&self) -> Json {
             self.0.curves()
         }
-        fn state_json(&mut self) -> String {
-            self.0.state_json()
+        fn state(&mut self) -> Deferred<String> {
+            self.0.state()
         }
         fn check_opponent(&self, opponent: &OpponentSpec) -> Result<(), SessionError> {
             self.0.check_opponent(opponent)
         }
-        fn begin_training(&mut self, opponent: &OpponentSpec, cancel: Arc<AtomicBool>) -> Result<(), SessionError> {
-            self.0.begin_training(opponent, cancel)
+        fn begin_training(
+            &mut self,
+            opponent: &OpponentSpec,
+            made: Option<Made>,
+            cancel: Arc<AtomicBool>,
+        ) -> Result<(), SessionError> {
+            self.0.begin_training(opponent, made, cancel)
         }
-        fn train(&mut self, _: u64, _: u64, _: Instant, _: &AtomicBool) -> Trained {
+        fn train(&mut self, _: u64, _: u64, _: Instant, _: &Signals) -> Trained {
             panic!("a fault in training")
         }
         fn end_training(&mut self) {

@@ -3,7 +3,7 @@
 //! against, its curves, and what it last did (the box it drew from, the
 //! beads a game added or removed), as JSON for the page.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -14,7 +14,7 @@ use crate::experiment::curves::{MetricRow, RunningCurves};
 use crate::game::{Game, Player};
 use crate::machine::boxes::BoxSet;
 use crate::machine::settings::{BeadSchedule, EmptyBox, MachineSettings, Reinforcement};
-use crate::machine::{BeadChange, GameResult};
+use crate::machine::{BeadChange, GameResult, MatchBox};
 use crate::picture::Picture;
 use crate::registry::{default_settings, default_side, machine_name, parse_spec, AnyGame};
 use crate::symmetry::Symmetry;
@@ -105,9 +105,6 @@ pub struct Limits {
     /// The most positions a perfect opponent's solve may store (time and
     /// memory: about a second and 100 MB at a million).
     pub max_perfect_positions: usize,
-    /// The most cells of a board whose perfect opponent solves positions
-    /// as games reach them (Hex: up to a few seconds a new position at 36).
-    pub max_perfect_cells: usize,
 }
 
 impl Default for Limits {
@@ -119,7 +116,6 @@ impl Default for Limits {
             window: 20,
             max_playouts: 10_000,
             max_perfect_positions: 1_000_000,
-            max_perfect_cells: 36,
         }
     }
 }
@@ -187,6 +183,8 @@ pub struct Trained {
     /// The opponent's next move, to be chosen apart (a search): think it
     /// without the session's lock, then give it back through [`Session::resume`].
     pub pending: Option<Pending>,
+    /// A game is left unfinished, to be resumed by the next slice.
+    pub mid_game: bool,
 }
 
 /// An opponent's move taken out of a session to be chosen without holding
@@ -226,6 +224,71 @@ where
     }
 }
 
+/// Work taken out of a session to be done without its lock: what it needs
+/// was copied under the lock (the boxes to draw, the state to write out),
+/// and the slow part (drawing, naming, writing, solving) runs after.
+pub struct Deferred<T>(Box<dyn FnOnce() -> T + Send>);
+
+impl<T> Deferred<T> {
+    fn new(f: impl FnOnce() -> T + Send + 'static) -> Deferred<T> {
+        Deferred(Box::new(f))
+    }
+
+    /// Do the work.
+    pub fn run(self) -> T {
+        (self.0)()
+    }
+}
+
+impl<T> std::fmt::Debug for Deferred<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Deferred")
+    }
+}
+
+/// An opponent made apart from its session ([`Session::opponent_maker`]),
+/// to be handed to [`Session::begin_training`] or [`Session::begin_watch`].
+pub struct Made(Box<dyn std::any::Any + Send>);
+
+impl std::fmt::Debug for Made {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Made")
+    }
+}
+
+/// What the one playing a session's games under its lock (a training
+/// run, a watched game) is told: stop, or let go because a request waits
+/// for the session; and the moves it played, counted.
+#[derive(Debug, Default)]
+pub struct Signals {
+    /// Set to stop the run or the watched game: checked every move and
+    /// every MCTS playout.
+    pub cancel: Arc<AtomicBool>,
+    /// Requests waiting for the session's lock: the player lets go after
+    /// the move it is playing.
+    pub waiting: AtomicUsize,
+    /// Moves played under the lock by training and watched games, over the
+    /// session's life (a game the compiled table plays whole counts one).
+    pub moves: AtomicU64,
+}
+
+impl Signals {
+    /// Whether the run or the watched game is to stop.
+    pub fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+
+    /// Whether to let go of the session now: past `deadline`, or wanted by a request.
+    pub fn let_go(&self, deadline: Instant) -> bool {
+        self.waiting.load(Ordering::Relaxed) > 0 || Instant::now() >= deadline
+    }
+
+    /// A move was played under the lock.
+    pub fn moved(&self) {
+        self.moves.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
 /// Whether an opponent's choice is slow enough to make apart from its session.
 fn slow(opponent: &Opponent<impl Game>) -> bool {
     match opponent {
@@ -259,34 +322,56 @@ pub trait Session: Send {
     /// The person resigns the game in progress.
     fn resign(&mut self) -> Result<(), SessionError>;
     /// The boxes the query asks for (at most `limit` a page), the boxes of
-    /// the last game first, each with its position drawn and its beads.
-    fn boxes(&self, query: &BoxQuery, limit: usize) -> Json;
+    /// the last game first, each with its position drawn and its beads:
+    /// copied now, drawn by [`Deferred::run`] (without the session's lock).
+    fn boxes(&self, query: &BoxQuery, limit: usize) -> Deferred<Json>;
     /// Moves the person has made in the game in progress (0: none, or no game).
     fn person_moves(&self) -> usize;
-    /// Start a game against `opponent` for the page to watch: the person's
-    /// game in progress is dropped. It is played by [`Session::watch_step`].
-    fn begin_watch(&mut self, opponent: &OpponentSpec, frames: bool) -> Result<(), SessionError>;
-    /// Play the watched game on, until the move that passes `deadline`, an
-    /// opponent's move to be chosen apart, or its end: then the game's
-    /// moves (with the board after each when `frames`) and its result.
-    fn watch_step(&mut self, deadline: Instant) -> Watched;
+    /// The opponent `spec` names, made by [`Deferred::run`] without the
+    /// session's lock (a perfect player's solve takes up to a second);
+    /// `None` when the session holds it already.
+    fn opponent_maker(&self, spec: &OpponentSpec) -> Option<Deferred<Result<Made, SessionError>>>;
+    /// Start a game against `opponent` (`made` apart, or held by the
+    /// session) for the page to watch: the person's game in progress is
+    /// dropped. It is played by [`Session::watch_step`]; a search opponent
+    /// stops searching once `cancel` is set.
+    fn begin_watch(
+        &mut self,
+        opponent: &OpponentSpec,
+        made: Option<Made>,
+        frames: bool,
+        cancel: Arc<AtomicBool>,
+    ) -> Result<(), SessionError>;
+    /// Play the watched game on, until the move after which `signals` say
+    /// to let go (past `deadline`, or a request waits), an opponent's move
+    /// to be chosen apart, or its end: then the game's moves (with the
+    /// board after each when `frames`) and its result. Once `signals` say
+    /// to stop, the game ends unfinished: no beads change, no game counted.
+    fn watch_step(&mut self, deadline: Instant, signals: &Signals) -> Watched;
     /// A move chosen apart ([`Trained::pending`], [`Watched::Pending`]),
     /// played in the game it was taken from.
     fn resume(&mut self, pending: Pending);
     /// The curves so far.
     fn curves(&self) -> Json;
-    /// The state file, as `menace train --save` writes it.
-    fn state_json(&mut self) -> String;
+    /// The state file, as `menace train --save` writes it: copied now,
+    /// written out by [`Deferred::run`].
+    fn state(&mut self) -> Deferred<String>;
     /// Refuse an opponent the page cannot make, by estimate (before any solve).
     fn check_opponent(&self, opponent: &OpponentSpec) -> Result<(), SessionError>;
-    /// Get ready to train against `opponent`: the game in progress is
-    /// dropped. A search opponent stops searching once `cancel` is set.
-    fn begin_training(&mut self, opponent: &OpponentSpec, cancel: Arc<AtomicBool>) -> Result<(), SessionError>;
+    /// Get ready to train against `opponent` (`made` apart, or held by the
+    /// session): the game in progress is dropped. A search opponent stops
+    /// searching once `cancel` is set.
+    fn begin_training(
+        &mut self,
+        opponent: &OpponentSpec,
+        made: Option<Made>,
+        cancel: Arc<AtomicBool>,
+    ) -> Result<(), SessionError>;
     /// Train for one slice: finish at most `games` games (of a run of
-    /// `total`), stopping after the move that passes `deadline`, or once
-    /// `cancel` is set, or when the machine has `max_boxes` boxes. A game cut
-    /// off by the deadline is resumed by the next slice.
-    fn train(&mut self, games: u64, total: u64, deadline: Instant, cancel: &AtomicBool) -> Trained;
+    /// `total`), stopping after the move after which `signals` say to let
+    /// go (past `deadline`, or a request waits), or to stop, or when the
+    /// machine has `max_boxes` boxes. A game cut off is resumed by the next slice.
+    fn train(&mut self, games: u64, total: u64, deadline: Instant, signals: &Signals) -> Trained;
     /// Training is over: a game left unfinished is dropped (no beads
     /// change), the person is the opponent again, and a new game starts.
     fn end_training(&mut self);
@@ -393,6 +478,40 @@ fn perfect_too_large(spec: &OpponentSpec, e: impl std::fmt::Display) -> SessionE
     over_limit(format!(
         "opponent '{spec}' needs the game solved, but {e} on this page: train against mcts:N instead"
     ))
+}
+
+/// The opponent `spec` names for a machine of `game` playing `side` with
+/// `settings`, within the page's `limits`: a perfect player's solve stores
+/// at most `max_perfect_positions` positions.
+fn opponent_for<G: Game>(
+    game: &G,
+    side: Player,
+    settings: &MachineSettings,
+    limits: Limits,
+    spec: &OpponentSpec,
+) -> Result<Opponent<G>, SessionError> {
+    match spec {
+        OpponentSpec::Perfect(p) => {
+            // Exhaustive only: a position solver's work a move is not bounded
+            // (seconds on Hex 6×6), nor can a search stop it; nor is its
+            // memory (Hexapawn's table is 192 MiB an opponent).
+            let player = PerfectPlayer::exhaustive_with_limit(game.clone(), limits.max_perfect_positions)
+                .map_err(|e| perfect_too_large(spec, e))?;
+            Ok(Opponent::Perfect {
+                p: *p,
+                player: Box::new(player),
+            })
+        }
+        spec => make_opponent(game, spec, side, settings).map_err(over_limit),
+    }
+}
+
+/// A box copied out of a machine to be drawn for the boxes list.
+struct Listed<G: Game> {
+    index: usize,
+    b: MatchBox<G>,
+    in_last_game: bool,
+    changed: bool,
 }
 
 /// A box the machine drew from in the game last played: the real position,
@@ -593,24 +712,64 @@ impl<G: Picture> GameSession<G> {
         )
     }
 
-    /// The opponent `spec` names, within the page's limits: a perfect
-    /// player's solve stores at most `max_perfect_positions` positions.
+    /// The opponent `spec` names, within the page's limits (see [`opponent_for`]).
     fn make_opponent(&self, spec: &OpponentSpec) -> Result<Opponent<G>, SessionError> {
         let machine = self.trainer.machine();
-        let game = machine.game();
-        match spec {
-            OpponentSpec::Perfect(p) => {
-                let limit = self.limits.max_perfect_positions;
-                // Exhaustive only: a position solver's work a move is not bounded, a request's must be.
-                let player = PerfectPlayer::exhaustive_with_limit(game.clone(), limit)
-                    .map_err(|e| perfect_too_large(spec, e))?;
-                Ok(Opponent::Perfect {
-                    p: *p,
-                    player: Box::new(player),
-                })
+        opponent_for(machine.game(), machine.side(), machine.settings(), self.limits, spec)
+    }
+
+    /// The opponent to play against `spec`: the one parked if it is that,
+    /// else the one `made` apart, else one made now. Refused, the parked
+    /// one stays.
+    fn take_opponent(&mut self, spec: &OpponentSpec, made: Option<Made>) -> Result<Opponent<G>, SessionError> {
+        match self.parked.take() {
+            Some((parked, Some(opponent))) if parked == *spec => Ok(opponent),
+            other => {
+                let made = made.and_then(|m| m.0.downcast::<Opponent<G>>().ok());
+                match made.map_or_else(|| self.make_opponent(spec), |o| Ok(*o)) {
+                    Ok(o) => Ok(o),
+                    Err(e) => {
+                        self.parked = other;
+                        Err(e)
+                    }
+                }
             }
-            spec => make_opponent(game, spec, machine.side(), machine.settings()).map_err(over_limit),
         }
+    }
+
+    /// The person's game dropped (no beads change) and what the page
+    /// shows of it cleared, for a game against a program.
+    fn drop_person_game(&mut self) {
+        if let Some(m) = self.current.take() {
+            m.abandon(&mut self.trainer);
+        }
+        self.finished = None;
+        self.history.clear();
+        self.drawn.clear();
+        self.person_moves = 0;
+        self.last_draw = None;
+        self.last_changes = json!([]);
+        self.message = None;
+    }
+
+    /// A watched game stopped: left unfinished (no beads change, no game
+    /// counted), its opponent parked, and its moves so far for the page.
+    fn stop_watching(&mut self) -> Json {
+        let Some(w) = self.watching.take() else {
+            return json!({"steps": [], "result": "", "plies": 0, "stopped": true});
+        };
+        let pos = w.m.position().clone();
+        let last = w.m.last_move();
+        w.m.abandon(&mut self.trainer);
+        let text = "Stopped: the game was left unfinished, and no beads changed.".to_string();
+        self.finished = Some(Finished {
+            pos,
+            last,
+            result: text.clone(),
+        });
+        let (spec, opponent) = self.trainer.set_opponent(OpponentSpec::Human, Opponent::Human);
+        self.parked = Some((spec, Some(opponent)));
+        json!({"steps": w.steps, "result": text, "plies": self.history.len(), "stopped": true})
     }
 
     /// Whether exact results are worth computing after games: the machine's
@@ -1024,7 +1183,7 @@ impl<G: Picture> Session for GameSession<G> {
         Ok(())
     }
 
-    fn boxes(&self, query: &BoxQuery, limit: usize) -> Json {
+    fn boxes(&self, query: &BoxQuery, limit: usize) -> Deferred<Json> {
         let game = self.game();
         let machine = self.trainer.machine();
         let all = machine.boxes();
@@ -1035,38 +1194,6 @@ impl<G: Picture> Session for GameSession<G> {
             .map(|a| a.iter().filter_map(|c| c["box"].as_u64()).collect())
             .unwrap_or_default();
         let per_page = query.per_page.unwrap_or(24).clamp(1, limit.max(1));
-        let card = |i: usize| {
-            let b = &all[i];
-            let pos = b.position(game);
-            let marks: Vec<BeadMark<G::Move>> = b
-                .moves
-                .iter()
-                .zip(b.beads.iter())
-                .enumerate()
-                .map(|(c, (&mv, beads))| BeadMark {
-                    mv,
-                    beads,
-                    colour: c,
-                    drawn: false,
-                })
-                .collect();
-            let beads: Vec<Json> = marks
-                .iter()
-                .map(|m| {
-                    let (colour, css) = bead_colour(m.colour);
-                    json!({"move": game.move_name(&pos, m.mv), "beads": m.beads, "colour": colour, "css": css})
-                })
-                .collect();
-            json!({
-                "box": i + 1,
-                "own_move": b.own_move,
-                "position": game.position_string(&pos),
-                "svg": box_svg_as(game, &pos, &marks, 30.0, self.turned),
-                "beads": beads,
-                "in_last_game": self.last_game.contains(&(i as u32)),
-                "changed": changed.contains(&(i as u64 + 1)),
-            })
-        };
         let mut last: Vec<usize> = self
             .last_game
             .iter()
@@ -1081,12 +1208,6 @@ impl<G: Picture> Session for GameSession<G> {
         matched.sort_by_key(|&i| (all[i].own_move, i));
         let pages = matched.len().div_ceil(per_page).max(1);
         let page = query.page.unwrap_or(1).clamp(1, pages);
-        let list: Vec<Json> = matched
-            .iter()
-            .skip((page - 1) * per_page)
-            .take(per_page)
-            .map(|&i| card(i))
-            .collect();
         let mut moves: Vec<(u32, usize)> = Vec::new();
         for b in all {
             match moves.iter_mut().find(|(m, _)| *m == b.own_move) {
@@ -1095,7 +1216,21 @@ impl<G: Picture> Session for GameSession<G> {
             }
         }
         moves.sort();
-        json!({
+        // Only the boxes shown are copied; they are drawn after the lock is let go.
+        let copy = |&i: &usize| Listed {
+            index: i,
+            b: all[i].clone(),
+            in_last_game: self.last_game.contains(&(i as u32)),
+            changed: changed.contains(&(i as u64 + 1)),
+        };
+        let list: Vec<Listed<G>> = matched
+            .iter()
+            .skip((page - 1) * per_page)
+            .take(per_page)
+            .map(copy)
+            .collect();
+        let last: Vec<Listed<G>> = last.iter().map(copy).collect();
+        let head = json!({
             "game": game.spec(),
             "machine": self.name,
             "side": self.side_name(machine.side()),
@@ -1105,8 +1240,45 @@ impl<G: Picture> Session for GameSession<G> {
             "pages": pages,
             "per_page": per_page,
             "moves": moves.iter().map(|&(m, n)| json!({"own_move": m, "boxes": n})).collect::<Vec<_>>(),
-            "last_game": last.iter().map(|&i| card(i)).collect::<Vec<_>>(),
-            "boxes": list,
+        });
+        let (game, turned) = (game.clone(), self.turned);
+        Deferred::new(move || {
+            let card = |l: &Listed<G>| {
+                let b = &l.b;
+                let pos = b.position(&game);
+                let marks: Vec<BeadMark<G::Move>> = b
+                    .moves
+                    .iter()
+                    .zip(b.beads.iter())
+                    .enumerate()
+                    .map(|(c, (&mv, beads))| BeadMark {
+                        mv,
+                        beads,
+                        colour: c,
+                        drawn: false,
+                    })
+                    .collect();
+                let beads: Vec<Json> = marks
+                    .iter()
+                    .map(|m| {
+                        let (colour, css) = bead_colour(m.colour);
+                        json!({"move": game.move_name(&pos, m.mv), "beads": m.beads, "colour": colour, "css": css})
+                    })
+                    .collect();
+                json!({
+                    "box": l.index + 1,
+                    "own_move": b.own_move,
+                    "position": game.position_string(&pos),
+                    "svg": box_svg_as(&game, &pos, &marks, 30.0, turned),
+                    "beads": beads,
+                    "in_last_game": l.in_last_game,
+                    "changed": l.changed,
+                })
+            };
+            let mut answer = head;
+            answer["last_game"] = json!(last.iter().map(card).collect::<Vec<_>>());
+            answer["boxes"] = json!(list.iter().map(card).collect::<Vec<_>>());
+            answer
         })
     }
 
@@ -1118,27 +1290,30 @@ impl<G: Picture> Session for GameSession<G> {
         }
     }
 
-    fn begin_watch(&mut self, spec: &OpponentSpec, frames: bool) -> Result<(), SessionError> {
-        let opponent = match self.parked.take() {
-            Some((parked, Some(opponent))) if parked == *spec => opponent,
-            other => match self.make_opponent(spec) {
-                Ok(o) => o,
-                Err(e) => {
-                    self.parked = other;
-                    return Err(e);
-                }
-            },
-        };
-        if let Some(m) = self.current.take() {
-            m.abandon(&mut self.trainer);
+    fn opponent_maker(&self, spec: &OpponentSpec) -> Option<Deferred<Result<Made, SessionError>>> {
+        if matches!(&self.parked, Some((parked, Some(_))) if parked == spec) {
+            return None;
         }
-        self.finished = None;
-        self.history.clear();
-        self.drawn.clear();
-        self.person_moves = 0;
-        self.last_draw = None;
-        self.last_changes = json!([]);
-        self.message = None;
+        let machine = self.trainer.machine();
+        let (game, side, settings) = (machine.game().clone(), machine.side(), machine.settings().clone());
+        let (limits, spec) = (self.limits, spec.clone());
+        Some(Deferred::new(move || {
+            opponent_for(&game, side, &settings, limits, &spec).map(|o| Made(Box::new(o)))
+        }))
+    }
+
+    fn begin_watch(
+        &mut self,
+        spec: &OpponentSpec,
+        made: Option<Made>,
+        frames: bool,
+        cancel: Arc<AtomicBool>,
+    ) -> Result<(), SessionError> {
+        let mut opponent = self.take_opponent(spec, made)?;
+        if let Opponent::Mcts(search) = &mut opponent {
+            search.set_interrupt(cancel);
+        }
+        self.drop_person_game();
         self.trainer.set_opponent(spec.clone(), opponent);
         let m = Match::start(&mut self.trainer);
         self.watching = Some(Watching {
@@ -1150,8 +1325,11 @@ impl<G: Picture> Session for GameSession<G> {
         Ok(())
     }
 
-    fn watch_step(&mut self, deadline: Instant) -> Watched {
+    fn watch_step(&mut self, deadline: Instant, signals: &Signals) -> Watched {
         loop {
+            if signals.cancelled() {
+                return Watched::Over(self.stop_watching());
+            }
             let Some(w) = self.watching.as_mut() else {
                 return Watched::Over(json!({"steps": [], "result": "", "plies": 0}));
             };
@@ -1160,10 +1338,11 @@ impl<G: Picture> Session for GameSession<G> {
             }
             let before = w.m.position().clone();
             let step = w.m.step(&mut self.trainer);
+            signals.moved();
             if let Some(over) = self.watched_step(before, step) {
                 return Watched::Over(over);
             }
-            if Instant::now() >= deadline {
+            if signals.let_go(deadline) {
                 return Watched::More;
             }
         }
@@ -1192,74 +1371,58 @@ impl<G: Picture> Session for GameSession<G> {
         })
     }
 
-    fn state_json(&mut self) -> String {
+    fn state(&mut self) -> Deferred<String> {
         // The file names the opponent the machine last trained against, as
         // `train --save` would; a machine only ever played by hand says human.
-        if !self.training {
-            if let Some((spec, parked)) = self.parked.as_mut() {
+        let frozen = match self.parked.as_mut().filter(|_| !self.training) {
+            Some((spec, parked)) => {
                 // An opponent not made yet (from a state file) has no boxes to save.
                 let opponent = parked.take().unwrap_or(Opponent::Human);
                 let person = self.trainer.set_opponent(spec.clone(), opponent);
-                let text = state::to_json(&self.trainer);
+                let frozen = state::freeze(&self.trainer);
                 let (_, opponent) = self.trainer.set_opponent(person.0, person.1);
                 *parked = (!matches!(opponent, Opponent::Human)).then_some(opponent);
-                return text;
+                frozen
             }
-        }
-        state::to_json(&self.trainer)
+            None => state::freeze(&self.trainer),
+        };
+        Deferred::new(move || frozen.to_json())
     }
 
     fn check_opponent(&self, spec: &OpponentSpec) -> Result<(), SessionError> {
         if let OpponentSpec::Perfect(_) = spec {
-            let game = self.game();
-            if let Err(e) = game.check_exhaustive(self.limits.max_perfect_positions) {
-                // A game with its own position solver plays on demand, on small enough boards.
-                let cells = game.board().cells.len();
-                if game.position_solver().is_none() || cells > self.limits.max_perfect_cells {
-                    return Err(perfect_too_large(spec, e));
-                }
-            }
+            // The page's perfect player solves the whole game first (see [`opponent_for`]).
+            self.game()
+                .check_exhaustive(self.limits.max_perfect_positions)
+                .map_err(|e| perfect_too_large(spec, e))?;
         }
         Ok(())
     }
 
-    fn begin_training(&mut self, spec: &OpponentSpec, cancel: Arc<AtomicBool>) -> Result<(), SessionError> {
-        let mut opponent = match self.parked.take() {
-            Some((parked, Some(opponent))) if parked == *spec => opponent,
-            other => match self.make_opponent(spec) {
-                Ok(o) => o,
-                Err(e) => {
-                    self.parked = other;
-                    return Err(e);
-                }
-            },
-        };
+    fn begin_training(
+        &mut self,
+        spec: &OpponentSpec,
+        made: Option<Made>,
+        cancel: Arc<AtomicBool>,
+    ) -> Result<(), SessionError> {
+        let mut opponent = self.take_opponent(spec, made)?;
         if let Opponent::Mcts(search) = &mut opponent {
             search.set_interrupt(cancel);
         }
-        if let Some(m) = self.current.take() {
-            m.abandon(&mut self.trainer);
-        }
-        self.finished = None;
-        self.history.clear();
-        self.drawn.clear();
-        self.person_moves = 0;
-        self.last_draw = None;
-        self.last_changes = json!([]);
+        self.drop_person_game();
         self.trainer.set_opponent(spec.clone(), opponent);
         self.training = true;
-        self.message = None;
         Ok(())
     }
 
-    fn train(&mut self, games: u64, total: u64, deadline: Instant, cancel: &AtomicBool) -> Trained {
+    fn train(&mut self, games: u64, total: u64, deadline: Instant, signals: &Signals) -> Trained {
         // About a hundred exact evaluations a run, however long.
         let exact_every = (total / 100).max(1);
         let mut played = 0;
         let mut halted = false;
         // One move at a time (a whole game where the compiled table plays it),
         // so that a slow opponent holds the session for one move at most.
-        while !cancel.load(Ordering::Relaxed) {
+        while !signals.cancelled() {
             let exact = self.small()
                 && self
                     .trainer
@@ -1293,6 +1456,7 @@ impl<G: Picture> Session for GameSession<G> {
                             games: played,
                             halted,
                             pending: Some(Pending(Box::new(thinking))),
+                            mid_game: true,
                         };
                     }
                     None => match m.step(&mut self.trainer) {
@@ -1310,7 +1474,8 @@ impl<G: Picture> Session for GameSession<G> {
                     },
                 },
             }
-            if Instant::now() >= deadline {
+            signals.moved();
+            if signals.let_go(deadline) {
                 break;
             }
         }
@@ -1318,6 +1483,7 @@ impl<G: Picture> Session for GameSession<G> {
             games: played,
             halted,
             pending: None,
+            mid_game: self.training_match.is_some(),
         }
     }
 

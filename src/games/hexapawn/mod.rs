@@ -546,6 +546,18 @@ impl SearchLimits for Hexapawn {
             .then(|| (pushes_only(self.width, self.height) * f64::from(1u32 << (self.width - 1)) * wide).floor())
     }
 
+    /// An enumeration visits every position, mirror images apart, where the
+    /// solver stores one of each pair: six times the [`Self::position_bound`]
+    /// (which is at least three times below the solver's count on every
+    /// board measured; checked below a count of every position reachable,
+    /// made by the test itself, in tests/hexapawn.rs: at least 1.88 times
+    /// below on the boards counted there). 7×4 comes to 13
+    /// million, refused at once by the 10.8 million positions an
+    /// enumeration may store, which it would fill before giving up.
+    fn reachable_estimate(&self) -> Option<f64> {
+        self.position_bound().map(|b| 6.0 * b)
+    }
+
     /// The winner-only search with a table of 192 MiB kept across games, on
     /// boards of up to 36 cells (6×6), where it decides the start within
     /// seconds.

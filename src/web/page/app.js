@@ -548,6 +548,8 @@ async function watch(opponent, total, discard) {
       li.textContent = `${game.result} (${plural(game.plies, "move", "moves")})`;
       $("watch-log").prepend(li);
       while ($("watch-log").children.length > 8) $("watch-log").lastChild.remove();
+      // A game stopped halfway is not one of those watched.
+      if (game.stopped) break;
       $("progress").value = done + 1;
       $("progress-text").textContent = `${plain(done + 1)} of ${plain(total)} games watched against ${opponent}`;
       document.body.dataset.watched = String(done + 1);
@@ -625,7 +627,8 @@ function wire() {
   });
   $("stop").addEventListener("click", () => {
     stopWatching = true;
-    if (!watching) guarded(() => api("POST", at("/stop")));
+    // A training run stops, and so does a watched game under way (left unfinished).
+    guarded(() => api("POST", at("/stop")));
   });
   $("reset").addEventListener("click", () => guarded(async () => {
     const v = await api("POST", at("/machine"), { ...machineSettings(), game: view.game, side: view.machine_side.toLowerCase() });
