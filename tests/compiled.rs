@@ -143,7 +143,6 @@ fn any_settings() -> impl Strategy<Value = MachineSettings> {
                 } else {
                     BoxMode::Auto
                 },
-                ..MachineSettings::gardner()
             },
         )
 }
