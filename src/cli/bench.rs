@@ -125,11 +125,15 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         Some(1),
     )?)?;
 
-    for (w, h, n) in [(5, 5, 1_000_000), (6, 6, 100_000)] {
+    for (w, h, n, exact_every) in [
+        (5, 5, 1_000_000, None),
+        (5, 5, 20_000, Some(100)),
+        (6, 6, 100_000, None),
+    ] {
         add(if args.quick {
             // Their set-up alone (solving the game, or proving the start) takes seconds.
             Row {
-                what: format!("train hexapawn:{w}x{h} vs perfect, set-up included"),
+                what: set_up_what(w, h, exact_every),
                 work: "0 games".into(),
                 rate: 0.0,
                 unit: "games/s",
@@ -137,7 +141,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
                 note: "not run under --quick: its set-up alone takes seconds".into(),
             }
         } else {
-            games_set_up(w, h, n)?
+            games_set_up(w, h, n, exact_every)?
         })?;
     }
 
@@ -269,20 +273,32 @@ fn games<G: Game>(
     })
 }
 
-/// `menace train hexapawn:WxH --opponent perfect --games N` as the command
-/// runs it (the machine's side and settings the game's defaults, seed 1),
-/// timed from before the perfect opponent is set up.
-fn games_set_up(w: u8, h: u8, n: u64) -> anyhow::Result<Row> {
+/// What a row of [`games_set_up`] measures.
+fn set_up_what(w: u8, h: u8, exact_every: Option<u64>) -> String {
+    match exact_every {
+        None => format!("train hexapawn:{w}x{h} vs perfect, set-up included"),
+        Some(k) => format!("  the same, exact results every {k} games"),
+    }
+}
+
+/// `menace train hexapawn:WxH --opponent perfect --games N [--exact-every K]`
+/// as the command runs it (the machine's side and settings the game's
+/// defaults, seed 1), timed from before the perfect opponent is set up.
+fn games_set_up(w: u8, h: u8, n: u64, exact_every: Option<u64>) -> anyhow::Result<Row> {
     let game = Hexapawn::new(w, h)?;
     let before = resident_mb();
     let t = Instant::now();
     let side = menace::registry::winning_or_historical_side(&game);
     let mut trainer = Trainer::new(game, side, MachineSettings::gardner(), OpponentSpec::Perfect(1.0), 1)?;
-    let set_up = t.elapsed().as_secs_f64();
     let compiled = trainer.is_compiled();
+    let set_up = t.elapsed().as_secs_f64();
+    let table = trainer.compiled_memory().map_or(String::new(), |(bytes, positions)| {
+        format!(", {positions} positions in {:.0} MB", bytes as f64 / 1e6)
+    });
     let mut plies = 0u64;
-    for _ in 0..n {
-        plies += u64::from(trainer.play_game(false).plies);
+    for i in 1..=n {
+        let exact = exact_every.is_some_and(|k| i % k == 0);
+        plies += u64::from(trainer.play_game(exact).plies);
     }
     let seconds = t.elapsed().as_secs_f64();
     let memory = match (before, resident_mb()) {
@@ -290,13 +306,13 @@ fn games_set_up(w: u8, h: u8, n: u64) -> anyhow::Result<Row> {
         _ => String::new(),
     };
     Ok(Row {
-        what: format!("train hexapawn:{w}x{h} vs perfect, set-up included"),
+        what: set_up_what(w, h, exact_every),
         work: format!("{n} games"),
         rate: n as f64 / seconds,
         unit: "games/s",
         seconds,
         note: format!(
-            "{} path, set-up {set_up:.2} s, {:.1} plies a game, {} boxes{memory}",
+            "{} path{table}, set-up {set_up:.2} s, {:.1} plies a game, {} boxes{memory}",
             if compiled { "compiled" } else { "general" },
             plies as f64 / n as f64,
             trainer.machine().boxes().len()

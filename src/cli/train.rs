@@ -152,6 +152,7 @@ fn train<G: Game>(
     drop(lines);
     bar.finish_and_clear();
     let final_exact = trainer.exact();
+    let compiled = trainer.compiled_memory();
     if let Some(path) = &args.save {
         write_atomic(path, state::to_json(&trainer).as_bytes()).map_err(|e| anyhow!(e))?;
     }
@@ -174,6 +175,8 @@ fn train<G: Game>(
             "last_loss": tally.last_loss,
             "boxes": m.boxes().len(),
             "box_memory_bytes": m.memory_bytes(),
+            "compiled_positions": compiled.map(|(_, positions)| positions),
+            "compiled_memory_bytes": compiled.map(|(bytes, _)| bytes),
             "beads": m.total_beads(),
             "exact": final_exact,
         });
@@ -227,6 +230,13 @@ fn train<G: Game>(
         m.total_beads(),
         m.initial_total()
     );
+    match compiled {
+        Some((bytes, positions)) => outln!(
+            "compiled path: {positions} positions in flat tables, {:.1} MB with the kept exact values",
+            bytes as f64 / 1e6
+        ),
+        None => outln!("general path"),
+    }
     print_exact(&final_exact)?;
     if let Some(path) = &args.save {
         outln!("state saved to {}", path.display());

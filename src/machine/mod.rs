@@ -327,7 +327,7 @@ impl<G: Game> Machine<G> {
     }
 
     /// The index of the box with this key.
-    fn find(&self, key: &G::BoxKey) -> Option<u32> {
+    pub(crate) fn find(&self, key: &G::BoxKey) -> Option<u32> {
         let hash = FxBuildHasher.hash_one(key);
         self.index
             .find(hash, |&(h, i)| h == hash && self.boxes[i as usize].key == *key)
@@ -358,11 +358,7 @@ impl<G: Game> Machine<G> {
     /// Positions outside the machine's box set are played without a box: the
     /// only move if forced, else a uniformly random one.
     pub fn choose<R: Rng>(&mut self, pos: &G::Position, own_move: u32, rng: &mut R) -> Choice<G::Move> {
-        let (key, sym) = self.key(pos);
-        let index = match self.find(&key) {
-            Some(i) => Some(i),
-            None => self.open_box(pos, key, own_move),
-        };
+        let (index, sym) = self.box_or_open_keyed(pos, own_move);
         let Some(i) = index else {
             let mut moves = std::mem::take(&mut self.moves);
             self.game.legal_moves(pos, &mut moves);
@@ -375,6 +371,23 @@ impl<G: Game> Machine<G> {
         };
         let stored = self.boxes[i as usize].moves[colour as usize];
         Choice::Play(self.game.map_move(stored, sym.inverse()))
+    }
+
+    /// The index of the box for `pos`, opened now (at the machine's
+    /// `own_move`-th move) if the settings allow and it has none yet, as
+    /// [`Machine::choose`] finds it; `None` where it plays without a box.
+    pub(crate) fn box_or_open(&mut self, pos: &G::Position, own_move: u32) -> Option<u32> {
+        self.box_or_open_keyed(pos, own_move).0
+    }
+
+    /// [`Machine::box_or_open`], with the symmetry taking `pos` to its box's position.
+    fn box_or_open_keyed(&mut self, pos: &G::Position, own_move: u32) -> (Option<u32>, G::Symmetry) {
+        let (key, sym) = self.key(pos);
+        let index = match self.find(&key) {
+            Some(i) => Some(i),
+            None => self.open_box(pos, key, own_move),
+        };
+        (index, sym)
     }
 
     /// Draw a bead from box `i` and note it for reinforcement: its colour,

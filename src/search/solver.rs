@@ -71,6 +71,12 @@ impl fmt::Display for Value {
     }
 }
 
+/// The score ([`Value::score`]) of a position for the player who moved
+/// into it, from its score for the player to move there.
+pub(crate) fn parent_score(score: i32) -> i32 {
+    Value::from_score(score).parent().score()
+}
+
 /// "ply" or "plies".
 pub fn plies(n: u32) -> &'static str {
     if n == 1 {
@@ -202,7 +208,7 @@ impl<G: Game> Solver<G> {
         let mut best = i32::MIN;
         for mv in moves {
             let child = self.game.play(pos, mv);
-            let s = Value::from_score(self.score(&child)?).parent().score();
+            let s = parent_score(self.score(&child)?);
             best = best.max(s);
         }
         self.memo.insert(key, best);

@@ -1,14 +1,21 @@
-//! The compiled fast path for small games: every position reachable from
-//! the start gets a dense id, and a game becomes walks through flat tables.
+//! The compiled fast path: every position reachable from the start gets a
+//! compact id, and a game becomes walks through flat tables.
 //!
 //! A [`Table`] is built for one machine and one opponent (the trainer
-//! builds another when either changes), for a game small enough (at most
-//! [`COMPILED_LIMIT`] positions, no cycles), a machine whose boxes were all
-//! made up front, and a random or perfect opponent. It holds, per position:
-//! whether the game is over and for whom, whether the machine moves, the
-//! children in legal-move order, and, where the machine moves, its box and
-//! the child each bead colour leads to. A game then costs one bead draw or
-//! one random index a ply and no hashing, position building or allocation.
+//! builds another when either changes), for a game of at most
+//! [`COMPILED_LIMIT`] positions without cycles (Hexapawn 5×5, 969 170
+//! positions, fits), and a random or perfect opponent. It holds, per
+//! position: whether the game is over and for whom, whether the machine
+//! moves, the children in legal-move order, the perfect player's best
+//! children, and, where the machine moves with a box, the box's class (its
+//! key) and the child each bead colour leads to. A game then costs one bead
+//! draw or one random index a ply and no hashing, position building or
+//! allocation. Ids are numbered children before parents: a child's id is
+//! below every parent's.
+//!
+//! Boxes opened on first visit are opened here too, when a game first
+//! reaches their class, at the same moment and with the same move number
+//! as on the general path, so the machine's boxes come in the same order.
 //!
 //! The random stream is spent exactly as on the general path (the same
 //! draws, of the same types, in the same order), so a seed gives the same
@@ -16,28 +23,38 @@
 //! checks this over many seeds, settings and games.
 //!
 //! Exact evaluation is incremental: the values of every position against
-//! random and perfect play are kept, and after a game only the positions
-//! whose box changed, and their ancestors, are worked out again, in the
-//! same order of additions as [`crate::training::exact::expected`], so the
-//! results agree to the last bit.
+//! random and perfect play are kept, and afterwards only the positions of
+//! the boxes drawn from since are worked out again, then their parents
+//! where a value changed, in the same order of additions as
+//! [`crate::training::exact::expected`], so the results agree to the last
+//! bit. The perfect player's choices come from the table itself (values
+//! with distance, worked out children first, by the rule of
+//! [`crate::search::solver::Solver`]).
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 use rand::RngCore;
 use rand_chacha::ChaCha8Rng;
 use rustc_hash::FxHashMap;
 
-use crate::game::{Game, Outcome};
+use crate::game::{Game, Outcome, Player};
 use crate::machine::beads::Beads;
+use crate::machine::boxes::BoxSet;
 use crate::machine::settings::EmptyBox;
-use crate::machine::{uniform, GameResult, Machine};
+use crate::machine::{bead_colours, uniform, Draw, GameResult, Machine};
+use crate::search::solver::{memory_bounded, parent_score, Value};
 use crate::symmetry::Symmetry;
-use crate::training::exact::{weigh_known, Expected, Odds};
-use crate::training::opponent::{plays_best, Opponent, PerfectPlayer};
+use crate::training::exact::{weigh_known, Expected, Odds, EXACT_LIMIT};
+use crate::training::opponent::{plays_best, Opponent};
 
-/// The most positions a compiled table holds; larger games take the general path.
-pub const COMPILED_LIMIT: usize = 200_000;
+/// The most positions a compiled table holds; larger games take the general
+/// path. The exact evaluation's limit: every game compiled can be evaluated
+/// exactly on the general path too, so both give the same records.
+pub const COMPILED_LIMIT: usize = EXACT_LIMIT;
 
-/// No box here: the machine plays such positions uniformly at random.
-const NO_BOX: u32 = u32::MAX;
+/// No class, or no box yet.
+const NONE: u32 = u32::MAX;
 
 /// A position's state in the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,49 +67,67 @@ enum Node {
     Opponent,
 }
 
-/// What the general path would also need to know to play the same game.
-pub(crate) struct Table<G: Game> {
-    game: G,
-    /// Every position, by id.
-    positions: Vec<G::Position>,
-    node: Vec<Node>,
-    /// Children in legal-move order: `children[child_at[i]..child_at[i + 1]]`.
-    child_at: Vec<u32>,
-    children: Vec<u32>,
-    /// The machine's box where it moves, else [`NO_BOX`].
-    box_of: Vec<u32>,
-    /// The child each bead colour of the box leads to (symmetry applied):
-    /// `colour_child[colour_at[i]..colour_at[i + 1]]`.
-    colour_at: Vec<u32>,
-    colour_child: Vec<u32>,
-    /// The positions each box stands for (several under symmetry).
-    box_positions: Vec<Vec<u32>>,
-    /// The parents of each position, for incremental evaluation.
-    parent_at: Vec<u32>,
-    parents: Vec<u32>,
-    /// Every position, children before parents.
-    order: Vec<u32>,
-    starts: Vec<(u32, f64)>,
-    /// Start positions by value, for games whose start is drawn (Hex).
-    start_ids: FxHashMap<G::Position, u32>,
-    /// The perfect player's best children where the opponent moves, once asked for.
-    best: Option<Flat>,
-    exact: Option<ExactCache>,
-}
-
-/// Lists of ids, one list per position.
+/// Lists of ids, one list per position (or class).
 struct Flat {
     at: Vec<u32>,
     items: Vec<u32>,
 }
 
+/// What the general path would also need to know to play the same game.
+pub(crate) struct Table<G: Game> {
+    node: Vec<Node>,
+    /// Children in legal-move order.
+    children: Flat,
+    /// The children the perfect player may choose where the opponent moves.
+    best: Flat,
+    parents: Flat,
+    /// The class (the box key) of each position where the machine moves
+    /// with a box, else [`NONE`]: played uniformly at random.
+    class_of: Vec<u32>,
+    /// The child each bead colour leads to (symmetry applied), where the
+    /// position has a class.
+    colours: Flat,
+    /// Per class: the machine's box, or [`NONE`] where it is not opened yet.
+    class_box: Vec<u32>,
+    /// Per class: one of its positions, to open its box from.
+    class_position: Vec<G::Position>,
+    /// Per class: its positions (several under symmetry).
+    members: Flat,
+    /// Per box of the machine: its class, or [`NONE`].
+    box_class: Vec<u32>,
+    /// The beads the general path's evaluation gives a box not opened yet,
+    /// by the number of colours (see [`Machine::box_to_draw`]).
+    fresh: Vec<Beads>,
+    starts: Vec<(u32, f64)>,
+    /// Start positions by value, for games whose start is drawn (Hex).
+    start_ids: FxHashMap<G::Position, u32>,
+    exact: Option<ExactCache>,
+}
+
 /// Kept values for incremental exact evaluation.
 struct ExactCache {
-    /// The beads of every box when the values were last worked out.
-    beads: Vec<Beads>,
     random: Vec<Expected>,
-    perfect: Option<Vec<Expected>>,
-    dirty: Vec<bool>,
+    perfect: Vec<Expected>,
+    /// Boxes drawn from since the values were worked out, each once.
+    touched: Vec<u32>,
+    /// Per box: whether it is in `touched`.
+    is_touched: Vec<bool>,
+    /// Positions waiting in the queue.
+    queued: Vec<bool>,
+}
+
+impl ExactCache {
+    /// Note that box `b`'s beads may have changed.
+    #[inline]
+    fn touch(&mut self, b: u32) {
+        let b = b as usize;
+        if b >= self.is_touched.len() {
+            self.is_touched.resize(b + 1, false);
+        }
+        if !std::mem::replace(&mut self.is_touched[b], true) {
+            self.touched.push(b as u32);
+        }
+    }
 }
 
 /// How a compiled game ended.
@@ -102,178 +137,287 @@ pub(crate) struct Played {
     pub start_seed: Option<u64>,
 }
 
-impl<G: Game> Table<G> {
-    /// The table for this machine and opponent, or `None` where the general
-    /// path must play: a large or cyclic game, boxes opened on first visit,
-    /// or an opponent other than random or perfect.
-    pub(crate) fn build(machine: &Machine<G>, opponent: &mut Opponent<G>) -> Option<Table<G>> {
-        if !machine.is_enumerated() || !matches!(opponent, Opponent::Random | Opponent::Perfect { .. }) {
+/// The positions of a game found depth first, before renumbering. Over
+/// positions are one a kind (how it ended, and who would move): nothing
+/// else about them matters to a game or a value.
+struct Found<P> {
+    ids: FxHashMap<P, u32>,
+    over: FxHashMap<(Outcome, Player), u32>,
+    positions: Vec<P>,
+    /// Per position: where its children start in `kids`, and how many.
+    kids_at: Vec<(u32, u32)>,
+    kids: Vec<u32>,
+    mark: Vec<Mark>,
+    /// Positions in the order finished: children before parents.
+    finished: Vec<u32>,
+    /// The id of each start.
+    roots: Vec<u32>,
+    limit: usize,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Mark {
+    New,
+    OnPath,
+    Done,
+}
+
+impl<P: Clone + Eq + std::hash::Hash> Found<P> {
+    /// The id of `pos`, numbered if new; `None` past the limit.
+    fn number<G: Game<Position = P>>(&mut self, game: &G, pos: P) -> Option<u32> {
+        let outcome = game.outcome(&pos);
+        let over = (outcome != Outcome::Ongoing).then(|| (outcome, game.turn(&pos)));
+        let known = match over {
+            Some(kind) => self.over.get(&kind),
+            None => self.ids.get(&pos),
+        };
+        if let Some(&id) = known {
+            return Some(id);
+        }
+        if self.positions.len() >= self.limit {
             return None;
         }
+        let id = self.positions.len() as u32;
+        match over {
+            Some(kind) => self.over.insert(kind, id),
+            None => self.ids.insert(pos.clone(), id),
+        };
+        self.positions.push(pos);
+        self.kids_at.push((0, 0));
+        self.mark.push(Mark::New);
+        Some(id)
+    }
+}
+
+/// Every position reachable from the starts, depth first; `None` for a
+/// game over the limit or with a cycle.
+fn explore<G: Game>(game: &G, starts: &[(G::Position, f64)], limit: usize) -> Option<Found<G::Position>> {
+    let mut f = Found {
+        ids: FxHashMap::default(),
+        over: FxHashMap::default(),
+        positions: Vec::new(),
+        kids_at: Vec::new(),
+        kids: Vec::new(),
+        mark: Vec::new(),
+        finished: Vec::new(),
+        roots: Vec::new(),
+        limit,
+    };
+    let mut moves = Vec::new();
+    // Put `id` on the path, its children numbered.
+    let enter = |f: &mut Found<G::Position>, id: u32, moves: &mut Vec<G::Move>| -> Option<()> {
+        f.mark[id as usize] = Mark::OnPath;
+        let pos = f.positions[id as usize].clone();
+        let at = f.kids.len() as u32;
+        if game.outcome(&pos) == Outcome::Ongoing {
+            game.legal_moves(&pos, moves);
+            for &mv in moves.iter() {
+                let child = f.number(game, game.play(&pos, mv))?;
+                f.kids.push(child);
+            }
+        }
+        f.kids_at[id as usize] = (at, f.kids.len() as u32 - at);
+        Some(())
+    };
+    // The path from the root: a position and the next child to visit. A
+    // position is finished only once every child is; meeting one still on
+    // the path is a cycle.
+    let mut path: Vec<(u32, u32)> = Vec::new();
+    for (start, _) in starts {
+        let root = f.number(game, start.clone())?;
+        f.roots.push(root);
+        if f.mark[root as usize] != Mark::New {
+            continue;
+        }
+        enter(&mut f, root, &mut moves)?;
+        path.push((root, 0));
+        while let Some(&(id, next)) = path.last() {
+            let (at, len) = f.kids_at[id as usize];
+            if next == len {
+                f.mark[id as usize] = Mark::Done;
+                f.finished.push(id);
+                path.pop();
+                continue;
+            }
+            path.last_mut().expect("not empty").1 += 1;
+            let child = f.kids[(at + next) as usize];
+            match f.mark[child as usize] {
+                Mark::New => {
+                    enter(&mut f, child, &mut moves)?;
+                    path.push((child, 0));
+                }
+                Mark::OnPath => return None,
+                Mark::Done => {}
+            }
+        }
+    }
+    Some(f)
+}
+
+impl<G: Game> Table<G> {
+    /// The table for this machine and opponent, or `None` where the general
+    /// path must play: a large or cyclic game, or an opponent other than
+    /// random or perfect (from the whole game solved).
+    pub(crate) fn build(machine: &Machine<G>, opponent: &Opponent<G>) -> Option<Table<G>> {
+        match opponent {
+            Opponent::Random => {}
+            Opponent::Perfect { player, .. } if player.is_exhaustive() => {}
+            _ => return None,
+        }
         let game = machine.game();
-        if game.exceeds(COMPILED_LIMIT) {
+        let limit = memory_bounded::<G::Position>(COMPILED_LIMIT);
+        if game.exceeds(limit) {
             return None;
         }
         let side = machine.side();
         let starts = game.starts();
-        let mut ids: FxHashMap<G::Position, u32> = FxHashMap::default();
-        let mut positions: Vec<G::Position> = Vec::new();
-        let mut child_lists: Vec<Vec<u32>> = Vec::new();
-        let mut order = Vec::new();
-        // Depth-first from each start, numbering positions as they are met.
-        // A position is finished (pushed to `order`) only once every child
-        // is: children come before parents, which incremental evaluation
-        // needs. Meeting a position still on the path is a cycle.
-        #[derive(Clone, Copy, PartialEq)]
-        enum Mark {
-            New,
-            OnPath,
-            Done,
+        let mut found = explore(game, &starts, limit)?;
+        // The positions by value are not needed from here: their memory back before the tables are made.
+        found.ids = FxHashMap::default();
+        found.over = FxHashMap::default();
+        let n = found.positions.len();
+        // Renumber in the order finished: children before parents.
+        let mut new_id = vec![0u32; n];
+        for (k, &old) in found.finished.iter().enumerate() {
+            new_id[old as usize] = k as u32;
         }
-        let mut marks: Vec<Mark> = Vec::new();
-        let mut moves = Vec::new();
-        // Number `pos` if it is new; its id.
-        let mut number = |pos: G::Position, positions: &mut Vec<G::Position>, marks: &mut Vec<Mark>| {
-            if let Some(&id) = ids.get(&pos) {
-                return Some(id);
-            }
-            if positions.len() >= COMPILED_LIMIT {
-                return None;
-            }
-            let id = positions.len() as u32;
-            ids.insert(pos.clone(), id);
-            positions.push(pos);
-            marks.push(Mark::New);
-            Some(id)
+        let kids_of = |old: u32| {
+            let (at, len) = found.kids_at[old as usize];
+            &found.kids[at as usize..(at + len) as usize]
         };
-        for (start, _) in &starts {
-            let root = number(start.clone(), &mut positions, &mut marks)?;
-            if marks[root as usize] != Mark::New {
-                continue;
-            }
-            // The path from the root: a position and the next child to visit.
-            let mut path: Vec<(u32, usize)> = Vec::new();
-            // Put `id` on the path; its children, numbered.
-            let mut enter = |id: u32, positions: &mut Vec<G::Position>, marks: &mut Vec<Mark>| {
-                marks[id as usize] = Mark::OnPath;
-                let pos = positions[id as usize].clone();
-                let mut kids = Vec::new();
-                if game.outcome(&pos) == Outcome::Ongoing {
-                    game.legal_moves(&pos, &mut moves);
-                    for &mv in &moves {
-                        kids.push(number(game.play(&pos, mv), positions, marks)?);
-                    }
-                }
-                Some(kids)
-            };
-            let mut visit = |id: u32,
-                             path: &mut Vec<(u32, usize)>,
-                             positions: &mut Vec<G::Position>,
-                             marks: &mut Vec<Mark>,
-                             child_lists: &mut Vec<Vec<u32>>| {
-                let kids = enter(id, positions, marks)?;
-                child_lists.resize(positions.len(), Vec::new());
-                child_lists[id as usize] = kids;
-                path.push((id, 0));
-                Some(())
-            };
-            visit(root, &mut path, &mut positions, &mut marks, &mut child_lists)?;
-            while let Some(&(id, next)) = path.last() {
-                match child_lists[id as usize].get(next).copied() {
-                    Some(child) => {
-                        path.last_mut().expect("not empty").1 += 1;
-                        match marks[child as usize] {
-                            Mark::New => visit(child, &mut path, &mut positions, &mut marks, &mut child_lists)?,
-                            Mark::OnPath => return None, // a cycle: not a tree of plies
-                            Mark::Done => {}
-                        }
-                    }
-                    None => {
-                        marks[id as usize] = Mark::Done;
-                        order.push(id);
-                        path.pop();
-                    }
-                }
-            }
-        }
-        child_lists.resize(positions.len(), Vec::new());
-        let n = positions.len();
+        let mut children = Flat::with_capacity(n, found.kids.len());
         let mut node = Vec::with_capacity(n);
-        let mut box_of = vec![NO_BOX; n];
-        let mut colour_at = Vec::with_capacity(n + 1);
-        let mut colour_child = Vec::new();
-        let mut box_positions = vec![Vec::new(); machine.boxes().len()];
-        colour_at.push(0);
-        for (i, pos) in positions.iter().enumerate() {
+        // Values with distance for the perfect player, as the solver scores them.
+        let mut score = Vec::with_capacity(n);
+        for &old in &found.finished {
+            let pos = &found.positions[old as usize];
+            let kids = kids_of(old);
+            children.push(kids.iter().map(|&c| new_id[c as usize]));
             let outcome = game.outcome(pos);
-            node.push(if outcome != Outcome::Ongoing {
-                Node::Over(GameResult::for_player(outcome, side))
-            } else if game.turn(pos) == side {
-                Node::Machine
+            match Value::of_outcome(game, pos, outcome) {
+                Some(v) => {
+                    node.push(Node::Over(GameResult::for_player(outcome, side)));
+                    score.push(v.score());
+                }
+                None => {
+                    node.push(if game.turn(pos) == side {
+                        Node::Machine
+                    } else {
+                        Node::Opponent
+                    });
+                    let s = kids
+                        .iter()
+                        .map(|&c| parent_score(score[new_id[c as usize] as usize]))
+                        .max();
+                    score.push(s.unwrap_or(i32::MIN));
+                }
+            }
+        }
+        let mut best = Flat::with_capacity(n, 0);
+        for i in 0..n as u32 {
+            let kids = children.get(i);
+            if node[i as usize] == Node::Opponent {
+                let top = score[i as usize];
+                best.push(kids.iter().copied().filter(|&c| parent_score(score[c as usize]) == top));
             } else {
-                Node::Opponent
-            });
-            if node[i] == Node::Machine {
-                if let Some((b, sym)) = machine.box_for(pos) {
-                    box_of[i] = b;
-                    box_positions[b as usize].push(i as u32);
-                    let inverse = sym.inverse();
-                    for &stored in &machine.boxes()[b as usize].moves {
-                        let child = game.play(pos, game.map_move(stored, inverse));
-                        colour_child.push(*ids.get(&child)?);
+                best.push(std::iter::empty());
+            }
+        }
+        drop(score);
+        let mut parent_count = vec![0u32; n];
+        for &c in &children.items {
+            parent_count[c as usize] += 1;
+        }
+        let parents = Flat::transposed(&children, &parent_count);
+        drop(parent_count);
+        let classes = Classes::find(machine, &found, &node, &new_id)?;
+        let start_id = |k: usize| new_id[found.roots[k] as usize];
+        let start_ids = if starts.len() > 1 {
+            (0..starts.len()).map(|k| (starts[k].0.clone(), start_id(k))).collect()
+        } else {
+            FxHashMap::default()
+        };
+        let starts = (0..starts.len()).map(|k| (start_id(k), starts[k].1)).collect();
+        let settings = machine.settings();
+        let most_colours = classes.colours.at.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
+        let fresh = (0..=most_colours as usize)
+            .map(|k| Beads::filled(settings.beads.beads(1), k))
+            .collect();
+        Some(Table {
+            node,
+            children,
+            best,
+            parents,
+            class_of: classes.class_of,
+            colours: classes.colours,
+            class_box: classes.class_box,
+            class_position: classes.position,
+            members: classes.members,
+            box_class: classes.box_class,
+            fresh,
+            starts,
+            start_ids,
+            exact: None,
+        })
+    }
+
+    /// Bytes the table's lists hold (their capacity), its kept exact values included.
+    pub(crate) fn memory_bytes(&self) -> usize {
+        fn bytes<T>(v: &Vec<T>) -> usize {
+            v.capacity() * std::mem::size_of::<T>()
+        }
+        let flats = [&self.children, &self.best, &self.parents, &self.colours, &self.members];
+        let exact = self.exact.as_ref().map_or(0, |c| {
+            bytes(&c.random) + bytes(&c.perfect) + bytes(&c.touched) + bytes(&c.is_touched) + bytes(&c.queued)
+        });
+        flats.iter().map(|f| bytes(&f.at) + bytes(&f.items)).sum::<usize>()
+            + bytes(&self.node)
+            + bytes(&self.class_of)
+            + bytes(&self.class_box)
+            + bytes(&self.class_position)
+            + bytes(&self.box_class)
+            + self.fresh.iter().map(|b| b.heap_bytes()).sum::<usize>()
+            + exact
+    }
+
+    /// Positions in the table.
+    pub(crate) fn positions(&self) -> usize {
+        self.node.len()
+    }
+
+    /// Pick up boxes the machine opened away from the table (games played
+    /// the general way, one step at a time).
+    fn sync(&mut self, machine: &Machine<G>) {
+        if machine.boxes().len() == self.box_class.len() {
+            return;
+        }
+        self.box_class.resize(machine.boxes().len(), NONE);
+        for c in 0..self.class_box.len() {
+            if self.class_box[c] == NONE {
+                if let Some((b, _)) = machine.box_for(&self.class_position[c]) {
+                    self.class_box[c] = b;
+                    self.box_class[b as usize] = c as u32;
+                    if let Some(cache) = self.exact.as_mut() {
+                        cache.touch(b);
                     }
                 }
             }
-            colour_at.push(colour_child.len() as u32);
         }
-        let children = Flat::from_lists(&child_lists);
-        let mut parent_lists = vec![Vec::new(); n];
-        for (p, kids) in child_lists.iter().enumerate() {
-            for &c in kids {
-                if parent_lists[c as usize].last() != Some(&(p as u32)) {
-                    parent_lists[c as usize].push(p as u32);
-                }
-            }
-        }
-        let parents = Flat::from_lists(&parent_lists);
-        let mut table = Table {
-            game: game.clone(),
-            positions,
-            node,
-            child_at: children.at,
-            children: children.items,
-            box_of,
-            colour_at,
-            colour_child,
-            box_positions,
-            parent_at: parents.at,
-            parents: parents.items,
-            order,
-            starts: starts.iter().map(|(p, w)| (ids[p], *w)).collect(),
-            start_ids: FxHashMap::default(),
-            best: None,
-            exact: None,
-        };
-        if starts.len() > 1 {
-            table.start_ids = starts.into_iter().map(|(p, _)| (p.clone(), ids[&p])).collect();
-        }
-        if let Opponent::Perfect { player, .. } = opponent {
-            table.best = Some(table.best_children(player));
-        }
-        Some(table)
     }
 
-    fn children_of(&self, i: u32) -> &[u32] {
-        &self.children[self.child_at[i as usize] as usize..self.child_at[i as usize + 1] as usize]
-    }
-
-    fn colours_of(&self, i: u32) -> &[u32] {
-        &self.colour_child[self.colour_at[i as usize] as usize..self.colour_at[i as usize + 1] as usize]
+    /// Note the boxes of a game's draws, before its reinforcement: their
+    /// values are worked out again at the next exact evaluation.
+    pub(crate) fn note_draws(&mut self, draws: &[Draw]) {
+        if let Some(cache) = self.exact.as_mut() {
+            draws.iter().for_each(|d| cache.touch(d.box_index));
+        }
     }
 
     /// Play one game, drawing from `rng` as [`crate::training::driver::Match`]
-    /// would; the machine's draws are left in its history for reinforcement.
-    pub(crate) fn play(&self, machine: &mut Machine<G>, opponent: &Opponent<G>, rng: &mut ChaCha8Rng) -> Played {
+    /// would; the machine's draws are left in its history for reinforcement
+    /// (and noted for the next exact evaluation).
+    pub(crate) fn play(&mut self, machine: &mut Machine<G>, opponent: &Opponent<G>, rng: &mut ChaCha8Rng) -> Played {
+        self.sync(machine);
         let (mut at, start_seed) = if self.start_ids.is_empty() {
             (self.starts[0].0, None)
         } else {
@@ -281,12 +425,12 @@ impl<G: Game> Table<G> {
             (self.start_ids[&machine.game().seeded_start(seed)], Some(seed))
         };
         // The chance of a perfect move, where the opponent is the perfect player.
-        let perfect = match (opponent, &self.best) {
+        let perfect = match opponent {
             // Opaque, so that the chance is read only from a perfect
             // opponent: hoisted, the multiplication by it ran on whatever
             // bytes a random opponent holds there, and a denormal float
             // there cost a slow microcode assist every game.
-            (Opponent::Perfect { p, .. }, Some(best)) => Some((std::hint::black_box(*p), best)),
+            Opponent::Perfect { p, .. } => Some(std::hint::black_box(*p)),
             _ => None,
         };
         let mut plies = 0;
@@ -294,23 +438,28 @@ impl<G: Game> Table<G> {
             at = match self.node[at as usize] {
                 Node::Over(result) => break result,
                 Node::Machine => {
-                    let b = self.box_of[at as usize];
-                    if b == NO_BOX {
-                        uniform(self.children_of(at), rng)
+                    let c = self.class_of[at as usize];
+                    if c == NONE {
+                        uniform(self.children.get(at), rng)
                     } else {
+                        let mut b = self.class_box[c as usize];
+                        if b == NONE {
+                            b = self.open(machine, c, plies / 2 + 1);
+                        }
                         match machine.draw(b, rng) {
-                            Some(colour) => self.colours_of(at)[colour as usize],
+                            Some(colour) => self.colours.get(at)[colour as usize],
                             None => break GameResult::Loss,
                         }
                     }
                 }
                 Node::Opponent => match perfect {
-                    Some((p, best)) if plays_best(p, rng) => uniform(best.get(at), rng),
-                    _ => uniform(self.children_of(at), rng),
+                    Some(p) if plays_best(p, rng) => uniform(self.best.get(at), rng),
+                    _ => uniform(self.children.get(at), rng),
                 },
             };
             plies += 1;
         };
+        self.note_draws(machine.history());
         Played {
             result,
             plies,
@@ -318,56 +467,51 @@ impl<G: Game> Table<G> {
         }
     }
 
-    /// The machine's exact expected results against random play and, when
-    /// a perfect player is given, against perfect play. Only positions whose
-    /// box changed since the last call, and their ancestors, are worked out
-    /// again; each value is summed in the order
-    /// [`crate::training::exact::expected`] uses, so the two agree exactly.
-    pub(crate) fn exact(
-        &mut self,
-        machine: &Machine<G>,
-        perfect: Option<&mut PerfectPlayer<G>>,
-    ) -> (Expected, Option<Expected>) {
-        let n = self.node.len();
-        let want_perfect = perfect.is_some();
-        if let Some(player) = perfect {
-            if self.best.is_none() {
-                self.best = Some(self.best_children(player));
-            }
+    /// Open the box of class `c` on its first visit, at the machine's `own_move`-th move.
+    #[cold]
+    fn open(&mut self, machine: &mut Machine<G>, c: u32, own_move: u32) -> u32 {
+        let b = machine
+            .box_or_open(&self.class_position[c as usize], own_move)
+            .expect("a position with a class gets a box");
+        self.class_box[c as usize] = b;
+        self.box_class.resize(machine.boxes().len(), NONE);
+        self.box_class[b as usize] = c;
+        if let Some(cache) = self.exact.as_mut() {
+            cache.touch(b);
         }
-        let mut cache = match self.exact.take() {
-            None => ExactCache {
-                beads: machine.boxes().iter().map(|b| b.beads.clone()).collect(),
-                random: vec![Expected::default(); n],
-                perfect: None,
-                dirty: vec![true; n],
-            },
-            Some(mut cache) => {
-                for (b, (kept, now)) in cache.beads.iter_mut().zip(machine.boxes()).enumerate() {
-                    if *kept != now.beads {
-                        kept.clone_from(&now.beads);
-                        for &i in &self.box_positions[b] {
-                            self.mark(&mut cache.dirty, i);
-                        }
-                    }
+        b
+    }
+
+    /// The machine's exact expected results against random and perfect
+    /// play. Only positions whose box was drawn from since the last call,
+    /// and their ancestors while values change, are worked out again, each
+    /// child before its parents; each value is summed in the order
+    /// [`crate::training::exact::expected`] uses, so the two agree exactly.
+    pub(crate) fn exact(&mut self, machine: &Machine<G>) -> (Expected, Expected) {
+        self.sync(machine);
+        let n = self.node.len();
+        let empty_box = machine.settings().empty_box;
+        let cache = match self.exact.take() {
+            None => {
+                let mut random = Vec::with_capacity(n);
+                let mut perfect = Vec::with_capacity(n);
+                for i in 0..n as u32 {
+                    random.push(self.value(machine, i, empty_box, &random, &self.children));
+                    perfect.push(self.value(machine, i, empty_box, &perfect, &self.best));
                 }
+                ExactCache {
+                    random,
+                    perfect,
+                    touched: Vec::new(),
+                    is_touched: Vec::new(),
+                    queued: vec![false; n],
+                }
+            }
+            Some(mut cache) => {
+                self.update(machine, empty_box, &mut cache);
                 cache
             }
         };
-        if want_perfect && cache.perfect.is_none() {
-            cache.perfect = Some(vec![Expected::default(); n]);
-            cache.dirty.iter_mut().for_each(|d| *d = true);
-        }
-        let empty_box = machine.settings().empty_box;
-        for &i in &self.order {
-            if !std::mem::take(&mut cache.dirty[i as usize]) {
-                continue;
-            }
-            cache.random[i as usize] = self.value(machine, i, empty_box, &cache.random, None);
-            if let (Some(values), Some(best)) = (cache.perfect.as_mut(), &self.best) {
-                values[i as usize] = self.value(machine, i, empty_box, values, Some(best));
-            }
-        }
         let total = |values: &[Expected]| {
             let mut e = Expected::default();
             for &(s, w) in &self.starts {
@@ -375,91 +519,252 @@ impl<G: Game> Table<G> {
             }
             e
         };
-        let out = (
-            total(&cache.random),
-            cache.perfect.as_deref().filter(|_| want_perfect).map(total),
-        );
+        let out = (total(&cache.random), total(&cache.perfect));
         self.exact = Some(cache);
         out
     }
 
-    /// Mark a position and every position above it as needing new values.
-    fn mark(&self, dirty: &mut [bool], i: u32) {
-        let mut stack = vec![i];
-        while let Some(i) = stack.pop() {
-            if !std::mem::replace(&mut dirty[i as usize], true) {
-                let ps = &self.parents[self.parent_at[i as usize] as usize..self.parent_at[i as usize + 1] as usize];
-                stack.extend_from_slice(ps);
+    /// Work out again the values of the touched boxes' positions, then of
+    /// the parents of every position whose values changed, lowest id first
+    /// (children before parents).
+    fn update(&self, machine: &Machine<G>, empty_box: EmptyBox, cache: &mut ExactCache) {
+        let mut queue = BinaryHeap::new();
+        for b in std::mem::take(&mut cache.touched) {
+            cache.is_touched[b as usize] = false;
+            let Some(&c) = self.box_class.get(b as usize) else {
+                continue;
+            };
+            if c == NONE {
+                continue;
+            }
+            for &i in self.members.get(c) {
+                if !std::mem::replace(&mut cache.queued[i as usize], true) {
+                    queue.push(Reverse(i));
+                }
+            }
+        }
+        let same = |a: Expected, b: Expected| {
+            a.win.to_bits() == b.win.to_bits()
+                && a.draw.to_bits() == b.draw.to_bits()
+                && a.loss.to_bits() == b.loss.to_bits()
+        };
+        while let Some(Reverse(i)) = queue.pop() {
+            cache.queued[i as usize] = false;
+            let random = self.value(machine, i, empty_box, &cache.random, &self.children);
+            let perfect = self.value(machine, i, empty_box, &cache.perfect, &self.best);
+            if same(random, cache.random[i as usize]) && same(perfect, cache.perfect[i as usize]) {
+                continue;
+            }
+            cache.random[i as usize] = random;
+            cache.perfect[i as usize] = perfect;
+            for &p in self.parents.get(i) {
+                if !std::mem::replace(&mut cache.queued[p as usize], true) {
+                    queue.push(Reverse(p));
+                }
             }
         }
     }
 
     /// The expected result from position `i`, its children's values known:
-    /// the machine follows its beads, the opponent plays uniformly among
-    /// all moves, or among the `best` ones where given (the rule of
-    /// [`crate::training::exact::weigh`], as on the general path).
+    /// the machine follows its beads (a box not opened yet as the general
+    /// path's evaluation makes it), the opponent plays uniformly among its
+    /// `choices` (every child, or the best ones), by the rule of
+    /// [`crate::training::exact::weigh`], as on the general path.
     fn value(
         &self,
         machine: &Machine<G>,
         i: u32,
         empty_box: EmptyBox,
         values: &[Expected],
-        best: Option<&Flat>,
+        choices: &Flat,
     ) -> Expected {
         let known = |c: u32| values[c as usize];
         match self.node[i as usize] {
             Node::Over(result) => Expected::certain(result),
             Node::Opponent => {
-                let kids = best.map_or(self.children_of(i), |best| best.get(i));
-                weigh_known(Odds::Uniform, kids, known).unwrap_or_else(|| Expected::certain(GameResult::Win))
+                weigh_known(Odds::Uniform, choices.get(i), known).unwrap_or_else(|| Expected::certain(GameResult::Win))
             }
             Node::Machine => {
-                let b = self.box_of[i as usize];
-                let weighed = if b == NO_BOX {
-                    weigh_known(Odds::Uniform, self.children_of(i), known)
+                let c = self.class_of[i as usize];
+                let weighed = if c == NONE {
+                    weigh_known(Odds::Uniform, self.children.get(i), known)
                 } else {
-                    let beads = &machine.boxes()[b as usize].beads;
-                    weigh_known(Odds::Beads(beads, empty_box), self.colours_of(i), known)
+                    let colours = self.colours.get(i);
+                    let beads = match self.class_box[c as usize] {
+                        NONE => &self.fresh[colours.len()],
+                        b => &machine.boxes()[b as usize].beads,
+                    };
+                    weigh_known(Odds::Beads(beads, empty_box), colours, known)
                 };
                 weighed.unwrap_or_else(|| Expected::certain(GameResult::Loss))
             }
         }
     }
+}
 
-    /// The perfect player's best children of every position where the opponent moves.
-    fn best_children(&self, player: &mut PerfectPlayer<G>) -> Flat {
-        let lists: Vec<Vec<u32>> = (0..self.node.len() as u32)
-            .map(|i| {
-                if self.node[i as usize] != Node::Opponent {
-                    return Vec::new();
+/// The machine's boxes over the table's positions.
+struct Classes<P> {
+    class_of: Vec<u32>,
+    colours: Flat,
+    class_box: Vec<u32>,
+    position: Vec<P>,
+    members: Flat,
+    box_class: Vec<u32>,
+}
+
+impl<P: Clone> Classes<P> {
+    /// Where the machine moves, the class of each position (its box key)
+    /// and the child each bead colour leads to: for a box the machine has,
+    /// by its moves; for one it would open on first visit, by the moves it
+    /// would be made with. `None` if a colour's move is not legal (the
+    /// general path then plays).
+    fn find<G: Game<Position = P>>(
+        machine: &Machine<G>,
+        found: &Found<P>,
+        node: &[Node],
+        new_id: &[u32],
+    ) -> Option<Classes<P>> {
+        let game = machine.game();
+        let n = node.len();
+        let symmetry = machine.settings().symmetry;
+        let box_set: BoxSet = machine.box_set();
+        let mut by_key: FxHashMap<G::BoxKey, u32> = FxHashMap::default();
+        let mut class_of = vec![NONE; n];
+        let mut class_box = Vec::new();
+        let mut position = Vec::new();
+        // The moves of each class's colours, for classes not opened yet.
+        let mut fresh_moves: Vec<Vec<G::Move>> = Vec::new();
+        let mut colours = Flat::with_capacity(n, 0);
+        let mut moves = Vec::new();
+        let mut old_of = vec![0u32; n];
+        for (old, &new) in new_id.iter().enumerate() {
+            old_of[new as usize] = old as u32;
+        }
+        for i in 0..n {
+            if node[i] != Node::Machine {
+                colours.push(std::iter::empty());
+                continue;
+            }
+            let pos = &found.positions[old_of[i] as usize];
+            let (key, sym) = machine.key(pos);
+            let c = match by_key.get(&key) {
+                Some(&c) => c,
+                None => {
+                    let c = match machine.find(&key) {
+                        Some(b) => {
+                            fresh_moves.push(Vec::new());
+                            class_box.push(b);
+                            position.push(pos.clone());
+                            (class_box.len() - 1) as u32
+                        }
+                        None if machine.is_enumerated() => NONE,
+                        None => {
+                            game.legal_moves(pos, &mut moves);
+                            if box_set.includes(game, pos, &moves) {
+                                fresh_moves.push(bead_colours(game, &game.key_position(&key), symmetry));
+                                class_box.push(NONE);
+                                position.push(pos.clone());
+                                (class_box.len() - 1) as u32
+                            } else {
+                                NONE
+                            }
+                        }
+                    };
+                    by_key.insert(key, c);
+                    c
                 }
-                let pos = &self.positions[i as usize];
-                let kids = self.children_of(i);
-                player
-                    .best_moves(pos)
-                    .iter()
-                    .map(|&mv| {
-                        let child = self.game.play(pos, mv);
-                        *kids
-                            .iter()
-                            .find(|&&c| self.positions[c as usize] == child)
-                            .expect("a best move is a legal move")
-                    })
-                    .collect()
-            })
-            .collect();
-        Flat::from_lists(&lists)
+            };
+            class_of[i] = c;
+            if c == NONE {
+                colours.push(std::iter::empty());
+                continue;
+            }
+            let stored: &[G::Move] = match class_box[c as usize] {
+                NONE => &fresh_moves[c as usize],
+                b => &machine.boxes()[b as usize].moves,
+            };
+            game.legal_moves(pos, &mut moves);
+            let kids = {
+                let (at, len) = found.kids_at[old_of[i] as usize];
+                &found.kids[at as usize..(at + len) as usize]
+            };
+            let inverse = sym.inverse();
+            let mut row = Vec::with_capacity(stored.len());
+            for &mv in stored {
+                let k = moves.iter().position(|&m| m == game.map_move(mv, inverse))?;
+                row.push(new_id[kids[k] as usize]);
+            }
+            colours.push(row.into_iter());
+        }
+        let mut member_count = vec![0u32; class_box.len()];
+        for &c in &class_of {
+            if c != NONE {
+                member_count[c as usize] += 1;
+            }
+        }
+        let mut members = Flat::with_capacity(class_box.len(), 0);
+        let mut filled = vec![0u32; class_box.len()];
+        members.at.clear();
+        members.at.push(0);
+        for &k in &member_count {
+            members.at.push(members.at.last().expect("not empty") + k);
+        }
+        members.items = vec![0; *members.at.last().expect("not empty") as usize];
+        for (i, &c) in class_of.iter().enumerate() {
+            if c != NONE {
+                let slot = members.at[c as usize] + filled[c as usize];
+                members.items[slot as usize] = i as u32;
+                filled[c as usize] += 1;
+            }
+        }
+        let mut box_class = vec![NONE; machine.boxes().len()];
+        for (c, &b) in class_box.iter().enumerate() {
+            if b != NONE {
+                box_class[b as usize] = c as u32;
+            }
+        }
+        Some(Classes {
+            class_of,
+            colours,
+            class_box,
+            position,
+            members,
+            box_class,
+        })
     }
 }
 
 impl Flat {
-    fn from_lists(lists: &[Vec<u32>]) -> Flat {
-        let mut at = Vec::with_capacity(lists.len() + 1);
-        let mut items = Vec::new();
+    fn with_capacity(lists: usize, items: usize) -> Flat {
+        let mut at = Vec::with_capacity(lists + 1);
         at.push(0);
-        for l in lists {
-            items.extend_from_slice(l);
-            at.push(items.len() as u32);
+        Flat {
+            at,
+            items: Vec::with_capacity(items),
+        }
+    }
+
+    /// Add the next list.
+    fn push(&mut self, list: impl Iterator<Item = u32>) {
+        self.items.extend(list);
+        self.at.push(self.items.len() as u32);
+    }
+
+    /// The lists of the other direction: for each item, the lists holding
+    /// it, in order (`count`: how many there are of each).
+    fn transposed(&self, count: &[u32]) -> Flat {
+        let mut at = Vec::with_capacity(count.len() + 1);
+        at.push(0u32);
+        for &k in count {
+            at.push(at.last().expect("not empty") + k);
+        }
+        let mut items = vec![0u32; self.items.len()];
+        let mut next: Vec<u32> = at[..count.len()].to_vec();
+        for list in 0..self.at.len() - 1 {
+            for &x in self.get(list as u32) {
+                items[next[x as usize] as usize] = list as u32;
+                next[x as usize] += 1;
+            }
         }
         Flat { at, items }
     }
@@ -477,26 +782,29 @@ mod tests {
     use crate::games::tictactoe::TicTacToe;
     use crate::machine::settings::MachineSettings;
 
-    /// Every position comes once in `order`, after all of its children:
-    /// incremental evaluation relies on it.
+    /// Every child's id is below its parent's, and the parents listed are
+    /// exactly the positions listing the child: incremental evaluation relies on both.
     fn children_come_first<G: Game>(game: G) {
         let machine = Machine::new(game, Player::One, MachineSettings::gardner()).unwrap();
-        let table = Table::build(&machine, &mut Opponent::Random).expect("small enough to compile");
-        let mut at = vec![usize::MAX; table.node.len()];
-        for (k, &i) in table.order.iter().enumerate() {
-            assert_eq!(at[i as usize], usize::MAX, "position {i} twice");
-            at[i as usize] = k;
-        }
-        for i in 0..table.node.len() as u32 {
-            assert_ne!(at[i as usize], usize::MAX, "position {i} missing");
-            for &c in table.children_of(i) {
-                assert!(at[c as usize] < at[i as usize], "child {c} after its parent {i}");
+        let table = Table::build(&machine, &Opponent::Random).expect("small enough to compile");
+        let n = table.node.len() as u32;
+        let mut edges = Vec::new();
+        for i in 0..n {
+            for &c in table.children.get(i) {
+                assert!(c < i, "child {c} not before its parent {i}");
+                edges.push((c, i));
             }
         }
+        let mut back: Vec<(u32, u32)> = (0..n)
+            .flat_map(|c| table.parents.get(c).iter().map(move |&p| (c, p)))
+            .collect();
+        edges.sort_unstable();
+        back.sort_unstable();
+        assert_eq!(edges, back);
     }
 
     #[test]
-    fn the_order_puts_children_before_parents() {
+    fn ids_put_children_before_parents() {
         children_come_first(TicTacToe);
         // Boards where captures let one position be reached in different numbers of plies.
         for (w, h) in [(3, 3), (4, 4), (3, 5), (4, 3), (3, 6)] {

@@ -260,6 +260,7 @@ impl<G: Game> Trainer<G> {
     /// Reinforce the machine, and a learning opponent, with the result of the
     /// game just played; the machine's changed beads.
     pub(crate) fn reinforce(&mut self, result: GameResult) -> Vec<BeadChange> {
+        self.note_draws();
         let changes = self.machine.reinforce(result);
         if let Some(other) = self.opponent.machine_mut() {
             other.reinforce(result.reversed());
@@ -269,9 +270,19 @@ impl<G: Game> Trainer<G> {
 
     /// Forget the draws of an unfinished game, the learning opponent's too.
     pub(crate) fn abandon(&mut self) {
+        // A box restocked when drawn from keeps its new beads.
+        self.note_draws();
         self.machine.abandon();
         if let Some(other) = self.opponent.machine_mut() {
             other.abandon();
+        }
+    }
+
+    /// Tell the compiled table which boxes this game drew from (played the
+    /// general way): its kept exact values for them are out of date.
+    fn note_draws(&mut self) {
+        if let Some((_, table)) = self.compiled.as_mut() {
+            table.note_draws(self.machine.history());
         }
     }
 
@@ -300,6 +311,15 @@ impl<G: Game> Trainer<G> {
     /// The machine's exact expected results now, against perfect and random
     /// play; each is `None` where the game is too large.
     pub fn exact(&mut self) -> ExactPair {
+        // A compiled table plays perfectly from values of its own: no solve here.
+        if let Some(mut table) = self.compiled_table() {
+            let (random, perfect) = table.exact(&self.machine);
+            self.compiled = Some((self.generation, table));
+            return ExactPair {
+                perfect: Some(perfect),
+                random: Some(random),
+            };
+        }
         if !self.perfect_tried {
             self.perfect_tried = true;
             let game = self.machine.game();
@@ -311,14 +331,6 @@ impl<G: Game> Trainer<G> {
             } else {
                 self.perfect = PerfectPlayer::new(game.clone()).ok().map(Box::new);
             }
-        }
-        if let Some(mut table) = self.compiled_table() {
-            let (random, perfect) = table.exact(&self.machine, self.perfect.as_deref_mut());
-            self.compiled = Some((self.generation, table));
-            return ExactPair {
-                perfect,
-                random: Some(random),
-            };
         }
         // Once an evaluation has been too large it is not tried again: the
         // positions a machine can reach rarely shrink enough to matter.
@@ -369,12 +381,21 @@ impl<G: Game> Trainer<G> {
             _ => {}
         }
         self.compiled_tried = Some(self.generation);
-        Table::build(&self.machine, &mut self.opponent).map(Box::new)
+        Table::build(&self.machine, &self.opponent).map(Box::new)
+    }
+
+    /// The bytes the compiled table holds and its positions, where one plays
+    /// this trainer's games (see [`Trainer::is_compiled`]).
+    pub fn compiled_memory(&mut self) -> Option<(usize, usize)> {
+        let table = self.compiled_table()?;
+        let memory = (table.memory_bytes(), table.positions());
+        self.compiled = Some((self.generation, table));
+        Some(memory)
     }
 
     /// Play one game on the compiled table, if there is one.
     pub(crate) fn play_compiled(&mut self, exact: bool) -> Option<GameRecord> {
-        let table = self.compiled_table()?;
+        let mut table = self.compiled_table()?;
         let played = table.play(&mut self.machine, &self.opponent, &mut self.rng);
         self.compiled = Some((self.generation, table));
         self.machine.reinforce_quietly(played.result);
