@@ -287,7 +287,7 @@ fn bench_quick_runs_every_row() {
     assert!(out.status.success(), "{}", stderr(&out));
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     let rows = v["rows"].as_array().unwrap();
-    assert_eq!(rows.len(), 20);
+    assert_eq!(rows.len(), 21);
     let note = |what: &str| -> String {
         let row = rows
             .iter()
@@ -327,6 +327,14 @@ fn bench_quick_runs_every_row() {
             .unwrap();
         assert_eq!(row["note"], "not run under --quick: its set-up alone takes seconds");
     }
+    let exact_row = rows
+        .iter()
+        .find(|r| r["what"] == "the same, exact results every 100 games")
+        .unwrap();
+    assert_eq!(
+        exact_row["note"],
+        "not run under --quick: its set-up alone takes seconds"
+    );
     assert!(note("train chessapawn").starts_with("general path"));
     assert_eq!(note("train hex:5"), "refused at once");
     // 5 arms × 20 seeds, 100 games each.
