@@ -1138,17 +1138,8 @@ impl<G: Picture> Session for GameSession<G> {
     }
 
     fn new_game(&mut self) -> Result<(), SessionError> {
-        if let Some(m) = self.current.take() {
-            // A game left unfinished is dropped: no beads change.
-            m.abandon(&mut self.trainer);
-        }
-        self.finished = None;
-        self.history.clear();
-        self.drawn.clear();
-        self.person_moves = 0;
-        self.last_draw = None;
-        self.last_changes = json!([]);
-        self.message = None;
+        // A game left unfinished is dropped: no beads change.
+        self.drop_person_game();
         self.current = Some(Match::start(&mut self.trainer));
         self.advance();
         Ok(())
