@@ -762,14 +762,16 @@ impl<G: Picture> GameSession<G> {
         let last = w.m.last_move();
         w.m.abandon(&mut self.trainer);
         let text = "Stopped: the game was left unfinished, and no beads changed.".to_string();
-        self.finished = Some(Finished {
-            pos,
-            last,
-            result: text.clone(),
-        });
+        self.end_watch(pos, last, text.clone());
+        json!({"steps": w.steps, "result": text, "plies": self.history.len(), "stopped": true})
+    }
+
+    /// A watched game over or stopped: the page shows its last board with
+    /// `result`, and its opponent is parked until the next one.
+    fn end_watch(&mut self, pos: G::Position, last: Option<G::Move>, result: String) {
+        self.finished = Some(Finished { pos, last, result });
         let (spec, opponent) = self.trainer.set_opponent(OpponentSpec::Human, Opponent::Human);
         self.parked = Some((spec, Some(opponent)));
-        json!({"steps": w.steps, "result": text, "plies": self.history.len(), "stopped": true})
     }
 
     /// Whether exact results are worth computing after games: the machine's
@@ -931,13 +933,7 @@ impl<G: Picture> GameSession<G> {
                 self.last_changes = self.changes_json(&changes);
                 self.last_game = self.drawn.iter().map(|d| d.index).collect();
                 self.record(&record);
-                self.finished = Some(Finished {
-                    pos,
-                    last,
-                    result: text.clone(),
-                });
-                let (spec, opponent) = self.trainer.set_opponent(OpponentSpec::Human, Opponent::Human);
-                self.parked = Some((spec, Some(opponent)));
+                self.end_watch(pos, last, text.clone());
                 Some(json!({"steps": w.steps, "result": text, "plies": self.history.len()}))
             }
         }
