@@ -1800,8 +1800,8 @@ fn perfect_play_on_hex_4x4_is_solved_as_games_reach_it_and_the_second_player_nev
 fn stop_cuts_short_a_perfect_hex_6x6_proof_and_the_tab_goes_on() {
     // Hex 6×6 with the swap, the perfect player (Red) placing first: the
     // empty board is lost for Red, and proving it so (every opening
-    // answered) takes seconds of search before Red's first move (7.5 s on
-    // this machine at a load of 7). Stop, sent as a watched game or a
+    // answered) takes seconds of search before Red's first move (4.4 s of
+    // CPU time here). Stop, sent as a watched game or a
     // training run begins, cuts that search short: the game is left
     // unfinished (nothing counted, no beads changed), and the tab is free.
     let s = Arc::new(Server::with(Config {
