@@ -629,6 +629,96 @@ async fn lesson(b: &Page, url: &str, downloads: &Path) {
     let _ = url;
 }
 
+/// The perfect Hex player on the page, on 4×4 (the page's exhaustive limit
+/// is far below it, so it is the on-demand solver): without the swap, Red
+/// first, a machine playing Blue loses every game to it (the first player
+/// wins Hex); against perfect:0.5 a game is still won or lost. Screenshots
+/// at 1280×720 and 400 px wide go to the test's scratch directory.
+#[test]
+fn perfect_hex_on_the_page() {
+    if !browser_present() {
+        return;
+    }
+    let (_server, url) = start_server();
+    let (_driver, driver) = start_driver();
+    let shots = scratch("perfect-hex");
+    let profile = scratch("perfect-hex-profile");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let b = Page::open(&driver, &shots, &profile).await;
+        b.go(&url).await;
+        b.viewport(1280, 720).await;
+        b.type_into("#custom-game", "hex:4,swap=off,first=red").await;
+        // Leaving the field is what asks the server for the game's sides.
+        b.js("document.getElementById('custom-game').blur()").await;
+        b.until("[...document.querySelectorAll('#side option')].some(o => o.value === 'blue')")
+            .await;
+        b.js("document.getElementById('side').value = 'blue'").await;
+        b.click("#new-machine").await;
+        b.wait_for_text("#message", "plays Blue in hex:4,swap=off,first=red")
+            .await;
+        b.not_busy().await;
+        assert_eq!(b.js("return document.getElementById('side').value").await, "blue");
+        // Perfect, as fast as possible.
+        b.js("const o = document.getElementById('opponent'); o.value = 'perfect'; o.dispatchEvent(new Event('change'))")
+            .await;
+        b.until("!document.getElementById('chance-label').hidden").await;
+        b.js("document.getElementById('speed').value = '7'; document.getElementById('speed').dispatchEvent(new Event('input'))").await;
+        b.type_into("#train-games", "30").await;
+        b.click("#train").await;
+        b.wait_for_text("#progress-text", "30 of 30 games against perfect done")
+            .await;
+        b.until("document.getElementById('games-played').textContent === '30'")
+            .await;
+        assert_eq!(b.text("#wins").await, "0");
+        assert_eq!(b.text("#losses").await, "30");
+        // perfect:0.5: a best move half the time, else a random one.
+        b.type_into("#chance", "0.5").await;
+        b.type_into("#train-games", "10").await;
+        b.click("#train").await;
+        b.wait_for_text("#progress-text", "10 of 10 games against perfect:0.5 done")
+            .await;
+        b.until("document.getElementById('games-played').textContent === '40'")
+            .await;
+        let (wins, losses) = (
+            b.text("#wins").await.parse::<u64>().unwrap(),
+            b.text("#losses").await.parse::<u64>().unwrap(),
+        );
+        assert_eq!((wins + losses, b.text("#draws").await.as_str()), (40, "0"));
+        // One game watched move by move against perfect play: it wins.
+        b.type_into("#chance", "1").await;
+        b.js("document.getElementById('speed').value = '3'; document.getElementById('speed').dispatchEvent(new Event('input'))").await;
+        b.type_into("#train-games", "1").await;
+        b.click("#train").await;
+        b.until("document.body.dataset.watched === '1' && document.getElementById('stop').disabled")
+            .await;
+        b.not_busy().await;
+        assert!(b.text("#status").await.contains("perfect wins."), "{}", b.text("#status").await);
+        assert!(b
+            .text("#progress-text")
+            .await
+            .contains("1 of 1 games watched against perfect"));
+        assert_eq!(b.text("#losses").await, (losses + 1).to_string());
+        b.screenshot(&shots.join("perfect-hex4.png")).await;
+        let wide = b.js("return document.documentElement.scrollWidth").await;
+        assert_eq!(wide, 1280, "nothing wider than the projector's 1280 px");
+        b.viewport(400, 860).await;
+        let (scroll, client) = (
+            b.js("return document.documentElement.scrollWidth").await,
+            b.js("return document.documentElement.clientWidth").await,
+        );
+        assert_eq!(scroll, client, "no overflow at 400 px");
+        b.screenshot(&shots.join("perfect-hex4-400.png")).await;
+        eprintln!("screenshots in {}", shots.display());
+        let errors = b.console_errors(&driver).await;
+        assert!(errors.is_empty(), "console errors: {errors:?}");
+        b.c.close().await.unwrap();
+    });
+}
+
 fn plots() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("plots")
 }

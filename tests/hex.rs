@@ -458,6 +458,63 @@ fn the_perfect_opponent_never_loses_a_won_game() {
     }
 }
 
+/// The page's perfect opponent (the shared position solver) cut short
+/// again and again by a deadline, asked again each time with the random
+/// stream as it was, chooses what a solver with its own table and no
+/// deadline chooses from the same stream, over the positions of games on
+/// 5×5 with the swap; and stopped by its interrupt, it still gives a legal move.
+#[test]
+fn the_shared_perfect_opponent_cut_short_goes_on_and_chooses_the_same() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+    let game = hex("hex:5");
+    let mut own = game.position_solver().expect("hex has a position solver");
+    let mut shared = game.shared_position_solver().expect("and a shared one");
+    let stop = Arc::new(AtomicBool::new(false));
+    shared.set_interrupt(stop.clone());
+    let mut play = ChaCha8Rng::seed_from_u64(11);
+    let (mut asked, mut tries) = (0, 0);
+    for g in 0..4u64 {
+        let mut pos = game.start();
+        while !game.outcome(&pos).is_over() {
+            let rng = ChaCha8Rng::seed_from_u64(g * 1000 + asked);
+            let expected = own.choose_best(&pos, &mut rng.clone());
+            let mv = loop {
+                tries += 1;
+                let deadline = Instant::now() + Duration::from_micros(300);
+                if let Some(mv) = shared.choose_before(&pos, &mut rng.clone(), deadline) {
+                    break mv;
+                }
+            };
+            assert_eq!(
+                game.move_name(&pos, mv),
+                game.move_name(&pos, expected),
+                "{}",
+                game.position_string(&pos)
+            );
+            asked += 1;
+            // The game goes on by a random move as often as a perfect one.
+            let moves = game.moves(&pos);
+            let next = if asked % 2 == 0 {
+                mv
+            } else {
+                *moves.choose(&mut play).unwrap()
+            };
+            pos = game.play(&pos, next);
+        }
+    }
+    eprintln!("{asked} choices in {tries} tries");
+    stop.store(true, Ordering::Relaxed);
+    let fresh = hex("hex:5,swap=off");
+    let mut stopped = fresh.shared_position_solver().unwrap();
+    stopped.set_interrupt(stop);
+    let start = fresh.start();
+    let mv = stopped.choose_best(&start, &mut ChaCha8Rng::seed_from_u64(1));
+    assert!(fresh.moves(&start).contains(&mv));
+    assert!(!stopped.best_moves(&start).is_empty());
+}
+
 /// The 7×7 centre opening without the swap, against the published result:
 /// Benzene's regression test `regression/dfpn-solve-7x7.tst` (the copy
 /// read was in cgao3/benzene-vanilla-cmake; after Hayward et al., "Solving

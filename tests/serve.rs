@@ -1264,6 +1264,46 @@ fn ctrl_c_stops_training_saves_and_exits_at_once() {
 }
 
 #[test]
+fn ctrl_c_cuts_short_a_perfect_hex_6x6_proof_and_saves() {
+    // The first move of a perfect Red on Hex 6×6 with the swap is a proof
+    // of seconds (see `stop_cuts_short_a_perfect_hex_6x6_proof_and_the_tab_goes_on`):
+    // Ctrl-C, sent as the run begins, ends it, saves and exits.
+    let dir = scratch("ctrl-c-hex6");
+    let path = dir.join("her.json");
+    let (mut child, line) = start_serve(&["--state".as_ref(), path.as_os_str()]);
+    let base = url_of(&line);
+    let r = call(
+        "POST",
+        &format!("{base}/api/sessions"),
+        Some(r#"{"game": "hex:6,first=red", "side": "blue", "seed": 1}"#),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = r.json()["session"].as_str().unwrap().to_string();
+    let r = call(
+        "POST",
+        &format!("{base}/api/sessions/{id}/train"),
+        Some(r#"{"opponent": "perfect", "games": 1000000}"#),
+    );
+    assert_eq!(r.status, 202, "{}", r.body);
+    let asked = std::time::Instant::now();
+    // SAFETY: kill(2) on our own child's pid.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(asked.elapsed() < PATIENCE, "still running after Ctrl-C");
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    eprintln!("menace serve exited {:?} after Ctrl-C, mid-proof", asked.elapsed());
+    assert!(status.success(), "{status:?}");
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(saved["game"], "hex:6,first=red");
+    assert_eq!(saved["opponent"], "perfect");
+    assert_eq!(saved["games_played"], 0);
+}
+
+#[test]
 fn the_state_files_lock_is_the_files_whatever_its_name_and_leftovers_go() {
     let dir = scratch("link-lock");
     let path = dir.join("s.json");
@@ -1359,7 +1399,7 @@ fn thirty_two_tabs_train_while_others_poll_and_views_stay_quick() {
         ("hex:11", "mcts:10000"),
         ("chessapawn", "mcts:10000"),
         ("octopawn", "random"),
-        // (The page's perfect Hex player solves the whole game: 3×3 at most.)
+        // (Hex 3×3: the page solves the whole game for its perfect player.)
         ("hex:3", "perfect"),
     ];
     let watched = [
@@ -1698,4 +1738,207 @@ fn stop_ends_a_watched_game_against_a_slow_opponent_within_a_move() {
     let again = s.post(&format!("/api/sessions/{id}/watch"), r#"{"opponent": "random"}"#);
     assert_eq!(again.status, 200, "{}", again.body);
     assert_eq!(again.json()["games_played"], 1);
+}
+
+#[test]
+fn perfect_play_on_hex_4x4_is_solved_as_games_reach_it_and_the_second_player_never_wins() {
+    // Hex 4×4 is over the page's exhaustive limit (its position bound is
+    // 43 million), so the page's perfect player is the on-demand solver.
+    // Without the swap the first player wins Hex on every board (Nash's
+    // strategy-stealing argument; a Hex game cannot end drawn), so a
+    // machine moving second against a perfect first player loses every game.
+    let s = Server::new();
+    let (id, v) = s.session(r#"{"game": "hex:4,swap=off,first=red", "side": "blue", "seed": 5}"#);
+    assert_eq!(v["machine_side"], "Blue");
+    let r = s.post(
+        &format!("/api/sessions/{id}/train"),
+        r#"{"opponent": "perfect", "games": 60}"#,
+    );
+    assert_eq!(r.status, 202, "{}", r.body);
+    let v = s.wait_for_training(&id);
+    assert_eq!(v["games_played"], 60);
+    assert_eq!(v["training"]["done"], 60);
+    assert_eq!(v["score"], serde_json::json!({"wins": 0, "draws": 0, "losses": 60}));
+    // A watched game against it ends the same way, move by move.
+    let r = s.post(
+        &format!("/api/sessions/{id}/watch"),
+        r#"{"opponent": "perfect", "frames": true}"#,
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let v = r.json();
+    assert_eq!(v["watched"]["result"], "perfect wins.", "{}", v["watched"]);
+    assert_eq!(v["games_played"], 61);
+    let plies = v["watched"]["plies"].as_u64().unwrap();
+    // Red places at least 4 stones to join its edges, Blue one fewer.
+    assert!((7..=16).contains(&plies), "{plies}");
+    assert_eq!(v["watched"]["steps"].as_array().unwrap().len() as u64, plies);
+    // perfect:P mixes in random moves: a game is still won or lost.
+    let r = s.post(
+        &format!("/api/sessions/{id}/train"),
+        r#"{"opponent": "perfect:0.5", "games": 20}"#,
+    );
+    assert_eq!(r.status, 202, "{}", r.body);
+    let v = s.wait_for_training(&id);
+    assert_eq!(v["games_played"], 81);
+    let score = &v["score"];
+    assert_eq!(score["draws"], 0);
+    assert_eq!(score["wins"].as_u64().unwrap() + score["losses"].as_u64().unwrap(), 81);
+    // Hex 6×6 is the largest board it plays: 7×7 is refused, naming the
+    // game and what to train against instead.
+    let (big, _) = s.session(r#"{"game": "hex:7"}"#);
+    assert_refused(
+        &s.post(
+            &format!("/api/sessions/{big}/train"),
+            r#"{"opponent": "perfect", "games": 1}"#,
+        ),
+        422,
+        "needs the game solved, but hex:7 has too many positions to handle exactly (more than 1000000) on this page: train against mcts:N instead",
+    );
+}
+
+#[test]
+fn stop_cuts_short_a_perfect_hex_6x6_proof_and_the_tab_goes_on() {
+    // Hex 6×6 with the swap, the perfect player (Red) placing first: the
+    // empty board is lost for Red, and proving it so (every opening
+    // answered) takes seconds of search before Red's first move (4.4 s of
+    // CPU time here). Stop, sent as a watched game or a
+    // training run begins, cuts that search short: the game is left
+    // unfinished (nothing counted, no beads changed), and the tab is free.
+    let s = Arc::new(Server::with(Config {
+        stats: true,
+        ..Config::default()
+    }));
+    let (id, v) = s.session(r#"{"game": "hex:6,first=red", "side": "blue", "seed": 2}"#);
+    assert_eq!(v["board"]["over"], false, "the person's game, Red to move");
+    let at = |suffix: &str| format!("/api/sessions/{id}{suffix}");
+    let watcher = {
+        let (s, id) = (s.clone(), id.clone());
+        std::thread::spawn(move || s.post(&format!("/api/sessions/{id}/watch"), r#"{"opponent": "perfect"}"#))
+    };
+    // The watched game has begun once the person's game is dropped.
+    wait_until("the watched game begins", PATIENCE, || {
+        s.get(&at("")).json()["board"]["over"] == true
+    });
+    let asked = std::time::Instant::now();
+    assert_eq!(s.post(&at("/stop"), "").status, 200);
+    let r = watcher.join().unwrap();
+    eprintln!("hex:6 perfect: a watched game stopped {:?} after Stop", asked.elapsed());
+    assert_eq!(r.status, 200, "{}", r.body);
+    let v = r.json();
+    let watched = &v["watched"];
+    assert_eq!(watched["stopped"], true, "{watched}");
+    // At most the move of the search cut short (a legal one) was played.
+    assert!(watched["plies"].as_u64().unwrap() <= 1, "{watched}");
+    assert_eq!(v["games_played"], 0);
+    // And a training run, stopped as it begins.
+    let r = s.post(&at("/train"), r#"{"opponent": "perfect", "games": 1000000}"#);
+    assert_eq!(r.status, 202, "{}", r.body);
+    // The tab answers while the opponent thinks: its boxes (read under its
+    // lock) and a refusal to start a game of the person's.
+    assert_eq!(s.get(&at("/boxes")).status, 200);
+    assert_refused(&s.post(&at("/game"), ""), 409, "training");
+    let asked = std::time::Instant::now();
+    assert_eq!(s.post(&at("/stop"), "").status, 200);
+    let v = s.wait_for_training(&id);
+    eprintln!("hex:6 perfect: training stopped {:?} after Stop", asked.elapsed());
+    assert_eq!(v["training"]["done"], 0);
+    assert_eq!(v["games_played"], 0);
+    assert_eq!(v["score"], serde_json::json!({"wins": 0, "draws": 0, "losses": 0}));
+    assert_eq!(v["last_changes"], serde_json::json!([]));
+    // The tab goes on: a game of the person's, then a run against the same
+    // opponent played to its end (the proof now whole), every game counted once.
+    assert_eq!(s.post(&at("/game"), "").status, 200);
+    let r = s.post(&at("/train"), r#"{"opponent": "perfect", "games": 3, "discard": true}"#);
+    assert_eq!(r.status, 202, "{}", r.body);
+    let v = s.wait_for_training(&id);
+    assert_eq!(v["training"]["done"], 3);
+    assert_eq!(v["games_played"], 3);
+    let score = &v["score"];
+    assert_eq!(score["draws"], 0);
+    assert_eq!(score["wins"].as_u64().unwrap() + score["losses"].as_u64().unwrap(), 3);
+    // No request waited for the tab's lock while more than a few moves were played.
+    let waits = s.get("/api/stats").json();
+    assert!(waits["most_moves_waited"].as_u64().unwrap() <= 8, "{waits}");
+}
+
+#[test]
+fn thirty_two_tabs_against_perfect_hex_6x6_share_one_table_per_board() {
+    // Every tab trains against the perfect player on Hex 6×6, half with the
+    // swap and half without: the tabs of a board share its solver's table
+    // (2^17 buckets of 4 entries, 47 MB), and each keeps at most 1 024
+    // positions' answers of its own, so the server's memory is that of two
+    // tables and the tabs' machines, not 32 tables (1.5 GB).
+    let (mut child, line) = start_serve(&["--test-stats".as_ref()]);
+    let base = Arc::new(url_of(&line));
+    let pid = child.id();
+    let tabs: Vec<String> = (0..32)
+        .map(|k| {
+            let game = if k % 2 == 0 { "hex:6" } else { "hex:6,swap=off" };
+            let r = call(
+                "POST",
+                &format!("{base}/api/sessions"),
+                Some(&format!(r#"{{"game": "{game}", "seed": {k}}}"#)),
+            );
+            assert_eq!(r.status, 201, "{}", r.body);
+            let id = r.json()["session"].as_str().unwrap().to_string();
+            let r = call(
+                "POST",
+                &format!("{base}/api/sessions/{id}/train"),
+                Some(r#"{"opponent": "perfect", "games": 1000000}"#),
+            );
+            assert_eq!(r.status, 202, "{game}: {}", r.body);
+            id
+        })
+        .collect();
+    let begun = std::time::Instant::now();
+    let mut samples = Vec::new();
+    let mut done = Vec::new();
+    // Until every tab has finished games of its own (so every tab's
+    // opponent has searched): four each at least.
+    wait_until("every tab trains 4 games", PATIENCE, || {
+        samples.push((begun.elapsed().as_secs(), proc_status(pid, "VmRSS") / 1024));
+        done = tabs
+            .iter()
+            .map(|id| {
+                let v = call("GET", &format!("{base}/api/sessions/{id}"), None).json();
+                // The boxes are read under the tab's lock: never held for a proof.
+                let boxes = call("GET", &format!("{base}/api/sessions/{id}/boxes"), None);
+                assert_eq!(boxes.status, 200, "{}", boxes.body);
+                v["training"]["done"].as_u64().unwrap_or(0)
+            })
+            .collect();
+        done.iter().all(|&d| d >= 4)
+    });
+    let trained = begun.elapsed();
+    let stopping = std::time::Instant::now();
+    for id in &tabs {
+        assert_eq!(
+            call("POST", &format!("{base}/api/sessions/{id}/stop"), Some("")).status,
+            200
+        );
+    }
+    for id in &tabs {
+        wait_until("training stops", PATIENCE, || {
+            let v = call("GET", &format!("{base}/api/sessions/{id}"), None).json();
+            v["training"]["running"] == false && v["games_played"] == v["training"]["done"]
+        });
+    }
+    let stopped = stopping.elapsed();
+    let waits = call("GET", &format!("{base}/api/stats"), None).json();
+    let threads = proc_status(pid, "Threads");
+    let peak = proc_status(pid, "VmHWM");
+    let _ = child.kill();
+    let _ = child.wait();
+    eprintln!(
+        "hex:6 perfect, 32 tabs: {} games in {trained:?} (fewest a tab {}, most {}); all stopped in {stopped:?}; {threads} threads, peak {} MB; waits {waits}",
+        done.iter().sum::<u64>(),
+        done.iter().min().unwrap(),
+        done.iter().max().unwrap(),
+        peak / 1024
+    );
+    eprintln!("hex:6 perfect: (seconds, MB resident) {samples:?}");
+    assert!(waits["most_moves_waited"].as_u64().unwrap() <= 8, "{waits}");
+    assert!(threads < 64, "{threads} threads");
+    // Two shared tables (94 MB) and the rest of the server; a table a tab would be over 1.5 GB.
+    assert!(peak < 250 << 10, "peak {} MB", peak >> 10);
 }

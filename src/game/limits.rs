@@ -36,6 +36,27 @@ pub trait PositionSolver<G: Rules>: Send {
         let moves = self.best_moves(pos);
         moves[rand::Rng::random_range(rng, 0..moves.len())]
     }
+
+    /// From now on, a search stops soon after `stop` is set (by another
+    /// thread), however far it is from a proof: the move then given is a
+    /// legal one and no more, for a caller that is dropping its game.
+    fn set_interrupt(&mut self, stop: std::sync::Arc<std::sync::atomic::AtomicBool>) {
+        let _ = stop;
+    }
+
+    /// [`PositionSolver::choose_best`], giving up (`None`) once `deadline`
+    /// passes. What it proved meanwhile is kept, so the same question asked
+    /// again (with `rng` as it was before, so that it draws the same) goes
+    /// on from there. By default the whole choice, whatever the time.
+    fn choose_before(
+        &mut self,
+        pos: &G::Position,
+        rng: &mut dyn rand::RngCore,
+        deadline: std::time::Instant,
+    ) -> Option<G::Move> {
+        let _ = deadline;
+        Some(self.choose_best(pos, rng))
+    }
 }
 
 /// The limits of exhaustive search on a game, and its own solvers.
@@ -67,6 +88,16 @@ pub trait SearchLimits: Rules {
     /// where exhaustive solving is over its limit (`None`: there is none,
     /// and such an opponent is refused).
     fn position_solver(&self) -> Option<Box<dyn PositionSolver<Self>>> {
+        None
+    }
+
+    /// A position solver for one of many opponents in a process (a
+    /// server's tabs): what it proves is kept in memory shared with every
+    /// other such solver of the same game, so that the memory they take
+    /// together is bounded however many there are; its searches stop on
+    /// [`PositionSolver::set_interrupt`] and within
+    /// [`PositionSolver::choose_before`]'s deadline. `None`: there is none.
+    fn shared_position_solver(&self) -> Option<Box<dyn PositionSolver<Self>>> {
         None
     }
 

@@ -251,6 +251,35 @@ pub struct Thinking<G: Game> {
 }
 
 impl<G: Game> Thinking<G> {
+    /// Choose the move (the slow part) unless `deadline` passes first
+    /// ([`Opponent::choose_before`]): whether it is chosen. Not chosen, the
+    /// random stream is put back as it was, so that the next try draws the
+    /// same and the moves are still those [`Match::step`] would play.
+    pub fn think_before(&mut self, deadline: std::time::Instant) -> bool {
+        if self.chosen.is_some() {
+            return true;
+        }
+        let before = self.rng.clone();
+        let chosen = self.opponent.choose_before(
+            &self.game,
+            &self.pos,
+            self.own_move,
+            &mut self.rng,
+            &mut self.buf,
+            deadline,
+        );
+        match chosen {
+            Some(mv) => {
+                self.chosen = Some(mv);
+                true
+            }
+            None => {
+                self.rng = before;
+                false
+            }
+        }
+    }
+
     /// Choose the move (the slow part); once only.
     pub fn think(&mut self) {
         if self.chosen.is_none() {

@@ -2,6 +2,9 @@
 //! the two, and a second matchbox machine.
 
 use std::fmt;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
 
 use rand::Rng;
 use rustc_hash::FxHashMap;
@@ -150,6 +153,15 @@ impl<G: Game> PerfectPlayer<G> {
         })
     }
 
+    /// A perfect player that asks `solver` position by position.
+    pub fn on_demand(solver: Box<dyn PositionSolver<G>>) -> PerfectPlayer<G> {
+        PerfectPlayer {
+            engine: Engine::OnDemand(solver),
+            best: FxHashMap::default(),
+            last: Vec::new(),
+        }
+    }
+
     /// [`PerfectPlayer::with_limit`] from the exhaustive solver only.
     pub fn exhaustive_with_limit(game: G, limit: usize) -> Result<PerfectPlayer<G>, TooLarge> {
         Ok(PerfectPlayer {
@@ -180,6 +192,25 @@ impl<G: Game> PerfectPlayer<G> {
         match &mut self.engine {
             Engine::Exhaustive(_) => uniform(self.best_moves(pos), rng),
             Engine::OnDemand(solver) => solver.choose_best(pos, rng),
+        }
+    }
+
+    /// [`PerfectPlayer::choose_best`], giving up (`None`) once `deadline`
+    /// passes (see [`PositionSolver::choose_before`]); the exhaustive
+    /// solver's choice is a look-up, never late.
+    pub fn choose_best_before<R: Rng>(&mut self, pos: &G::Position, rng: &mut R, deadline: Instant) -> Option<G::Move> {
+        match &mut self.engine {
+            Engine::Exhaustive(_) => Some(self.choose_best(pos, rng)),
+            Engine::OnDemand(solver) => solver.choose_before(pos, rng, deadline),
+        }
+    }
+
+    /// A position solver's searches stop soon after `stop` is set (see
+    /// [`PositionSolver::set_interrupt`]); the exhaustive solver's choices
+    /// are look-ups.
+    pub fn set_interrupt(&mut self, stop: Arc<AtomicBool>) {
+        if let Engine::OnDemand(solver) = &mut self.engine {
+            solver.set_interrupt(stop);
         }
     }
 
@@ -256,6 +287,43 @@ impl<G: Game> Opponent<G> {
             Opponent::Mcts(search) => Some(search.choose(pos, rng)),
             // A person's moves come through the match driver, never from here.
             Opponent::Human => None,
+        }
+    }
+
+    /// [`Opponent::choose`], giving up (`None`) once `deadline` passes
+    /// where the choice is a perfect player's search that can be cut
+    /// short ([`PerfectPlayer::choose_best_before`]): asked again with
+    /// `rng` as it was, it goes on and draws the same.
+    pub fn choose_before<R: Rng>(
+        &mut self,
+        game: &G,
+        pos: &G::Position,
+        own_move: u32,
+        rng: &mut R,
+        buf: &mut Vec<G::Move>,
+        deadline: Instant,
+    ) -> Option<Option<G::Move>> {
+        match self {
+            // The same draws as `choose`: first whether to play a best move.
+            Opponent::Perfect { p, player } => {
+                if plays_best(*p, rng) {
+                    return player.choose_best_before(pos, rng, deadline).map(Some);
+                }
+                game.legal_moves(pos, buf);
+                Some(Some(uniform(buf, rng)))
+            }
+            _ => Some(self.choose(game, pos, own_move, rng, buf)),
+        }
+    }
+
+    /// Searches stop soon after `stop` is set (by another thread): MCTS
+    /// plays its best move so far, a position solver a legal move; for a
+    /// caller dropping its game.
+    pub fn set_interrupt(&mut self, stop: Arc<AtomicBool>) {
+        match self {
+            Opponent::Mcts(search) => search.set_interrupt(stop),
+            Opponent::Perfect { player, .. } => player.set_interrupt(stop),
+            _ => {}
         }
     }
 

@@ -48,6 +48,10 @@ const CHARTS_JS: &str = include_str!("page/charts.js");
 /// next slice waits its turn on the training pool).
 const SLICE: Duration = Duration::from_millis(40);
 
+/// How long an opponent's search chosen apart runs at a time on the
+/// training pool before it lets another run have its turn.
+const THINK: Duration = Duration::from_millis(100);
+
 /// How the server behaves: its limits, and the one file it may use.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -737,16 +741,25 @@ impl Shared {
     /// pool, holding no session's lock; then play it in the session, unless
     /// the session changed since `generation` (`None`: touch nothing more).
     /// A panic while thinking resets the session as one under its lock does.
+    /// A search that takes longer (a perfect Hex player's proof) is thought
+    /// a [`THINK`] at a time, letting the pool's other runs take their turns between.
     async fn think_apart(self: &Arc<Self>, entry: &Arc<Entry>, generation: u64, mut pending: Pending) -> Option<()> {
-        let permit = self.train.clone().acquire_owned().await.ok()?;
-        let thought = tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            catch_unwind(AssertUnwindSafe(|| pending.think()))
-                .map(|()| pending)
-                .map_err(|panic| panic_text(panic.as_ref()))
-        })
-        .await
-        .ok()?;
+        let thought = loop {
+            let permit = self.train.clone().acquire_owned().await.ok()?;
+            let (done, back) = tokio::task::spawn_blocking(move || {
+                let _permit = permit;
+                match catch_unwind(AssertUnwindSafe(|| pending.think_before(Instant::now() + THINK))) {
+                    Ok(done) => (done, Ok(pending)),
+                    Err(panic) => (true, Err(panic_text(panic.as_ref()))),
+                }
+            })
+            .await
+            .ok()?;
+            match back {
+                Ok(p) if !done => pending = p,
+                back => break back,
+            }
+        };
         match thought {
             Ok(pending) => {
                 let played = entry.clone();

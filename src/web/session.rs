@@ -205,10 +205,18 @@ impl Pending {
     pub fn think(&mut self) {
         self.0.think();
     }
+
+    /// [`Pending::think`] unless `deadline` passes first: whether the move
+    /// is chosen. A perfect player's search cut short goes on from where
+    /// it was when asked again, and chooses as it would have at once.
+    pub fn think_before(&mut self, deadline: Instant) -> bool {
+        self.0.think_before(deadline)
+    }
 }
 
 trait Think: Send {
     fn think(&mut self);
+    fn think_before(&mut self, deadline: Instant) -> bool;
     fn into_any(self: Box<Self>) -> Box<dyn std::any::Any>;
 }
 
@@ -218,6 +226,9 @@ where
 {
     fn think(&mut self) {
         Thinking::think(self);
+    }
+    fn think_before(&mut self, deadline: Instant) -> bool {
+        Thinking::think_before(self, deadline)
     }
     fn into_any(self: Box<Self>) -> Box<dyn std::any::Any> {
         self
@@ -492,11 +503,19 @@ fn opponent_for<G: Game>(
 ) -> Result<Opponent<G>, SessionError> {
     match spec {
         OpponentSpec::Perfect(p) => {
-            // Exhaustive only: a position solver's work a move is not bounded
-            // (seconds on Hex 6×6), nor can a search stop it; nor is its
-            // memory (Hexapawn's table is 192 MiB an opponent).
-            let player = PerfectPlayer::exhaustive_with_limit(game.clone(), limits.max_perfect_positions)
-                .map_err(|e| perfect_too_large(spec, e))?;
+            // The whole game solved where it fits, else the game's shared
+            // position solver (Hex up to 6×6): its searches stop on the
+            // session's cancel and are thought a slice at a time off the
+            // lock, and its table is one for all tabs playing the game. Not
+            // a game's own position solver (Hexapawn's table is 192 MiB an
+            // opponent).
+            let player = match PerfectPlayer::exhaustive_with_limit(game.clone(), limits.max_perfect_positions) {
+                Ok(player) => player,
+                Err(e) => PerfectPlayer::on_demand(
+                    game.shared_position_solver()
+                        .ok_or_else(|| perfect_too_large(spec, e))?,
+                ),
+            };
             Ok(Opponent::Perfect {
                 p: *p,
                 player: Box::new(player),
@@ -1297,9 +1316,7 @@ impl<G: Picture> Session for GameSession<G> {
         cancel: Arc<AtomicBool>,
     ) -> Result<(), SessionError> {
         let mut opponent = self.take_opponent(spec, made)?;
-        if let Opponent::Mcts(search) = &mut opponent {
-            search.set_interrupt(cancel);
-        }
+        opponent.set_interrupt(cancel);
         self.drop_person_game();
         self.trainer.set_opponent(spec.clone(), opponent);
         let m = Match::start(&mut self.trainer);
@@ -1378,10 +1395,14 @@ impl<G: Picture> Session for GameSession<G> {
 
     fn check_opponent(&self, spec: &OpponentSpec) -> Result<(), SessionError> {
         if let OpponentSpec::Perfect(_) = spec {
-            // The page's perfect player solves the whole game first (see [`opponent_for`]).
-            self.game()
-                .check_exhaustive(self.limits.max_perfect_positions)
-                .map_err(|e| perfect_too_large(spec, e))?;
+            // The page's perfect player solves the whole game first, or
+            // asks the game's shared position solver (see [`opponent_for`]).
+            let game = self.game();
+            if let Err(e) = game.check_exhaustive(self.limits.max_perfect_positions) {
+                if game.shared_position_solver().is_none() {
+                    return Err(perfect_too_large(spec, e));
+                }
+            }
         }
         Ok(())
     }
@@ -1393,9 +1414,7 @@ impl<G: Picture> Session for GameSession<G> {
         cancel: Arc<AtomicBool>,
     ) -> Result<(), SessionError> {
         let mut opponent = self.take_opponent(spec, made)?;
-        if let Opponent::Mcts(search) = &mut opponent {
-            search.set_interrupt(cancel);
-        }
+        opponent.set_interrupt(cancel);
         self.drop_person_game();
         self.trainer.set_opponent(spec.clone(), opponent);
         self.training = true;

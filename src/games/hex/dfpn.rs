@@ -284,9 +284,14 @@ impl Solver {
         }
     }
 
-    /// A worker for searching on this thread.
-    pub(super) fn worker(&self) -> Worker<'_> {
-        Worker::new(self)
+    /// A worker whose searches also stop (as out of budget) soon after
+    /// `stop` is set or once `deadline` passes: its caller's own limits, on
+    /// top of the budget shared by every search of this solver.
+    pub(super) fn worker_within<'a>(&'a self, stop: Option<&'a AtomicBool>, deadline: Option<Instant>) -> Worker<'a> {
+        let mut w = Worker::new(self);
+        w.cancel = stop;
+        w.deadline = deadline;
+        w
     }
 }
 
@@ -301,6 +306,8 @@ pub(super) struct Worker<'a> {
     unflushed: u64,
     /// Set by another thread when this worker's search is no longer wanted.
     cancel: Option<&'a AtomicBool>,
+    /// This worker's own deadline, besides the solver's.
+    deadline: Option<Instant>,
 }
 
 impl<'a> Worker<'a> {
@@ -320,6 +327,7 @@ impl<'a> Worker<'a> {
             nodes: 0,
             unflushed: 0,
             cancel: None,
+            deadline: None,
         }
     }
 
@@ -329,7 +337,17 @@ impl<'a> Worker<'a> {
         if self.unflushed >= BUDGET_STEP {
             self.flush()?;
         }
+        // The worker's own limits, at every position (one costs a
+        // millisecond or so on 6×6: the shared budget's step is far longer).
+        if self.limited() {
+            return Err(OutOfBudget);
+        }
         Ok(())
+    }
+
+    /// Whether this worker's own stop is set or its deadline passed.
+    fn limited(&self) -> bool {
+        self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     fn flush(&mut self) -> Result<(), OutOfBudget> {
@@ -344,7 +362,7 @@ impl<'a> Worker<'a> {
         if late || total > s.max_searched.load(Ordering::Relaxed) {
             s.stopped.store(true, Ordering::Relaxed);
         }
-        if s.stopped.load(Ordering::Relaxed) || self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+        if s.stopped.load(Ordering::Relaxed) || self.limited() {
             return Err(OutOfBudget);
         }
         Ok(())

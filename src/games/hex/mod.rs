@@ -308,6 +308,10 @@ impl SearchLimits for Hex {
     fn position_solver(&self) -> Option<Box<dyn crate::game::PositionSolver<Self>>> {
         perfect::position_solver(self)
     }
+
+    fn shared_position_solver(&self) -> Option<Box<dyn crate::game::PositionSolver<Self>>> {
+        perfect::shared_position_solver(self)
+    }
 }
 
 impl GameSpec for Hex {

@@ -14,6 +14,10 @@
 //! opponent is already connected virtually), every empty cell left after
 //! fill-in.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Instant;
+
 use rustc_hash::FxHashMap;
 
 use super::board::{Hex, HexMove, HexPosition};
@@ -28,23 +32,55 @@ pub const MAX_SIZE: u8 = 6;
 /// The most positions whose answers are cached; the cache starts afresh when full.
 pub const CACHE: usize = 1 << 16;
 
+/// The most positions cached by each perfect opponent that shares its
+/// table ([`shared_position_solver`]): what one more opponent costs (under
+/// a megabyte).
+pub const SHARED_CACHE: usize = 1 << 10;
+
 /// The perfect opponent of an N×N board.
 pub struct HexPerfect {
     game: Hex,
     /// Made on the first question (its table is tens of megabytes at 6×6).
-    solver: Option<Box<Solver>>,
+    solver: Option<Arc<Solver>>,
+    /// Whether the solver is the one every shared opponent of this board uses.
+    shared: bool,
     cache: FxHashMap<HexPosition, Known>,
+    /// The most positions `cache` holds.
+    cache_size: usize,
+    /// Set from another thread to stop a search (see [`PositionSolver::set_interrupt`]).
+    interrupt: Option<Arc<AtomicBool>>,
 }
 
-/// The perfect opponent, for boards up to [`MAX_SIZE`].
+/// The perfect opponent, for boards up to [`MAX_SIZE`], with a table of its own.
 pub fn position_solver(game: &Hex) -> Option<Box<dyn PositionSolver<Hex>>> {
-    (game.size() <= MAX_SIZE).then(|| {
-        Box::new(HexPerfect {
-            game: game.clone(),
-            solver: None,
-            cache: FxHashMap::default(),
-        }) as Box<dyn PositionSolver<Hex>>
-    })
+    (game.size() <= MAX_SIZE).then(|| Box::new(HexPerfect::new(game, false, CACHE)) as Box<dyn PositionSolver<Hex>>)
+}
+
+/// The perfect opponent, for boards up to [`MAX_SIZE`], with one table for
+/// every such opponent of the same board (size and swap) in the process,
+/// however many there are: a server's memory stays bounded (the table is
+/// let go with the last of them). Each caches at most [`SHARED_CACHE`]
+/// positions' answers.
+pub fn shared_position_solver(game: &Hex) -> Option<Box<dyn PositionSolver<Hex>>> {
+    (game.size() <= MAX_SIZE)
+        .then(|| Box::new(HexPerfect::new(game, true, SHARED_CACHE)) as Box<dyn PositionSolver<Hex>>)
+}
+
+/// The solvers shared by the perfect opponents of each board, by size and swap.
+type Shared = Vec<((u32, bool), Weak<Solver>)>;
+
+static SHARED: Mutex<Shared> = Mutex::new(Vec::new());
+
+/// The shared solver of an N×N board, made if no opponent holds it.
+fn shared_solver(n: u32, swap: bool) -> Arc<Solver> {
+    let mut all = SHARED.lock().unwrap_or_else(|e| e.into_inner());
+    all.retain(|(_, s)| s.strong_count() > 0);
+    if let Some(s) = all.iter().find(|(k, _)| *k == (n, swap)).and_then(|(_, s)| s.upgrade()) {
+        return s;
+    }
+    let s = Arc::new(Solver::new(n, swap, table_bits(n)));
+    all.push(((n, swap), Arc::downgrade(&s)));
+    s
 }
 
 /// What the perfect opponent makes of one position.
@@ -56,37 +92,111 @@ pub struct Verdict {
     pub moves: Vec<HexMove>,
 }
 
+/// What bounds one question's searches: an interrupt and a deadline.
+#[derive(Clone, Copy)]
+struct Within<'a> {
+    stop: Option<&'a AtomicBool>,
+    deadline: Option<Instant>,
+}
+
+impl<'a> Within<'a> {
+    fn worker(self, solver: &'a Solver) -> super::dfpn::Worker<'a> {
+        solver.worker_within(self.stop, self.deadline)
+    }
+}
+
 impl HexPerfect {
+    fn new(game: &Hex, shared: bool, cache_size: usize) -> HexPerfect {
+        HexPerfect {
+            game: game.clone(),
+            solver: None,
+            shared,
+            cache: FxHashMap::default(),
+            cache_size,
+            interrupt: None,
+        }
+    }
+
     /// Who wins `pos` (not over), with the moves as the module describes.
     pub fn verdict(&mut self, pos: &HexPosition) -> Verdict {
-        let mut known = self.known(pos);
-        let verdict = known.verdict(self.solver());
+        let solver = self.solver();
+        let within = Within {
+            stop: None,
+            deadline: None,
+        };
+        self.verdict_within(&solver, within, pos)
+            .expect("a search without limits finishes")
+    }
+
+    /// [`Self::verdict`], `None` if stopped first.
+    fn verdict_within(&mut self, solver: &Solver, within: Within, pos: &HexPosition) -> Option<Verdict> {
+        let mut known = self.known(solver, within, pos)?;
+        let verdict = known.verdict_within(solver, within);
         self.remember(*pos, known);
         verdict
     }
 
-    fn solver(&mut self) -> &Solver {
+    fn solver(&mut self) -> Arc<Solver> {
         let n = u32::from(self.game.size());
         let swap = self.game.swap_allowed();
+        let shared = self.shared;
         self.solver
-            .get_or_insert_with(|| Box::new(Solver::new(n, swap, table_bits(n))))
+            .get_or_insert_with(|| {
+                if shared {
+                    shared_solver(n, swap)
+                } else {
+                    Arc::new(Solver::new(n, swap, table_bits(n)))
+                }
+            })
+            .clone()
     }
 
-    /// What the cache holds of `pos` (taken out of it), or a first look.
-    fn known(&mut self, pos: &HexPosition) -> Known {
+    /// What the cache holds of `pos` (taken out of it), or a first look;
+    /// `None` if stopped first.
+    fn known(&mut self, solver: &Solver, within: Within, pos: &HexPosition) -> Option<Known> {
         if let Some(known) = self.cache.remove(pos) {
-            return known;
+            return Some(known);
         }
-        let solver = self.solver();
-        solver.set_budget(None, None);
-        Known::look(solver, pos).expect("an unbounded search finishes")
+        Known::look(solver, within, pos)
     }
 
     fn remember(&mut self, pos: HexPosition, known: Known) {
-        if self.cache.len() >= CACHE {
+        if self.cache.len() >= self.cache_size {
             self.cache.clear();
         }
         self.cache.insert(pos, known);
+    }
+
+    /// One of the winning (or resisting) moves, drawn from `rng`, searched
+    /// until the interrupt or `deadline`: `None` if either came first.
+    fn choose_within(
+        &mut self,
+        pos: &HexPosition,
+        rng: &mut dyn rand::RngCore,
+        deadline: Option<Instant>,
+    ) -> Option<HexMove> {
+        let solver = self.solver();
+        let interrupt = self.interrupt.clone();
+        let within = Within {
+            stop: interrupt.as_deref(),
+            deadline,
+        };
+        let mut known = self.known(&solver, within, pos)?;
+        let mv = known.choose(&solver, within, rng);
+        self.remember(*pos, known);
+        mv
+    }
+
+    fn interrupted(&self) -> bool {
+        self.interrupt.as_ref().is_some_and(|i| i.load(Ordering::Relaxed))
+    }
+
+    /// A legal move of `pos`, for a search stopped by the interrupt: its
+    /// game is about to be dropped.
+    fn any_move(&self, pos: &HexPosition) -> HexMove {
+        let mut moves = Vec::new();
+        self.game.legal_moves(pos, &mut moves);
+        moves[0]
     }
 }
 
@@ -105,7 +215,11 @@ pub fn solve_position(
     }
     let solver = Solver::new(n, game.swap_allowed(), table_bits(n));
     solver.set_budget(max_searched, deadline);
-    Known::look(&solver, pos)?.verdict_within(&solver)
+    let within = Within {
+        stop: None,
+        deadline: None,
+    };
+    Known::look(&solver, within, pos)?.verdict_within(&solver, within)
 }
 
 /// What is known of one position (not over).
@@ -125,9 +239,9 @@ enum Known {
 
 impl Known {
     /// Solve `pos` and list its candidate moves; `None` when the budget
-    /// set on `solver` runs out first.
-    fn look(solver: &Solver, pos: &HexPosition) -> Option<Known> {
-        let mut w = solver.worker();
+    /// set on `solver` runs out first, or `within`'s limits.
+    fn look(solver: &Solver, within: Within, pos: &HexPosition) -> Option<Known> {
+        let mut w = within.worker(solver);
         let st = state(pos);
         let wins = w.solve(st).ok()?;
         let (filled, cells, swap) = match w.look(&st) {
@@ -165,14 +279,9 @@ impl Known {
         })
     }
 
-    /// The verdict, every candidate proved (no budget).
-    fn verdict(&mut self, solver: &Solver) -> Verdict {
-        solver.set_budget(None, None);
-        self.verdict_within(solver).expect("an unbounded search finishes")
-    }
-
-    /// The verdict, every candidate proved within the budget set on `solver`.
-    fn verdict_within(&mut self, solver: &Solver) -> Option<Verdict> {
+    /// The verdict, every candidate proved within the budget set on
+    /// `solver` and `within`'s limits.
+    fn verdict_within(&mut self, solver: &Solver, within: Within) -> Option<Verdict> {
         match self {
             Known::Lost(moves) => Some(Verdict {
                 wins: false,
@@ -181,7 +290,7 @@ impl Known {
             Known::Won { .. } => {
                 let n = self.candidates();
                 for i in 0..n {
-                    self.proves(solver, i)?;
+                    self.proves(solver, within, i)?;
                 }
                 let Known::Won { st, filled, moves } = self else {
                     unreachable!()
@@ -210,7 +319,7 @@ impl Known {
     }
 
     /// Whether the `i`-th candidate of a won position wins, proved once.
-    fn proves(&mut self, solver: &Solver, i: usize) -> Option<bool> {
+    fn proves(&mut self, solver: &Solver, within: Within, i: usize) -> Option<bool> {
         let Known::Won { st, filled, moves } = self else {
             return Some(false);
         };
@@ -221,7 +330,7 @@ impl Known {
             HexMove::Place(c) => Step::Cell(u32::from(c)),
             HexMove::Swap => Step::Swap,
         };
-        let mut w = solver.worker();
+        let mut w = within.worker(solver);
         let child = w.child(st, *filled, step);
         let wins = !w.solve(child).ok()?;
         moves[i].1 = Some(wins);
@@ -233,24 +342,26 @@ impl Known {
     /// each drawn from `rng` as it is needed, and the first that wins is
     /// the move (the first winner in a uniformly random order is uniform
     /// among the winners). A lost position draws once among its moves.
-    fn choose(&mut self, solver: &Solver, rng: &mut dyn rand::RngCore) -> HexMove {
+    /// `None` if `within`'s limits stop a proof first: what was proved is
+    /// kept, and asked again with `rng` as it was, it draws the same.
+    fn choose(&mut self, solver: &Solver, within: Within, rng: &mut dyn rand::RngCore) -> Option<HexMove> {
         use rand::Rng;
         if let Known::Lost(moves) = self {
-            return moves[rng.random_range(0..moves.len())];
+            return Some(moves[rng.random_range(0..moves.len())]);
         }
         let n = self.candidates();
         let mut order: Vec<usize> = (0..n).collect();
         for k in 0..n {
             let j = rng.random_range(k..n);
             order.swap(k, j);
-            if self.proves(solver, order[k]) == Some(true) {
+            if self.proves(solver, within, order[k])? {
                 let Known::Won { moves, .. } = self else { unreachable!() };
-                return moves[order[k]].0;
+                return Some(moves[order[k]].0);
             }
         }
         // Not reached: a won position has a winning move among its candidates.
-        let verdict = self.verdict(solver);
-        verdict.moves[rng.random_range(0..verdict.moves.len())]
+        let verdict = self.verdict_within(solver, within)?;
+        Some(verdict.moves[rng.random_range(0..verdict.moves.len())])
     }
 }
 
@@ -278,13 +389,31 @@ impl PositionSolver<Hex> for HexPerfect {
         if self.game.outcome(pos).is_over() {
             return Vec::new();
         }
-        self.verdict(pos).moves
+        let solver = self.solver();
+        let interrupt = self.interrupt.clone();
+        let within = Within {
+            stop: interrupt.as_deref(),
+            deadline: None,
+        };
+        match self.verdict_within(&solver, within, pos) {
+            Some(verdict) => verdict.moves,
+            None => vec![self.any_move(pos)],
+        }
     }
 
     fn choose_best(&mut self, pos: &HexPosition, rng: &mut dyn rand::RngCore) -> HexMove {
-        let mut known = self.known(pos);
-        let mv = known.choose(self.solver(), rng);
-        self.remember(*pos, known);
-        mv
+        self.choose_within(pos, rng, None).unwrap_or_else(|| self.any_move(pos))
+    }
+
+    fn set_interrupt(&mut self, stop: Arc<AtomicBool>) {
+        self.interrupt = Some(stop);
+    }
+
+    fn choose_before(&mut self, pos: &HexPosition, rng: &mut dyn rand::RngCore, deadline: Instant) -> Option<HexMove> {
+        match self.choose_within(pos, rng, Some(deadline)) {
+            Some(mv) => Some(mv),
+            None if self.interrupted() => Some(self.any_move(pos)),
+            None => None,
+        }
     }
 }

@@ -606,12 +606,17 @@ function wire() {
     render(await api("POST", at("/resign")));
     await refreshExtras();
   }));
-  $("opponent").addEventListener("change", () => { $("playouts-label").hidden = $("opponent").value !== "mcts"; });
+  $("opponent").addEventListener("change", () => {
+    $("playouts-label").hidden = $("opponent").value !== "mcts";
+    $("chance-label").hidden = $("opponent").value !== "perfect";
+  });
   $("speed").addEventListener("input", showSpeed);
   $("train-form").addEventListener("submit", (e) => {
     e.preventDefault();
     let opponent = $("opponent").value;
     if (opponent === "mcts") opponent = `mcts:${$("playouts").value}`;
+    // perfect:P plays a best move with chance P, else a random one.
+    if (opponent === "perfect" && Number($("chance").value) !== 1) opponent = `perfect:${$("chance").value}`;
     const total = Number($("train-games").value);
     ask((discard) => guarded(async () => {
       say("");
