@@ -494,7 +494,7 @@ fn opponent_for<G: Game>(
         OpponentSpec::Perfect(p) => {
             // Exhaustive only: a position solver's work a move is not bounded
             // (seconds on Hex 6×6), nor can a search stop it; nor is its
-            // memory (Hexapawn's table is 192 MiB an opponent).
+            // memory (Hexapawn's table is 128 MiB an opponent).
             let player = PerfectPlayer::exhaustive_with_limit(game.clone(), limits.max_perfect_positions)
                 .map_err(|e| perfect_too_large(spec, e))?;
             Ok(Opponent::Perfect {
