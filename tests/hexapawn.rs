@@ -421,3 +421,163 @@ fn an_enumeration_too_large_is_refused_by_estimate_before_any_position() {
     // 6×4 (1 375 878 positions solved) is still enumerated.
     assert!(board(6, 4).check_enumerable(10_845_877).is_ok());
 }
+
+/// The moves a perfect player may choose in `pos` (not over), worked out
+/// here from the exact solver's values and the rules alone: the winning
+/// moves where the side to move wins; else the moves after which the other
+/// side cannot arrive at its far rank at once, or all moves where each lets it.
+fn perfect_choices(
+    game: &Hexapawn,
+    exact: &mut menace::search::solver::Solver<Hexapawn>,
+    pos: &HexapawnPosition,
+) -> (bool, Vec<HexapawnMove>) {
+    use menace::search::solver::Value;
+    let values = exact.move_values(pos).unwrap();
+    let winning: Vec<HexapawnMove> = values
+        .iter()
+        .filter(|(_, v)| matches!(v, Value::Win(_)))
+        .map(|(m, _)| *m)
+        .collect();
+    if !winning.is_empty() {
+        return (true, winning);
+    }
+    // The other side's far rank: the first for Black, the last for White.
+    let far = if game.turn(pos) == Player::One {
+        0
+    } else {
+        game.height() - 1
+    };
+    let moves = game.moves(pos);
+    let resisting: Vec<HexapawnMove> = moves
+        .iter()
+        .copied()
+        .filter(|&m| {
+            let child = game.play(pos, m);
+            game.moves(&child).into_iter().all(|r| r.to / game.width() != far)
+        })
+        .collect();
+    (false, if resisting.is_empty() { moves } else { resisting })
+}
+
+/// The on-demand perfect opponent (the winner-only search, the engine past
+/// the exhaustive limit) on boards the exact solver stores, against it:
+/// over every position of 4×4 and thousands of 5×4's and 4×5's, each with
+/// several seeds, the move it chooses is one the exact solver calls
+/// winning wherever the side to move wins (else a resisting one), and its
+/// full answer is exactly the winning moves. Keeping what it proved changes
+/// no choice: an engine that keeps proofs of at most 7 positions, starting
+/// afresh when full, and one that keeps them all choose alike, seed for seed.
+#[test]
+fn the_on_demand_perfect_opponent_chooses_exactly_among_the_winning_moves() {
+    use menace::games::hexapawn::solver::OnDemand;
+    use menace::search::solver::Solver;
+    use menace::search::PositionSolver;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+    for (w, h, sample) in [(4, 4, 100_000), (5, 4, 6_000), (4, 5, 6_000)] {
+        let game = board(w, h);
+        let mut exact = Solver::new(game.clone());
+        let mut kept = OnDemand::new(game.clone(), 12);
+        let mut forgetful = OnDemand::with_answers(game.clone(), 12, 7);
+        let mut full = OnDemand::new(game.clone(), 12);
+        let mut positions: Vec<_> = common::rules::sample_positions(&game, sample, 200)
+            .into_iter()
+            .filter(|p| !game.outcome(p).is_over())
+            .collect();
+        positions.sort_by_key(|p| (p.white, p.black, p.turn.index()));
+        assert!(positions.len() > 1000, "{w}x{h}: {}", positions.len());
+        let (mut won, mut lost) = (0, 0);
+        for (n, pos) in positions.iter().enumerate() {
+            let (wins, mut choices) = perfect_choices(&game, &mut exact, pos);
+            if wins {
+                won += 1;
+            } else {
+                lost += 1;
+            }
+            for seed in 0..4u64 {
+                let seed = seed * 1_000_003 + n as u64;
+                let a = kept.choose_best(pos, &mut ChaCha8Rng::seed_from_u64(seed));
+                let b = forgetful.choose_best(pos, &mut ChaCha8Rng::seed_from_u64(seed));
+                assert!(choices.contains(&a), "{w}x{h} {} {a:?}", game.position_string(pos));
+                assert_eq!(a, b, "{w}x{h} {}", game.position_string(pos));
+            }
+            let mut best = full.best_moves(pos);
+            best.sort();
+            choices.sort();
+            assert_eq!(best, choices, "{w}x{h} {}", game.position_string(pos));
+        }
+        // Both kinds of position were met.
+        assert!(won > 100 && lost > 100, "{w}x{h}: {won} won, {lost} lost");
+    }
+}
+
+/// Its choice is uniform among the winning moves: on the first position
+/// (the start, else one ply in, boards and moves in order) of 4×4, 5×4 and
+/// 4×5 with at least three winning moves by the exact solver, 4 000
+/// choices, each from its own seed and a fresh engine every 500, fall on
+/// the winning moves only and evenly among them (a chi-squared test, below
+/// its 0.1% point for the moves' number less one degrees of freedom; the
+/// seeds are fixed, so the test is not flaky).
+#[test]
+fn the_on_demand_perfect_opponent_chooses_evenly_among_the_winning_moves() {
+    use menace::games::hexapawn::solver::OnDemand;
+    use menace::search::solver::Solver;
+    use menace::search::PositionSolver;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+    let mut found = None;
+    'boards: for (w, h) in [(4, 4), (5, 4), (4, 5)] {
+        let game = board(w, h);
+        let mut exact = Solver::new(game.clone());
+        let start = game.start();
+        let candidates = std::iter::once(start).chain(game.moves(&start).into_iter().map(|m| game.play(&start, m)));
+        for pos in candidates {
+            let (wins, winning) = perfect_choices(&game, &mut exact, &pos);
+            if wins && winning.len() >= 3 {
+                found = Some((game, pos, winning));
+                break 'boards;
+            }
+        }
+    }
+    let (game, pos, winning) = found.expect("a position with three winning moves");
+    let k = winning.len();
+    // The 0.1% points of chi-squared with 2 to 7 degrees of freedom.
+    let point = [13.82, 16.27, 18.47, 20.52, 22.46, 24.32][k - 3];
+    let mut counts = vec![0u32; k];
+    let mut engine = OnDemand::new(game.clone(), 12);
+    for seed in 0..4000u64 {
+        if seed % 500 == 0 {
+            engine = OnDemand::new(game.clone(), 12);
+        }
+        let mv = engine.choose_best(&pos, &mut ChaCha8Rng::seed_from_u64(seed));
+        let i = winning
+            .iter()
+            .position(|m| *m == mv)
+            .unwrap_or_else(|| panic!("{mv:?} does not win {}", game.position_string(&pos)));
+        counts[i] += 1;
+    }
+    let expected = 4000.0 / k as f64;
+    let chi2: f64 = counts
+        .iter()
+        .map(|&c| (f64::from(c) - expected).powi(2) / expected)
+        .sum();
+    assert!(chi2 < point, "{counts:?}: chi-squared {chi2} against {point}");
+}
+
+/// Past the exhaustive limit by the estimate (the exact solver stores at
+/// least 3 times the position bound), the perfect opponent takes the
+/// on-demand engine at once; 5×5 and smaller are solved whole as before.
+#[test]
+fn the_perfect_opponent_is_chosen_by_estimate() {
+    use menace::training::opponent::{PerfectPlayer, PERFECT_LIMIT};
+    for (w, h) in [(6, 5), (7, 4), (6, 6)] {
+        let game = board(w, h);
+        assert!(game.expects_to_exceed(PERFECT_LIMIT), "{w}x{h}");
+        assert!(game.check_exhaustive(PERFECT_LIMIT).is_ok() || (w, h) == (6, 6));
+        assert!(!PerfectPlayer::new(game).unwrap().is_exhaustive(), "{w}x{h}");
+    }
+    for (w, h) in [(5, 5), (6, 4), (4, 8)] {
+        assert!(!board(w, h).expects_to_exceed(PERFECT_LIMIT), "{w}x{h}");
+    }
+    assert!(PerfectPlayer::new(board(4, 4)).unwrap().is_exhaustive());
+}

@@ -128,7 +128,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     for (w, h, n, exact_every) in [
         (5, 5, 1_000_000, None),
         (5, 5, 20_000, Some(100)),
-        (6, 6, 100_000, None),
+        (6, 6, 1_000_000, None),
     ] {
         add(if args.quick {
             // Their set-up alone (solving the game, or proving the start) takes seconds.

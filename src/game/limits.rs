@@ -129,6 +129,15 @@ pub trait SearchLimits: Rules {
         self.too_large_for_exhaustive_search() || self.position_bound().is_some_and(|b| b > limit as f64)
     }
 
+    /// Whether an exhaustive solve storing at most `limit` positions is
+    /// expected to run out, by the game's estimate of what it would store
+    /// (by default: it is bound to, [`SearchLimits::exceeds`]). The perfect
+    /// opponent takes the game's position solver at once where this holds
+    /// and there is one, instead of filling memory first.
+    fn expects_to_exceed(&self, limit: usize) -> bool {
+        self.exceeds(limit)
+    }
+
     /// [`SearchLimits::exceeds`] as the error an exhaustive computation
     /// refuses with at once, before storing any position.
     fn check_exhaustive(&self, limit: usize) -> Result<(), TooLarge> {

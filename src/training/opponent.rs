@@ -142,9 +142,18 @@ impl<G: Game> PerfectPlayer<G> {
 
     /// [`PerfectPlayer::new`] storing at most `limit` positions.
     pub fn with_limit(game: G, limit: usize) -> Result<PerfectPlayer<G>, TooLarge> {
-        let engine = match PerfectPlayer::exhaustive(&game, limit) {
-            Ok(solver) => Engine::Exhaustive(solver),
-            Err(too_large) => Engine::OnDemand(game.position_solver().ok_or(too_large)?),
+        // Where the estimate says the exhaustive solve would run out, the position solver at once.
+        let at_once = if game.expects_to_exceed(limit) {
+            game.position_solver()
+        } else {
+            None
+        };
+        let engine = match at_once {
+            Some(solver) => Engine::OnDemand(solver),
+            None => match PerfectPlayer::exhaustive(&game, limit) {
+                Ok(solver) => Engine::Exhaustive(solver),
+                Err(too_large) => Engine::OnDemand(game.position_solver().ok_or(too_large)?),
+            },
         };
         Ok(PerfectPlayer {
             engine,

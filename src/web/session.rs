@@ -507,7 +507,7 @@ fn opponent_for<G: Game>(
             // position solver (Hex up to 6×6): its searches stop on the
             // session's cancel and are thought a slice at a time off the
             // lock, and its table is one for all tabs playing the game. Not
-            // a game's own position solver (Hexapawn's table is 192 MiB an
+            // a game's own position solver (Hexapawn's table is 128 MiB an
             // opponent).
             let player = match PerfectPlayer::exhaustive_with_limit(game.clone(), limits.max_perfect_positions) {
                 Ok(player) => player,

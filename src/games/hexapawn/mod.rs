@@ -558,7 +558,15 @@ impl SearchLimits for Hexapawn {
         self.position_bound().map(|b| 6.0 * b)
     }
 
-    /// The winner-only search with a table of 192 MiB kept across games, on
+    /// The exact solver stores at least 3 times the [`Self::position_bound`]
+    /// on every board measured (tests/hexapawn.rs): where that is over the
+    /// limit, the perfect opponent takes the position solver at once
+    /// (6×5 and 7×4 against 5 million positions) instead of filling memory first.
+    fn expects_to_exceed(&self, limit: usize) -> bool {
+        self.exceeds(limit) || self.position_bound().is_some_and(|b| 3.0 * b > limit as f64)
+    }
+
+    /// The winner-only search with a table of 128 MiB kept across games, on
     /// boards of up to 36 cells (6×6), where it decides the start within
     /// seconds.
     fn position_solver(&self) -> Option<Box<dyn crate::game::PositionSolver<Self>>> {
@@ -620,8 +628,8 @@ impl GameSpec for Hexapawn {
 /// The largest board (in cells) offered the on-demand perfect opponent.
 const ON_DEMAND_CELLS: u32 = 36;
 
-/// Its table: 2^22 buckets of 48 bytes.
-const ON_DEMAND_TABLE_BITS: u32 = 22;
+/// Its table: 2^21 buckets of 64 bytes (128 MiB, eight million positions).
+const ON_DEMAND_TABLE_BITS: u32 = 21;
 
 /// A lower bound on the canonical positions (not over) of either side to
 /// move that normal Hexapawn on `width` × `height` reaches: in each file

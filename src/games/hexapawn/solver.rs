@@ -31,8 +31,8 @@ impl std::fmt::Display for Unsolved {
     }
 }
 
-/// The default table: 2^21 buckets of 48 bytes (96 MiB).
-pub const DEFAULT_TABLE_BITS: u32 = 21;
+/// The default table: 2^20 buckets of 64 bytes (64 MiB, four million slots).
+pub const DEFAULT_TABLE_BITS: u32 = 20;
 
 /// How often (in positions searched) the clock is read.
 const CLOCK_EVERY: u64 = 1 << 14;
@@ -127,14 +127,18 @@ impl WinnerSearch {
     pub fn move_wins(&mut self, pos: &HexapawnPosition) -> Result<Vec<(HexapawnMove, bool)>, Unsolved> {
         let mut out = Vec::new();
         for mv in self.game.moves(pos) {
-            let child = self.game.play(pos, mv);
-            let wins = match self.game.outcome(&child) {
-                Outcome::Win(p) => p == pos.turn,
-                _ => !self.wins(&child)?,
-            };
-            out.push((mv, wins));
+            out.push((mv, self.wins_by(pos, mv)?));
         }
         Ok(out)
+    }
+
+    /// Whether the legal move `mv` in `pos` (not over) wins for the player making it.
+    pub fn wins_by(&mut self, pos: &HexapawnPosition, mv: HexapawnMove) -> Result<bool, Unsolved> {
+        let child = self.game.play(pos, mv);
+        Ok(match self.game.outcome(&child) {
+            Outcome::Win(p) => p == pos.turn,
+            _ => !self.wins(&child)?,
+        })
     }
 
     fn mirror(&self, bits: u64) -> u64 {
@@ -170,6 +174,26 @@ impl WinnerSearch {
             Some((at, budget)) if Instant::now() >= at => Some(Unsolved::Time(budget.as_secs_f64())),
             _ => None,
         }
+    }
+
+    /// Whether the side to move wins `pos`, where that is known without a
+    /// search: it is stuck, it arrives next, or the table has it.
+    #[inline]
+    fn known(&self, pos: &HexapawnPosition) -> Option<bool> {
+        let targets = self.game.targets(pos);
+        let all = targets.iter().fold(0, |acc, (set, _)| acc | set);
+        if all == 0 {
+            return Some(false);
+        }
+        let goal = match pos.turn {
+            Player::One => self.game.last_rank,
+            Player::Two => self.game.first_rank,
+        };
+        if all & goal != 0 {
+            return Some(true);
+        }
+        let (kw, kb) = self.key(pos.white, pos.black);
+        self.table.get(kw, kb, pos.turn.index() as u64)
     }
 
     fn search(&mut self, white: u64, black: u64, turn: Player) -> Result<bool, Unsolved> {
@@ -216,6 +240,14 @@ impl WinnerSearch {
         }
         let moves = &mut moves[..n];
         moves.sort_unstable_by(|a, b| b.cmp(a));
+        // A move to a position the table already has lost wins without a search (enhanced transposition cutoff).
+        for &(_, from, to) in moves.iter() {
+            let child = self.game.play(&pos, HexapawnMove { from, to });
+            if self.known(&child) == Some(false) {
+                self.table.put(kw, kb, t, true, self.nodes - before);
+                return Ok(true);
+            }
+        }
         let mut win = false;
         for &(_, from, to) in moves.iter() {
             let child = self.game.play(&pos, HexapawnMove { from, to });
@@ -234,115 +266,189 @@ impl WinnerSearch {
 /// every move that does not let the other side reach its far rank at once
 /// (all moves, where each does).
 ///
-/// Its answers are kept per position (up to a fixed number, starting afresh
-/// when full): the positions games reach against a learning machine are
-/// few and come back game after game, and an answer kept costs a lookup
-/// where working it out again costs a search of every move. An answer is
-/// the same whether kept or searched (the search is exact), so keeping
-/// them changes no game.
+/// Asked for one move ([`PositionSolver::choose_best`]) in a won position,
+/// it takes the moves in a random order drawn from the caller's generator
+/// and plays the first it proves to win (the first winner in a uniformly
+/// random order is uniform among the winners), rather than proving every
+/// move; in a lost position it draws once among the resisting moves, with
+/// no search of them.
+///
+/// What it proved is kept per position (up to a fixed number of
+/// positions, starting afresh when full): the positions games reach
+/// against a learning machine are few and come back game after game, and
+/// a move proved once costs a lookup after. What is kept is the same
+/// whether kept or searched (the search is exact), so keeping it changes
+/// no game.
 pub struct OnDemand {
     search: WinnerSearch,
-    /// The answer for each position: a bit for each of its legal moves, in
-    /// legal-move order, the order the search gives them in (at most 60
-    /// moves on the boards this engine takes: 5 a pawn, 12 pawns on 36
-    /// cells). Keyed by the bitboards, the side to move in White's top bit
-    /// (a cell past any board this engine takes).
-    answers: FxHashMap<(u64, u64), u64>,
-    max_answers: usize,
+    /// What is known of each position: over its legal moves in legal-move
+    /// order (at most 60 moves on the boards this engine takes: 5 a pawn,
+    /// 12 pawns on 36 cells), a bit for each move proved either way, and a
+    /// bit for each proved to win; when the side to move loses, the proved
+    /// bits are [`LOST`] and the others mark the resisting moves. Keyed by
+    /// the bitboards, the side to move in White's top bit (a cell past any
+    /// board this engine takes).
+    known: FxHashMap<(u64, u64), (u64, u64)>,
+    max_known: usize,
     moves: Vec<HexapawnMove>,
 }
 
-/// The answers [`OnDemand`] keeps by default: 7/8 of 2^20, the most its
-/// map holds in 2^20 slots (about 25 MB).
+/// What [`OnDemand`] keeps of a lost position in place of the moves proved.
+const LOST: u64 = 1 << 63;
+
+/// The positions [`OnDemand`] keeps what it proved of, by default: 7/8 of
+/// 2^20, the most its map holds in 2^20 slots (about 34 MB).
 pub const DEFAULT_ANSWERS: usize = 917_504;
 
 impl OnDemand {
     /// An engine with a table of 2^`table_bits` buckets kept across games,
-    /// and [`DEFAULT_ANSWERS`] answers kept.
+    /// keeping what it proved of up to [`DEFAULT_ANSWERS`] positions.
     pub fn new(game: Hexapawn, table_bits: u32) -> OnDemand {
         OnDemand::with_answers(game, table_bits, DEFAULT_ANSWERS)
     }
 
-    /// [`OnDemand::new`] keeping at most `max_answers` answers (at least 1).
+    /// [`OnDemand::new`] keeping what it proved of at most `max_answers` positions (at least 1).
     pub fn with_answers(game: Hexapawn, table_bits: u32, max_answers: usize) -> OnDemand {
         OnDemand {
             search: WinnerSearch::new(game, table_bits),
-            answers: FxHashMap::default(),
-            max_answers: max_answers.max(1),
+            known: FxHashMap::default(),
+            max_known: max_answers.max(1),
             moves: Vec::new(),
         }
     }
 
     /// The bytes its table takes.
     pub fn table_bytes(table_bits: u32) -> usize {
-        BUCKET_BYTES << table_bits
+        BUCKET_BYTES << table_bits.max(super::table::MIN_BITS)
     }
 
-    /// Answers kept now.
+    /// Positions whose proofs are kept now.
     pub fn answers_kept(&self) -> usize {
-        self.answers.len()
+        self.known.len()
     }
 
-    /// The answer for `pos`, searched.
-    fn search_answer(&mut self, pos: &HexapawnPosition) -> Vec<HexapawnMove> {
-        // No budget: boards are offered this engine only where a search from the start is quick.
-        // A lost position needs no search of its moves (each loses): one probe, mostly.
+    /// Positions searched so far.
+    pub fn nodes(&self) -> u64 {
+        self.search.nodes()
+    }
+
+    /// What is known of `pos` (not over; its legal moves in `self.moves`,
+    /// at most 63): kept, or a first look, which decides who wins (no
+    /// budget: boards are offered this engine only where a search from the
+    /// start is quick) and, if lost, marks the resisting moves.
+    fn known(&mut self, key: (u64, u64), pos: &HexapawnPosition) -> (u64, u64) {
+        if let Some(&known) = self.known.get(&key) {
+            return known;
+        }
         if self.search.wins(pos).unwrap_or(true) {
-            let values = self.search.move_wins(pos).unwrap_or_default();
-            let winning: Vec<HexapawnMove> = values.iter().filter(|(_, w)| *w).map(|(m, _)| *m).collect();
-            if !winning.is_empty() {
-                return winning;
-            }
+            return (0, 0);
         }
         let game = &self.search.game;
-        let moves = game.moves(pos);
-        let resisting: Vec<HexapawnMove> = moves
-            .iter()
-            .copied()
-            .filter(|&m| {
-                let child = game.play(pos, m);
-                let goal = match child.turn {
-                    Player::One => game.last_rank,
-                    Player::Two => game.first_rank,
-                };
-                game.targets(&child).iter().all(|(set, _)| set & goal == 0)
-            })
-            .collect();
-        if resisting.is_empty() {
-            moves
+        let resisting = self.moves.iter().enumerate().fold(0u64, |acc, (i, &m)| {
+            let child = game.play(pos, m);
+            let goal = match child.turn {
+                Player::One => game.last_rank,
+                Player::Two => game.first_rank,
+            };
+            let resists = game.targets(&child).iter().all(|(set, _)| set & goal == 0);
+            acc | u64::from(resists) << i
+        });
+        let all = (1u64 << self.moves.len()) - 1;
+        (LOST, if resisting == 0 { all } else { resisting })
+    }
+
+    fn remember(&mut self, key: (u64, u64), known: (u64, u64)) {
+        if self.known.len() >= self.max_known && !self.known.contains_key(&key) {
+            self.known.clear();
+        }
+        self.known.insert(key, known);
+    }
+
+    /// Whether the `i`-th legal move wins, proved once into `known`.
+    fn proves(&mut self, pos: &HexapawnPosition, known: &mut (u64, u64), i: usize) -> bool {
+        if known.0 >> i & 1 == 0 {
+            let wins = self.search.wins_by(pos, self.moves[i]).unwrap_or(false);
+            known.0 |= 1 << i;
+            known.1 |= u64::from(wins) << i;
+        }
+        known.1 >> i & 1 != 0
+    }
+
+    /// The key of `pos`, with its legal moves in `self.moves`; `None` where
+    /// what is known of it does not fit in bits (never, on the boards this engine takes).
+    fn key(&mut self, pos: &HexapawnPosition) -> Option<(u64, u64)> {
+        self.search.game.legal_moves(pos, &mut self.moves);
+        (self.moves.len() < 64 && pos.white >> 63 == 0)
+            .then(|| (pos.white | u64::from(pos.turn == Player::Two) << 63, pos.black))
+    }
+
+    /// The answer for `pos` without keeping it, where it does not fit in bits.
+    fn search_answer(&mut self, pos: &HexapawnPosition) -> Vec<HexapawnMove> {
+        let values = self.search.move_wins(pos).unwrap_or_default();
+        let winning: Vec<HexapawnMove> = values.iter().filter(|(_, w)| *w).map(|(m, _)| *m).collect();
+        if winning.is_empty() {
+            self.search.game.moves(pos)
         } else {
-            resisting
+            winning
         }
     }
 }
 
 impl PositionSolver<Hexapawn> for OnDemand {
     fn best_moves(&mut self, pos: &HexapawnPosition) -> Vec<HexapawnMove> {
-        let key = (pos.white | u64::from(pos.turn == Player::Two) << 63, pos.black);
-        self.search.game.legal_moves(pos, &mut self.moves);
-        // Kept as bits over the legal moves: only where they fit (always, on the boards this engine takes).
-        let fits = self.moves.len() <= 64 && pos.white >> 63 == 0;
-        if fits {
-            if let Some(&bits) = self.answers.get(&key) {
-                return (0..self.moves.len())
-                    .filter(|i| bits >> i & 1 != 0)
-                    .map(|i| self.moves[i])
-                    .collect();
+        let Some(key) = self.key(pos) else {
+            return self.search_answer(pos);
+        };
+        let mut known = self.known(key, pos);
+        if known.0 != LOST {
+            for i in 0..self.moves.len() {
+                self.proves(pos, &mut known, i);
             }
         }
-        let answer = self.search_answer(pos);
-        if fits {
-            let bits = self
-                .moves
-                .iter()
-                .enumerate()
-                .filter(|(_, m)| answer.contains(m))
-                .fold(0u64, |acc, (i, _)| acc | 1 << i);
-            if self.answers.len() >= self.max_answers {
-                self.answers.clear();
-            }
-            self.answers.insert(key, bits);
+        self.remember(key, known);
+        let answer: Vec<HexapawnMove> = (0..self.moves.len())
+            .filter(|i| known.1 >> i & 1 != 0)
+            .map(|i| self.moves[i])
+            .collect();
+        // Won, by the search's word, but no move proved: not reached (the search is exact).
+        if answer.is_empty() {
+            return self.moves.clone();
         }
         answer
+    }
+
+    fn choose_best(&mut self, pos: &HexapawnPosition, rng: &mut dyn rand::RngCore) -> HexapawnMove {
+        use rand::Rng;
+        let Some(key) = self.key(pos) else {
+            let moves = self.search_answer(pos);
+            return moves[rng.random_range(0..moves.len())];
+        };
+        let mut known = self.known(key, pos);
+        let n = self.moves.len();
+        if known.0 == LOST {
+            self.remember(key, known);
+            let resisting = known.1;
+            let k = rng.random_range(0..resisting.count_ones() as usize);
+            let i = (0..n).filter(|i| resisting >> i & 1 != 0).nth(k).unwrap_or(0);
+            return self.moves[i];
+        }
+        // A random order, drawn as it is needed; the first move in it that wins.
+        let mut order = [0u8; 64];
+        for (i, slot) in order.iter_mut().enumerate().take(n) {
+            *slot = i as u8;
+        }
+        let mut chosen = None;
+        for k in 0..n {
+            let j = rng.random_range(k..n);
+            order.swap(k, j);
+            let i = usize::from(order[k]);
+            if self.proves(pos, &mut known, i) {
+                chosen = Some(i);
+                break;
+            }
+        }
+        self.remember(key, known);
+        // Not reached: a won position has a winning move.
+        self.moves[chosen.unwrap_or(0)]
     }
 }
