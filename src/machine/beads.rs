@@ -89,6 +89,7 @@ impl Beads {
     }
 
     /// All the beads (a u64: each colour may hold up to u32::MAX).
+    #[inline]
     pub fn total(&self) -> u64 {
         match self.counts() {
             Counts::Narrow(c) => c.iter().map(|&n| u64::from(n)).sum(),

@@ -424,15 +424,19 @@ impl<G: Game> Table<G> {
             let seed = rng.next_u64();
             (self.start_ids[&machine.game().seeded_start(seed)], Some(seed))
         };
-        // The chance of a perfect move, where the opponent is the perfect player.
-        let perfect = match opponent {
-            // Opaque, so that the chance is read only from a perfect
-            // opponent: hoisted, the multiplication by it ran on whatever
-            // bytes a random opponent holds there, and a denormal float
-            // there cost a slow microcode assist every game.
-            Opponent::Perfect { p, .. } => Some(std::hint::black_box(*p)),
-            _ => None,
-        };
+        // The chance of a perfect move, where the opponent is the perfect
+        // player; 0 otherwise, never used then. The compiler works out the
+        // chance's threshold once before the loop, whatever the opponent:
+        // from the chance's place in a random opponent's bytes, or in a
+        // `None`, it read what was left there, and a denormal float cost a
+        // slow microcode assist every game (nearly half the time on 3×3
+        // Hexapawn against random play). Made opaque once chosen, the
+        // number it reads is this one.
+        let perfect = matches!(opponent, Opponent::Perfect { .. });
+        let p_best = std::hint::black_box(match opponent {
+            Opponent::Perfect { p, .. } => *p,
+            _ => 0.0,
+        });
         let mut plies = 0;
         let result = loop {
             at = match self.node[at as usize] {
@@ -452,10 +456,13 @@ impl<G: Game> Table<G> {
                         }
                     }
                 }
-                Node::Opponent => match perfect {
-                    Some(p) if plays_best(p, rng) => uniform(self.best.get(at), rng),
-                    _ => uniform(self.children.get(at), rng),
-                },
+                Node::Opponent => {
+                    if perfect && plays_best(p_best, rng) {
+                        uniform(self.best.get(at), rng)
+                    } else {
+                        uniform(self.children.get(at), rng)
+                    }
+                }
             };
             plies += 1;
         };
