@@ -684,6 +684,21 @@ fn the_state_file_is_loaded_and_saved() {
 /// Start `menace serve --port 0 ARGS`; the process and the first line it
 /// printed. `MENACE_SERVE_BIN` names another build to start instead (to
 /// measure the load test against it); unset, this build's.
+/// Send the server Ctrl-C (SIGINT) and wait for it to exit: how it exited,
+/// and how long after.
+fn ctrl_c(child: &mut std::process::Child) -> (std::process::ExitStatus, Duration) {
+    let asked = std::time::Instant::now();
+    // SAFETY: kill(2) on our own child's pid.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return (status, asked.elapsed());
+        }
+        assert!(asked.elapsed() < PATIENCE, "still running after Ctrl-C");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
 fn start_serve(args: &[&std::ffi::OsStr]) -> (std::process::Child, String) {
     let bin = std::env::var_os("MENACE_SERVE_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_menace").into());
     let mut child = Command::new(bin)
@@ -1237,17 +1252,8 @@ fn ctrl_c_stops_training_saves_and_exits_at_once() {
     // And a request left half-sent.
     let mut half = TcpStream::connect(base.trim_start_matches("http://")).unwrap();
     half.write_all(b"POST /api/sessions HTTP/1.1\r\nContent-Le").unwrap();
-    let asked = std::time::Instant::now();
-    // SAFETY: kill(2) on our own child's pid.
-    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(asked.elapsed() < PATIENCE, "still running after Ctrl-C");
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    eprintln!("menace serve exited {:?} after Ctrl-C", asked.elapsed());
+    let (status, asked) = ctrl_c(&mut child);
+    eprintln!("menace serve exited {asked:?} after Ctrl-C");
     assert!(status.success(), "{status:?}");
     // The machine was saved as training left it: a game cut short is not counted.
     let saved: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
@@ -1285,17 +1291,8 @@ fn ctrl_c_cuts_short_a_perfect_hex_6x6_proof_and_saves() {
         Some(r#"{"opponent": "perfect", "games": 1000000}"#),
     );
     assert_eq!(r.status, 202, "{}", r.body);
-    let asked = std::time::Instant::now();
-    // SAFETY: kill(2) on our own child's pid.
-    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(asked.elapsed() < PATIENCE, "still running after Ctrl-C");
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    eprintln!("menace serve exited {:?} after Ctrl-C, mid-proof", asked.elapsed());
+    let (status, asked) = ctrl_c(&mut child);
+    eprintln!("menace serve exited {asked:?} after Ctrl-C, mid-proof");
     assert!(status.success(), "{status:?}");
     let saved: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(saved["game"], "hex:6,first=red");
