@@ -176,24 +176,31 @@ impl WinnerSearch {
         }
     }
 
-    /// Whether the side to move wins `pos`, where that is known without a
-    /// search: it is stuck, it arrives next, or the table has it.
+    /// Whether the side to move wins, where its moves alone say so (`all`:
+    /// every square its pawns can move to): it is stuck, or it arrives next.
     #[inline]
-    fn known(&self, pos: &HexapawnPosition) -> Option<bool> {
-        let targets = self.game.targets(pos);
-        let all = targets.iter().fold(0, |acc, (set, _)| acc | set);
-        if all == 0 {
-            return Some(false);
-        }
-        let goal = match pos.turn {
+    fn decided(&self, turn: Player, all: u64) -> Option<bool> {
+        let goal = match turn {
             Player::One => self.game.last_rank,
             Player::Two => self.game.first_rank,
         };
-        if all & goal != 0 {
-            return Some(true);
+        if all == 0 {
+            Some(false)
+        } else if all & goal != 0 {
+            Some(true)
+        } else {
+            None
         }
-        let (kw, kb) = self.key(pos.white, pos.black);
-        self.table.get(kw, kb, pos.turn.index() as u64)
+    }
+
+    /// Whether the side to move wins `pos`, where that is known without a
+    /// search: [`Self::decided`], or the table has it.
+    #[inline]
+    fn known(&self, pos: &HexapawnPosition) -> Option<bool> {
+        self.decided(pos.turn, reach(&self.game.targets(pos))).or_else(|| {
+            let (kw, kb) = self.key(pos.white, pos.black);
+            self.table.get(kw, kb, pos.turn.index() as u64)
+        })
     }
 
     fn search(&mut self, white: u64, black: u64, turn: Player) -> Result<bool, Unsolved> {
@@ -205,16 +212,8 @@ impl WinnerSearch {
         }
         let pos = HexapawnPosition { white, black, turn };
         let targets = self.game.targets(&pos);
-        let all = targets.iter().fold(0, |acc, (set, _)| acc | set);
-        if all == 0 {
-            return Ok(false);
-        }
-        let goal = match turn {
-            Player::One => self.game.last_rank,
-            Player::Two => self.game.first_rank,
-        };
-        if all & goal != 0 {
-            return Ok(true);
+        if let Some(win) = self.decided(turn, reach(&targets)) {
+            return Ok(win);
         }
         let (kw, kb) = self.key(white, black);
         let t = turn.index() as u64;
@@ -259,6 +258,12 @@ impl WinnerSearch {
         self.table.put(kw, kb, t, win, self.nodes - before);
         Ok(win)
     }
+}
+
+/// Every square a side's pawns can move to, from its targets by direction.
+#[inline]
+fn reach(targets: &[(u64, i32)]) -> u64 {
+    targets.iter().fold(0, |acc, (set, _)| acc | set)
 }
 
 /// The perfect opponent's engine where the exact solver cannot store the
@@ -343,14 +348,11 @@ impl OnDemand {
         if self.search.wins(pos).unwrap_or(true) {
             return (0, 0);
         }
-        let game = &self.search.game;
+        let search = &self.search;
         let resisting = self.moves.iter().enumerate().fold(0u64, |acc, (i, &m)| {
-            let child = game.play(pos, m);
-            let goal = match child.turn {
-                Player::One => game.last_rank,
-                Player::Two => game.first_rank,
-            };
-            let resists = game.targets(&child).iter().all(|(set, _)| set & goal == 0);
+            // A move resists where the other side does not arrive next.
+            let child = search.game.play(pos, m);
+            let resists = search.decided(child.turn, reach(&search.game.targets(&child))) != Some(true);
             acc | u64::from(resists) << i
         });
         let all = (1u64 << self.moves.len()) - 1;
