@@ -100,6 +100,12 @@ struct Within<'a> {
 }
 
 impl<'a> Within<'a> {
+    /// No interrupt and no deadline: only the solver's own budget.
+    const UNBOUNDED: Within<'static> = Within {
+        stop: None,
+        deadline: None,
+    };
+
     fn worker(self, solver: &'a Solver) -> super::dfpn::Worker<'a> {
         solver.worker_within(self.stop, self.deadline)
     }
@@ -120,11 +126,7 @@ impl HexPerfect {
     /// Who wins `pos` (not over), with the moves as the module describes.
     pub fn verdict(&mut self, pos: &HexPosition) -> Verdict {
         let solver = self.solver();
-        let within = Within {
-            stop: None,
-            deadline: None,
-        };
-        self.verdict_within(&solver, within, pos)
+        self.verdict_within(&solver, Within::UNBOUNDED, pos)
             .expect("a search without limits finishes")
     }
 
@@ -215,10 +217,7 @@ pub fn solve_position(
     }
     let solver = Solver::new(n, game.swap_allowed(), table_bits(n));
     solver.set_budget(max_searched, deadline);
-    let within = Within {
-        stop: None,
-        deadline: None,
-    };
+    let within = Within::UNBOUNDED;
     Known::look(&solver, within, pos)?.verdict_within(&solver, within)
 }
 
