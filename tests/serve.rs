@@ -18,6 +18,14 @@ use serde_json::Value;
 
 const PATIENCE: Duration = Duration::from_secs(120);
 
+/// A new session with these settings on the server at `base`: its id and first view.
+fn new_session(base: &str, settings: &str) -> (String, Value) {
+    let r = call("POST", &format!("{base}/api/sessions"), Some(settings));
+    assert_eq!(r.status, 201, "{}", r.body);
+    let v = r.json();
+    (v["session"].as_str().unwrap().to_string(), v)
+}
+
 struct Server {
     base: String,
     running: std::sync::Mutex<Option<Running>>,
@@ -58,10 +66,7 @@ impl Server {
 
     /// A new session with these settings: its id and first view.
     fn session(&self, settings: &str) -> (String, Value) {
-        let r = self.post("/api/sessions", settings);
-        assert_eq!(r.status, 201, "{}", r.body);
-        let v = r.json();
-        (v["session"].as_str().unwrap().to_string(), v)
+        new_session(&self.base, settings)
     }
 
     fn play(&self, id: &str, mv: &str) -> Value {
@@ -1235,13 +1240,7 @@ fn ctrl_c_stops_training_saves_and_exits_at_once() {
     let path = dir.join("her.json");
     let (mut child, line) = start_serve(&["--state".as_ref(), path.as_os_str()]);
     let base = url_of(&line);
-    let r = call(
-        "POST",
-        &format!("{base}/api/sessions"),
-        Some(r#"{"game": "hex:11", "seed": 1}"#),
-    );
-    assert_eq!(r.status, 201, "{}", r.body);
-    let id = r.json()["session"].as_str().unwrap().to_string();
+    let (id, _) = new_session(&base, r#"{"game": "hex:11", "seed": 1}"#);
     // A run that would take days (a move takes a while, a game much longer).
     let r = call(
         "POST",
@@ -1278,13 +1277,7 @@ fn ctrl_c_cuts_short_a_perfect_hex_6x6_proof_and_saves() {
     let path = dir.join("her.json");
     let (mut child, line) = start_serve(&["--state".as_ref(), path.as_os_str()]);
     let base = url_of(&line);
-    let r = call(
-        "POST",
-        &format!("{base}/api/sessions"),
-        Some(r#"{"game": "hex:6,first=red", "side": "blue", "seed": 1}"#),
-    );
-    assert_eq!(r.status, 201, "{}", r.body);
-    let id = r.json()["session"].as_str().unwrap().to_string();
+    let (id, _) = new_session(&base, r#"{"game": "hex:6,first=red", "side": "blue", "seed": 1}"#);
     let r = call(
         "POST",
         &format!("{base}/api/sessions/{id}/train"),
@@ -1346,13 +1339,7 @@ fn perfect_play_on_hexapawn_7x4_is_refused_by_estimate_before_any_solve() {
         .map(|k| {
             let base = base.clone();
             std::thread::spawn(move || {
-                let r = call(
-                    "POST",
-                    &format!("{base}/api/sessions"),
-                    Some(&format!(r#"{{"game": "hexapawn:7x4", "seed": {k}}}"#)),
-                );
-                assert_eq!(r.status, 201, "{}", r.body);
-                let id = r.json()["session"].as_str().unwrap().to_string();
+                let (id, _) = new_session(&base, &format!(r#"{{"game": "hexapawn:7x4", "seed": {k}}}"#));
                 call(
                     "POST",
                     &format!("{base}/api/sessions/{id}/train"),
@@ -1406,15 +1393,7 @@ fn thirty_two_tabs_train_while_others_poll_and_views_stay_quick() {
         ("minihexchess", "mcts:100"),
     ];
     let begun = std::time::Instant::now();
-    let make = |game: &str, seed: usize| {
-        let r = call(
-            "POST",
-            &format!("{base}/api/sessions"),
-            Some(&format!(r#"{{"game": "{game}", "seed": {seed}}}"#)),
-        );
-        assert_eq!(r.status, 201, "{}", r.body);
-        r.json()["session"].as_str().unwrap().to_string()
-    };
+    let make = |game: &str, seed: usize| new_session(&base, &format!(r#"{{"game": "{game}", "seed": {seed}}}"#)).0;
     let mut training = Vec::new();
     let mut watching = Vec::new();
     for k in 0..32 {
@@ -1871,13 +1850,7 @@ fn thirty_two_tabs_against_perfect_hex_6x6_share_one_table_per_board() {
     let tabs: Vec<String> = (0..32)
         .map(|k| {
             let game = if k % 2 == 0 { "hex:6" } else { "hex:6,swap=off" };
-            let r = call(
-                "POST",
-                &format!("{base}/api/sessions"),
-                Some(&format!(r#"{{"game": "{game}", "seed": {k}}}"#)),
-            );
-            assert_eq!(r.status, 201, "{}", r.body);
-            let id = r.json()["session"].as_str().unwrap().to_string();
+            let (id, _) = new_session(&base, &format!(r#"{{"game": "{game}", "seed": {k}}}"#));
             let r = call(
                 "POST",
                 &format!("{base}/api/sessions/{id}/train"),
