@@ -34,9 +34,11 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use hashbrown::HashTable;
 use rand::RngCore;
 use rand_chacha::ChaCha8Rng;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxBuildHasher, FxHashMap};
+use std::hash::BuildHasher;
 
 use crate::game::{Game, Outcome, Player};
 use crate::machine::beads::Beads;
@@ -46,7 +48,7 @@ use crate::machine::{bead_colours, uniform, Draw, GameResult, Machine};
 use crate::search::solver::{memory_bounded, parent_score, Value};
 use crate::symmetry::Symmetry;
 use crate::training::exact::{weigh_known, Expected, Odds, EXACT_LIMIT};
-use crate::training::opponent::{plays_best, Opponent};
+use crate::training::opponent::{plays_best, Opponent, PerfectPlayer, PERFECT_LIMIT};
 
 /// The most positions a compiled table holds; larger games take the general
 /// path. The exact evaluation's limit: every game compiled can be evaluated
@@ -141,7 +143,10 @@ pub(crate) struct Played {
 /// positions are one a kind (how it ended, and who would move): nothing
 /// else about them matters to a game or a value.
 struct Found<P> {
-    ids: FxHashMap<P, u32>,
+    /// The ids of positions not over, found by the position's hash: four
+    /// bytes an entry where a map from positions would hold the position
+    /// again (a third of the memory touched, for the game's largest table).
+    ids: HashTable<u32>,
     over: FxHashMap<(Outcome, Player), u32>,
     positions: Vec<P>,
     /// Per position: where its children start in `kids`, and how many.
@@ -167,9 +172,11 @@ impl<P: Clone + Eq + std::hash::Hash> Found<P> {
     fn number<G: Game<Position = P>>(&mut self, game: &G, pos: P) -> Option<u32> {
         let outcome = game.outcome(&pos);
         let over = (outcome != Outcome::Ongoing).then(|| (outcome, game.turn(&pos)));
+        let hash = FxBuildHasher.hash_one(&pos);
+        let positions = &self.positions;
         let known = match over {
             Some(kind) => self.over.get(&kind),
-            None => self.ids.get(&pos),
+            None => self.ids.find(hash, |&id| positions[id as usize] == pos),
         };
         if let Some(&id) = known {
             return Some(id);
@@ -179,9 +186,14 @@ impl<P: Clone + Eq + std::hash::Hash> Found<P> {
         }
         let id = self.positions.len() as u32;
         match over {
-            Some(kind) => self.over.insert(kind, id),
-            None => self.ids.insert(pos.clone(), id),
-        };
+            Some(kind) => {
+                self.over.insert(kind, id);
+            }
+            None => {
+                self.ids
+                    .insert_unique(hash, id, |&id| FxBuildHasher.hash_one(&positions[id as usize]));
+            }
+        }
         self.positions.push(pos);
         self.kids_at.push((0, 0));
         self.mark.push(Mark::New);
@@ -193,7 +205,7 @@ impl<P: Clone + Eq + std::hash::Hash> Found<P> {
 /// game over the limit or with a cycle.
 fn explore<G: Game>(game: &G, starts: &[(G::Position, f64)], limit: usize) -> Option<Found<G::Position>> {
     let mut f = Found {
-        ids: FxHashMap::default(),
+        ids: HashTable::new(),
         over: FxHashMap::default(),
         positions: Vec::new(),
         kids_at: Vec::new(),
@@ -273,7 +285,7 @@ impl<G: Game> Table<G> {
         let starts = game.starts();
         let mut found = explore(game, &starts, limit)?;
         // The positions by value are not needed from here: their memory back before the tables are made.
-        found.ids = FxHashMap::default();
+        found.ids = HashTable::new();
         found.over = FxHashMap::default();
         let n = found.positions.len();
         // Renumber in the order finished: children before parents.
@@ -359,6 +371,33 @@ impl<G: Game> Table<G> {
             start_ids,
             exact: None,
         })
+    }
+
+    /// The table against a perfect opponent that plays with chance `p`,
+    /// and that opponent, made without solving the game first: the table
+    /// works out the perfect player's choices itself, so the whole-game
+    /// solve [`PerfectPlayer::new`] would do (half a second on Hexapawn
+    /// 5×5) is put off until a game is played another way. `None` where
+    /// the perfect opponent would not be the exhaustive solver, or the game
+    /// does not compile: then make it as usual.
+    ///
+    /// The solve cannot run out once put off: it stores the canonical
+    /// positions not over reachable from the start, no more than the
+    /// table's positions, which are bounded by [`COMPILED_LIMIT`], below the
+    /// solve's [`PERFECT_LIMIT`].
+    pub(crate) fn against_perfect(machine: &Machine<G>, p: f64) -> Option<(Opponent<G>, Table<G>)> {
+        const { assert!(COMPILED_LIMIT <= PERFECT_LIMIT) };
+        let game = machine.game();
+        // As `PerfectPlayer::new` decides: the position solver where the estimate says so.
+        if game.expects_to_exceed(PERFECT_LIMIT) || game.exceeds(PERFECT_LIMIT) {
+            return None;
+        }
+        let opponent = Opponent::Perfect {
+            p,
+            player: Box::new(PerfectPlayer::solved_when_asked(game.clone())),
+        };
+        let table = Table::build(machine, &opponent)?;
+        Some((opponent, table))
     }
 
     /// Bytes the table's lists hold (their capacity), its kept exact values included.
@@ -784,7 +823,7 @@ impl Flat {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Player;
+    use crate::game::{Player, Rules};
     use crate::games::hexapawn::Hexapawn;
     use crate::games::tictactoe::TicTacToe;
     use crate::machine::settings::MachineSettings;
@@ -808,6 +847,36 @@ mod tests {
         edges.sort_unstable();
         back.sort_unstable();
         assert_eq!(edges, back);
+    }
+
+    /// Against perfect play the table comes first and the game is not
+    /// solved up front; asked later, the perfect player gives the best moves
+    /// of one that solved the whole game first, in every reachable position.
+    #[test]
+    fn against_perfect_solves_only_when_asked() {
+        let game = Hexapawn::new(4, 4).unwrap();
+        let machine = Machine::new(game.clone(), Player::One, MachineSettings::gardner()).unwrap();
+        let (mut opponent, table) = Table::against_perfect(&machine, 1.0).expect("4×4 compiles");
+        let Opponent::Perfect { player, .. } = &mut opponent else {
+            panic!("a perfect opponent");
+        };
+        assert!(player.is_exhaustive());
+        assert_eq!(player.solved_positions(), 0);
+        let mut whole = PerfectPlayer::new(game.clone()).unwrap();
+        let mut seen = std::collections::HashSet::new();
+        let mut todo = vec![game.start()];
+        while let Some(pos) = todo.pop() {
+            if !seen.insert(pos) || game.outcome(&pos) != Outcome::Ongoing {
+                continue;
+            }
+            assert_eq!(player.best_moves(&pos), whole.best_moves(&pos), "{pos:?}");
+            todo.extend(game.moves(&pos).into_iter().map(|mv| game.play(&pos, mv)));
+        }
+        assert!(player.solved_positions() > 0);
+        assert!(player.solved_positions() <= table.positions());
+        // Where the position solver plays (an estimate over the limit), no table.
+        let large = Machine::new(Hexapawn::new(6, 6).unwrap(), Player::One, MachineSettings::gardner()).unwrap();
+        assert!(Table::against_perfect(&large, 1.0).is_none());
     }
 
     #[test]

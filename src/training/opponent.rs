@@ -180,12 +180,35 @@ impl<G: Game> PerfectPlayer<G> {
         })
     }
 
+    /// A perfect player from the exhaustive solver with the game not solved
+    /// yet: each position is solved when first asked, with the same values
+    /// and so the same moves as after a whole solve. Only for a game known
+    /// to fit under [`PERFECT_LIMIT`], as a compiled table shows (see
+    /// [`crate::training::compiled::Table::against_perfect`]): elsewhere a
+    /// solve that runs out would do so in the middle of a game.
+    pub(crate) fn solved_when_asked(game: G) -> PerfectPlayer<G> {
+        PerfectPlayer {
+            engine: Engine::Exhaustive(Solver::with_limit(game, PERFECT_LIMIT)),
+            best: FxHashMap::default(),
+            last: Vec::new(),
+        }
+    }
+
     fn exhaustive(game: &G, limit: usize) -> Result<Solver<G>, TooLarge> {
         // Where the game's position bound is already over the limit, say so at once.
         game.check_exhaustive(limit)?;
         let mut solver = Solver::with_limit(game.clone(), limit);
         solver.value(&game.start())?;
         Ok(solver)
+    }
+
+    /// Positions the exhaustive solver has stored (0 for a position solver).
+    #[cfg(test)]
+    pub(crate) fn solved_positions(&self) -> usize {
+        match &self.engine {
+            Engine::Exhaustive(solver) => solver.positions(),
+            Engine::OnDemand(_) => 0,
+        }
     }
 
     /// Whether the whole game was solved (distances known), rather than
@@ -228,7 +251,8 @@ impl<G: Game> PerfectPlayer<G> {
         match &mut self.engine {
             Engine::Exhaustive(solver) => {
                 if !self.best.contains_key(pos) {
-                    // Every position reachable from the start is already solved, so this cannot fail.
+                    // Every position reachable from the start is solved already, or
+                    // known to fit (`solved_when_asked`), so this cannot fail.
                     let moves = solver.best_moves(pos).unwrap_or_default();
                     self.best.insert(pos.clone(), moves);
                 }

@@ -11,7 +11,7 @@ use crate::machine::settings::MachineSettings;
 use crate::machine::{bead_colours, Machine, MatchBox};
 use crate::symmetry::Symmetry;
 use crate::training::opponent::{Opponent, OpponentSpec};
-use crate::training::trainer::{make_opponent, Trainer};
+use crate::training::trainer::Trainer;
 
 /// A state file that could not be read back.
 #[derive(Debug, thiserror::Error)]
@@ -391,9 +391,11 @@ pub fn from_json_within<G: Game>(game: &G, text: &str, limits: ReadLimits) -> Re
     let file: StateFile = serde_json::from_str(text)?;
     let opponent_spec = OpponentSpec::parse(&file.opponent).map_err(|e| FieldError::new("opponent", e))?;
     let machine = read_machine(game, file.machine, "machine", limits)?;
-    let opponent = match (file.opponent_machine, &opponent_spec) {
+    // The opponent as saved, or `None` for one made afresh from its name.
+    let saved = match (file.opponent_machine, &opponent_spec) {
         (Some(m), OpponentSpec::Menace(_)) => {
-            Opponent::Menace(Box::new(read_machine(game, m, "opponent_machine", limits)?))
+            let opponent = read_machine(game, m, "opponent_machine", limits)?;
+            Some(Opponent::Menace(Box::new(opponent)))
         }
         (None, OpponentSpec::Menace(_)) => {
             return Err(FieldError::new("opponent_machine", "missing for opponent menace").into())
@@ -402,12 +404,14 @@ pub fn from_json_within<G: Game>(game: &G, text: &str, limits: ReadLimits) -> Re
             let reason = format!("only for opponent menace, not {opponent_spec}");
             return Err(FieldError::new("opponent_machine", reason).into());
         }
-        (None, _) if !limits.make_opponent => Opponent::Human,
-        (None, spec) => {
-            make_opponent(game, spec, machine.side(), machine.settings()).map_err(|e| FieldError::new("opponent", e))?
-        }
+        (None, _) if !limits.make_opponent => Some(Opponent::Human),
+        (None, _) => None,
     };
-    let mut trainer = Trainer::resume(machine, opponent, opponent_spec, file.rng, file.games_played);
+    let mut trainer = match saved {
+        Some(opponent) => Trainer::resume(machine, opponent, opponent_spec, file.rng, file.games_played),
+        None => Trainer::against(machine, opponent_spec, file.rng, file.games_played)
+            .map_err(|e| FieldError::new("opponent", e))?,
+    };
     trainer.set_seed(file.seed);
     Ok(trainer)
 }

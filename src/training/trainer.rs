@@ -139,11 +139,38 @@ impl<G: Game> Trainer<G> {
         opponent: OpponentSpec,
         seed: u64,
     ) -> Result<Trainer<G>, TrainError> {
-        let machine = Machine::new(game.clone(), side, settings)?;
-        let made = make_opponent(&game, &opponent, side, machine.settings())?;
-        let mut trainer = Self::resume(machine, made, opponent, ChaCha8Rng::seed_from_u64(seed), 0);
+        let machine = Machine::new(game, side, settings)?;
+        let mut trainer = Self::against(machine, opponent, ChaCha8Rng::seed_from_u64(seed), 0)?;
         trainer.seed = Some(seed);
         Ok(trainer)
+    }
+
+    /// Continue `machine` against the opponent `spec` names, made for it.
+    /// Against perfect play the compiled table comes first: where it holds
+    /// the game, the perfect player's whole-game solve is not needed up
+    /// front ([`Table::against_perfect`]).
+    pub fn against(
+        machine: Machine<G>,
+        spec: OpponentSpec,
+        rng: ChaCha8Rng,
+        games_played: u64,
+    ) -> Result<Trainer<G>, TrainError> {
+        let compiled = match &spec {
+            OpponentSpec::Perfect(p) => Table::against_perfect(&machine, *p),
+            _ => None,
+        };
+        Ok(match compiled {
+            Some((opponent, table)) => {
+                let mut trainer = Self::resume(machine, opponent, spec, rng, games_played);
+                trainer.compiled = Some((trainer.generation, Box::new(table)));
+                trainer.compiled_tried = Some(trainer.generation);
+                trainer
+            }
+            None => {
+                let opponent = make_opponent(machine.game(), &spec, machine.side(), machine.settings())?;
+                Self::resume(machine, opponent, spec, rng, games_played)
+            }
+        })
     }
 
     /// Continue from saved parts.
