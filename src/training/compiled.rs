@@ -37,6 +37,7 @@ use std::collections::BinaryHeap;
 use hashbrown::HashTable;
 use rand::RngCore;
 use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
 use rustc_hash::{FxBuildHasher, FxHashMap};
 use std::hash::BuildHasher;
 
@@ -293,56 +294,32 @@ impl<G: Game> Table<G> {
         for (k, &old) in found.finished.iter().enumerate() {
             new_id[old as usize] = k as u32;
         }
-        let kids_of = |old: u32| {
-            let (at, len) = found.kids_at[old as usize];
-            &found.kids[at as usize..(at + len) as usize]
-        };
-        let mut children = Flat::with_capacity(n, found.kids.len());
+        // Each position's state, and the solver's score of those over.
         let mut node = Vec::with_capacity(n);
-        // Values with distance for the perfect player, as the solver scores them.
-        let mut score = Vec::with_capacity(n);
-        for &old in &found.finished {
+        let mut over_score = vec![i32::MIN; n];
+        for (i, &old) in found.finished.iter().enumerate() {
             let pos = &found.positions[old as usize];
-            let kids = kids_of(old);
-            children.push(kids.iter().map(|&c| new_id[c as usize]));
             let outcome = game.outcome(pos);
-            match Value::of_outcome(game, pos, outcome) {
+            node.push(match Value::of_outcome(game, pos, outcome) {
                 Some(v) => {
-                    node.push(Node::Over(GameResult::for_player(outcome, side)));
-                    score.push(v.score());
+                    over_score[i] = v.score();
+                    Node::Over(GameResult::for_player(outcome, side))
                 }
-                None => {
-                    node.push(if game.turn(pos) == side {
-                        Node::Machine
-                    } else {
-                        Node::Opponent
-                    });
-                    let s = kids
-                        .iter()
-                        .map(|&c| parent_score(score[new_id[c as usize] as usize]))
-                        .max();
-                    score.push(s.unwrap_or(i32::MIN));
-                }
-            }
+                None if game.turn(pos) == side => Node::Machine,
+                None => Node::Opponent,
+            });
         }
-        let mut best = Flat::with_capacity(n, 0);
-        for i in 0..n as u32 {
-            let kids = children.get(i);
-            if node[i as usize] == Node::Opponent {
-                let top = score[i as usize];
-                best.push(kids.iter().copied().filter(|&c| parent_score(score[c as usize]) == top));
-            } else {
-                best.push(std::iter::empty());
-            }
-        }
-        drop(score);
-        let mut parent_count = vec![0u32; n];
-        for &c in &children.items {
-            parent_count[c as usize] += 1;
-        }
-        let parents = Flat::transposed(&children, &parent_count);
-        drop(parent_count);
-        let classes = Classes::find(machine, &found, &node, &new_id)?;
+        // The moves and the machine's boxes apart, at the same time.
+        let (lists, classes) = rayon::join(
+            || Lists::make(&found, &node, &new_id, over_score),
+            || Classes::find(machine, &found, &node, &new_id),
+        );
+        let Lists {
+            children,
+            best,
+            parents,
+        } = lists;
+        let classes = classes?;
         let start_id = |k: usize| new_id[found.roots[k] as usize];
         let start_ids = if starts.len() > 1 {
             (0..starts.len()).map(|k| (starts[k].0.clone(), start_id(k))).collect()
@@ -648,6 +625,60 @@ impl<G: Game> Table<G> {
     }
 }
 
+/// The moves between the table's positions.
+struct Lists {
+    /// Children in legal-move order.
+    children: Flat,
+    /// Where the opponent moves, the children the perfect player may choose.
+    best: Flat,
+    parents: Flat,
+}
+
+impl Lists {
+    /// The lists in the new ids (`new_id`: children before parents), the
+    /// perfect player's choices scored as the solver scores them (given
+    /// `over_score` where the game is over, and worked out children first).
+    fn make<P>(found: &Found<P>, node: &[Node], new_id: &[u32], over_score: Vec<i32>) -> Lists {
+        let n = node.len();
+        let mut children = Flat::with_capacity(n, found.kids.len());
+        let mut score = over_score;
+        for (i, &old) in found.finished.iter().enumerate() {
+            let (at, len) = found.kids_at[old as usize];
+            let kids = &found.kids[at as usize..(at + len) as usize];
+            children.push(kids.iter().map(|&c| new_id[c as usize]));
+            if !matches!(node[i], Node::Over(_)) {
+                let s = children
+                    .get(i as u32)
+                    .iter()
+                    .map(|&c| parent_score(score[c as usize]))
+                    .max();
+                score[i] = s.unwrap_or(i32::MIN);
+            }
+        }
+        let mut best = Flat::with_capacity(n, 0);
+        for i in 0..n as u32 {
+            let kids = children.get(i);
+            if node[i as usize] == Node::Opponent {
+                let top = score[i as usize];
+                best.push(kids.iter().copied().filter(|&c| parent_score(score[c as usize]) == top));
+            } else {
+                best.push(std::iter::empty());
+            }
+        }
+        drop(score);
+        let mut parent_count = vec![0u32; n];
+        for &c in &children.items {
+            parent_count[c as usize] += 1;
+        }
+        let parents = Flat::transposed(&children, &parent_count);
+        Lists {
+            children,
+            best,
+            parents,
+        }
+    }
+}
+
 /// The machine's boxes over the table's positions.
 struct Classes<P> {
     class_of: Vec<u32>,
@@ -658,7 +689,7 @@ struct Classes<P> {
     box_class: Vec<u32>,
 }
 
-impl<P: Clone> Classes<P> {
+impl<P: Clone + Sync> Classes<P> {
     /// Where the machine moves, the class of each position (its box key)
     /// and the child each bead colour leads to: for a box the machine has,
     /// by its moves; for one it would open on first visit, by the moves it
@@ -674,74 +705,88 @@ impl<P: Clone> Classes<P> {
         let n = node.len();
         let symmetry = machine.settings().symmetry;
         let box_set: BoxSet = machine.box_set();
-        let mut by_key: FxHashMap<G::BoxKey, u32> = FxHashMap::default();
-        let mut class_of = vec![NONE; n];
-        let mut class_box = Vec::new();
-        let mut position = Vec::new();
-        // The moves of each class's colours, for classes not opened yet.
-        let mut fresh_moves: Vec<Vec<G::Move>> = Vec::new();
-        let mut colours = Flat::with_capacity(n, 0);
-        let mut moves = Vec::new();
         let mut old_of = vec![0u32; n];
         for (old, &new) in new_id.iter().enumerate() {
             old_of[new as usize] = old as u32;
         }
-        for i in 0..n {
-            if node[i] != Node::Machine {
-                colours.push(std::iter::empty());
-                continue;
-            }
-            let pos = &found.positions[old_of[i] as usize];
-            let (key, sym) = machine.key(pos);
-            let c = match by_key.get(&key) {
-                Some(&c) => c,
-                None => {
-                    let c = match machine.find(&key) {
-                        Some(b) => {
-                            fresh_moves.push(Vec::new());
-                            class_box.push(b);
-                            position.push(pos.clone());
-                            (class_box.len() - 1) as u32
-                        }
-                        None if machine.is_enumerated() => NONE,
-                        None => {
-                            game.legal_moves(pos, &mut moves);
-                            if box_set.includes(game, pos, &moves) {
-                                fresh_moves.push(bead_colours(game, &game.key_position(&key), symmetry));
-                                class_box.push(NONE);
-                                position.push(pos.clone());
-                                (class_box.len() - 1) as u32
-                            } else {
-                                NONE
-                            }
-                        }
-                    };
-                    by_key.insert(key, c);
-                    c
+        let position_of = |i: u32| &found.positions[old_of[i as usize] as usize];
+        // The positions where the machine moves with their box keys, worked
+        // out on every core, then grouped by sorting (on every core too,
+        // where a map from keys met a cache miss a position): in key order,
+        // each key's positions lowest id first.
+        let mut keyed: Vec<(G::BoxKey, u32, G::Symmetry)> = (0..n as u32)
+            .into_par_iter()
+            .filter(|&i| node[i as usize] == Node::Machine)
+            .map(|i| {
+                let (key, sym) = machine.key(position_of(i));
+                (key, i, sym)
+            })
+            .collect();
+        keyed.par_sort_unstable_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
+        let groups: Vec<&[_]> = keyed.chunk_by(|a, b| a.0 == b.0).collect();
+        // Each key's box, as its lowest id finds it, on every core: the
+        // machine's own, or the moves of the one it would open on first
+        // visit, or none (a position played at random).
+        let boxes: Vec<Option<(u32, Vec<G::Move>)>> = groups
+            .par_iter()
+            .map_init(Vec::new, |moves, group| {
+                let (key, first, _) = &group[0];
+                match machine.find(key) {
+                    Some(b) => Some((b, Vec::new())),
+                    None if machine.is_enumerated() => None,
+                    None => {
+                        let pos = position_of(*first);
+                        game.legal_moves(pos, moves);
+                        let fresh = || (NONE, bead_colours(game, &game.key_position(key), symmetry));
+                        box_set.includes(game, pos, moves).then(fresh)
+                    }
                 }
-            };
-            class_of[i] = c;
-            if c == NONE {
-                colours.push(std::iter::empty());
+            })
+            .collect();
+        let mut class_of = vec![NONE; n];
+        let mut sym_of = vec![G::Symmetry::identity(); n];
+        let mut class_box = Vec::new();
+        let mut position = Vec::new();
+        // The moves of each class's colours, for classes not opened yet.
+        let mut fresh_moves: Vec<Vec<G::Move>> = Vec::new();
+        for (group, found_box) in groups.iter().zip(boxes) {
+            let Some((b, fresh)) = found_box else {
                 continue;
+            };
+            let c = class_box.len() as u32;
+            class_box.push(b);
+            fresh_moves.push(fresh);
+            position.push(position_of(group[0].1).clone());
+            for &(_, i, sym) in group.iter() {
+                class_of[i as usize] = c;
+                sym_of[i as usize] = sym;
+            }
+        }
+        drop(groups);
+        drop(keyed);
+        // The child each colour leads to, on every core.
+        let colours = Flat::par_rows(n, Vec::new, |moves, i, row| {
+            let c = class_of[i as usize];
+            if c == NONE {
+                return Some(());
             }
             let stored: &[G::Move] = match class_box[c as usize] {
                 NONE => &fresh_moves[c as usize],
                 b => &machine.boxes()[b as usize].moves,
             };
-            game.legal_moves(pos, &mut moves);
+            game.legal_moves(position_of(i), moves);
             let kids = {
-                let (at, len) = found.kids_at[old_of[i] as usize];
+                let (at, len) = found.kids_at[old_of[i as usize] as usize];
                 &found.kids[at as usize..(at + len) as usize]
             };
-            let inverse = sym.inverse();
-            let mut row = Vec::with_capacity(stored.len());
+            let inverse = sym_of[i as usize].inverse();
             for &mv in stored {
                 let k = moves.iter().position(|&m| m == game.map_move(mv, inverse))?;
                 row.push(new_id[kids[k] as usize]);
             }
-            colours.push(row.into_iter());
-        }
+            Some(())
+        })?;
+        drop(sym_of);
         let mut member_count = vec![0u32; class_box.len()];
         for &c in &class_of {
             if c != NONE {
@@ -788,6 +833,37 @@ impl Flat {
             at,
             items: Vec::with_capacity(items),
         }
+    }
+
+    /// The lists `row` makes for `0..n` (each into an empty `Vec`, with
+    /// scratch state from `init`), made on every core a chunk at a time
+    /// and joined in order; `None` if any row is.
+    fn par_rows<S>(
+        n: usize,
+        init: impl Fn() -> S + Sync + Send,
+        row: impl Fn(&mut S, u32, &mut Vec<u32>) -> Option<()> + Sync + Send,
+    ) -> Option<Flat> {
+        const CHUNK: usize = 1 << 14;
+        let chunks: Vec<Option<(Vec<u32>, Vec<u32>)>> = (0..n.div_ceil(CHUNK))
+            .into_par_iter()
+            .map_init(init, |state, k| {
+                let mut ends = Vec::with_capacity(CHUNK);
+                let mut items = Vec::new();
+                for i in k * CHUNK..n.min((k + 1) * CHUNK) {
+                    row(state, i as u32, &mut items)?;
+                    ends.push(items.len() as u32);
+                }
+                Some((ends, items))
+            })
+            .collect();
+        let mut flat = Flat::with_capacity(n, 0);
+        for chunk in chunks {
+            let (ends, items) = chunk?;
+            let base = flat.items.len() as u32;
+            flat.at.extend(ends.iter().map(|&e| base + e));
+            flat.items.extend_from_slice(&items);
+        }
+        Some(flat)
     }
 
     /// Add the next list.
