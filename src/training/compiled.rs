@@ -146,7 +146,7 @@ pub(crate) struct Played {
 struct Found<P> {
     /// The ids of positions not over, found by the position's hash: four
     /// bytes an entry where a map from positions would hold the position
-    /// again (a third of the memory touched, for the game's largest table).
+    /// again.
     ids: HashTable<u32>,
     over: FxHashMap<(Outcome, Player), u32>,
     positions: Vec<P>,
@@ -166,6 +166,14 @@ enum Mark {
     New,
     OnPath,
     Done,
+}
+
+impl<P> Found<P> {
+    /// The children of the position numbered `old`, in legal-move order.
+    fn kids_of(&self, old: u32) -> &[u32] {
+        let (at, len) = self.kids_at[old as usize];
+        &self.kids[at as usize..(at + len) as usize]
+    }
 }
 
 impl<P: Clone + Eq + std::hash::Hash> Found<P> {
@@ -643,9 +651,7 @@ impl Lists {
         let mut children = Flat::with_capacity(n, found.kids.len());
         let mut score = over_score;
         for (i, &old) in found.finished.iter().enumerate() {
-            let (at, len) = found.kids_at[old as usize];
-            let kids = &found.kids[at as usize..(at + len) as usize];
-            children.push(kids.iter().map(|&c| new_id[c as usize]));
+            children.push(found.kids_of(old).iter().map(|&c| new_id[c as usize]));
             if !matches!(node[i], Node::Over(_)) {
                 let s = children
                     .get(i as u32)
@@ -775,10 +781,7 @@ impl<P: Clone + Sync> Classes<P> {
                 b => &machine.boxes()[b as usize].moves,
             };
             game.legal_moves(position_of(i), moves);
-            let kids = {
-                let (at, len) = found.kids_at[old_of[i as usize] as usize];
-                &found.kids[at as usize..(at + len) as usize]
-            };
+            let kids = found.kids_of(old_of[i as usize]);
             let inverse = sym_of[i as usize].inverse();
             for &mv in stored {
                 let k = moves.iter().position(|&m| m == game.map_move(mv, inverse))?;
