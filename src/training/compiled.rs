@@ -149,6 +149,8 @@ struct Found<P> {
     /// again.
     ids: HashTable<u32>,
     over: FxHashMap<(Outcome, Player), u32>,
+    /// Each position by its id here (`Table::build` takes them, to read
+    /// in the new ids' order).
     positions: Vec<P>,
     /// Per position: where its children start in `kids`, and how many.
     kids_at: Vec<(u32, u32)>,
@@ -302,11 +304,14 @@ impl<G: Game> Table<G> {
         for (k, &old) in found.finished.iter().enumerate() {
             new_id[old as usize] = k as u32;
         }
+        // The positions in the new ids, read in that order from here on.
+        let by_old = std::mem::take(&mut found.positions);
+        let positions: Vec<G::Position> = found.finished.iter().map(|&old| by_old[old as usize].clone()).collect();
+        drop(by_old);
         // Each position's state, and the solver's score of those over.
         let mut node = Vec::with_capacity(n);
         let mut over_score = vec![i32::MIN; n];
-        for (i, &old) in found.finished.iter().enumerate() {
-            let pos = &found.positions[old as usize];
+        for (i, pos) in positions.iter().enumerate() {
             let outcome = game.outcome(pos);
             node.push(match Value::of_outcome(game, pos, outcome) {
                 Some(v) => {
@@ -320,7 +325,7 @@ impl<G: Game> Table<G> {
         // The moves and the machine's boxes apart, at the same time.
         let (lists, classes) = rayon::join(
             || Lists::make(&found, &node, &new_id, over_score),
-            || Classes::find(machine, &found, &node, &new_id),
+            || Classes::find(machine, &found, &positions, &node, &new_id),
         );
         let Lists {
             children,
@@ -524,12 +529,15 @@ impl<G: Game> Table<G> {
         let empty_box = machine.settings().empty_box;
         let cache = match self.exact.take() {
             None => {
-                let mut random = Vec::with_capacity(n);
-                let mut perfect = Vec::with_capacity(n);
-                for i in 0..n as u32 {
-                    random.push(self.value(machine, i, empty_box, &random, &self.children));
-                    perfect.push(self.value(machine, i, empty_box, &perfect, &self.best));
-                }
+                // Against each opponent apart, at the same time: children first.
+                let values = |choices: &Flat| {
+                    let mut values = Vec::with_capacity(n);
+                    for i in 0..n as u32 {
+                        values.push(self.value(machine, i, empty_box, &values, choices));
+                    }
+                    values
+                };
+                let (random, perfect) = rayon::join(|| values(&self.children), || values(&self.best));
                 ExactCache {
                     random,
                     perfect,
@@ -704,6 +712,7 @@ impl<P: Clone + Sync> Classes<P> {
     fn find<G: Game<Position = P>>(
         machine: &Machine<G>,
         found: &Found<P>,
+        positions: &[P],
         node: &[Node],
         new_id: &[u32],
     ) -> Option<Classes<P>> {
@@ -711,11 +720,7 @@ impl<P: Clone + Sync> Classes<P> {
         let n = node.len();
         let symmetry = machine.settings().symmetry;
         let box_set: BoxSet = machine.box_set();
-        let mut old_of = vec![0u32; n];
-        for (old, &new) in new_id.iter().enumerate() {
-            old_of[new as usize] = old as u32;
-        }
-        let position_of = |i: u32| &found.positions[old_of[i as usize] as usize];
+        let position_of = |i: u32| &positions[i as usize];
         // The positions where the machine moves with their box keys, worked
         // out on every core, then grouped by sorting (on every core too,
         // where a map from keys met a cache miss a position): in key order,
@@ -781,7 +786,7 @@ impl<P: Clone + Sync> Classes<P> {
                 b => &machine.boxes()[b as usize].moves,
             };
             game.legal_moves(position_of(i), moves);
-            let kids = found.kids_of(old_of[i as usize]);
+            let kids = found.kids_of(found.finished[i as usize]);
             let inverse = sym_of[i as usize].inverse();
             for &mv in stored {
                 let k = moves.iter().position(|&m| m == game.map_move(mv, inverse))?;
