@@ -416,10 +416,16 @@ impl<G: Game> Table<G> {
 
     /// Pick up boxes the machine opened away from the table (games played
     /// the general way, one step at a time).
+    #[inline]
     fn sync(&mut self, machine: &Machine<G>) {
-        if machine.boxes().len() == self.box_class.len() {
-            return;
+        if machine.boxes().len() != self.box_class.len() {
+            self.sync_boxes(machine);
         }
+    }
+
+    /// [`Table::sync`] where there are boxes to pick up.
+    #[cold]
+    fn sync_boxes(&mut self, machine: &Machine<G>) {
         self.box_class.resize(machine.boxes().len(), NONE);
         for c in 0..self.class_box.len() {
             if self.class_box[c] == NONE {
@@ -899,6 +905,7 @@ impl Flat {
         Flat { at, items }
     }
 
+    #[inline]
     fn get(&self, i: u32) -> &[u32] {
         &self.items[self.at[i as usize] as usize..self.at[i as usize + 1] as usize]
     }
