@@ -422,9 +422,13 @@ impl<G: Game> Trainer<G> {
 
     /// Play one game on the compiled table, if there is one.
     pub(crate) fn play_compiled(&mut self, exact: bool) -> Option<GameRecord> {
-        let mut table = self.compiled_table()?;
+        // The table played in place where it is current: no move a game.
+        if !matches!(&self.compiled, Some((built_for, _)) if *built_for == self.generation) {
+            let table = self.compiled_table()?;
+            self.compiled = Some((self.generation, table));
+        }
+        let (_, table) = self.compiled.as_mut().expect("current");
         let played = table.play(&mut self.machine, &self.opponent, &mut self.rng);
-        self.compiled = Some((self.generation, table));
         self.machine.reinforce_quietly(played.result);
         Some(self.count_game(played.result, played.plies, played.start_seed, exact))
     }
