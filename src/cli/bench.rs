@@ -18,7 +18,7 @@ use super::output::print_json;
 
 #[derive(Args)]
 pub struct BenchArgs {
-    /// A tenth of the work (or less) for each row: a quick check that every
+    /// A hundredth of the work (or less) for each row: a quick check that every
     /// row runs, but for the rows training against perfect play on 5×5 and
     /// 6×6 Hexapawn, listed as not run (their set-up alone takes seconds).
     #[arg(long)]
