@@ -144,10 +144,12 @@ pub(crate) struct Played {
 /// positions are one a kind (how it ended, and who would move): nothing
 /// else about them matters to a game or a value.
 struct Found<P> {
-    /// The ids of positions not over, found by the position's hash: four
-    /// bytes an entry where a map from positions would hold the position
-    /// again.
-    ids: HashTable<u32>,
+    /// The ids of positions not over, found by the position's hash: eight
+    /// bytes an entry (the id and the high half of the hash, its tag)
+    /// where a map from positions would hold the position again. The tag
+    /// rehashes the entry as the table grows and turns most mismatches
+    /// away, without reading the position.
+    ids: HashTable<(u32, u32)>,
     over: FxHashMap<(Outcome, Player), u32>,
     /// Each position by its id here (`Table::build` takes them, to read
     /// in the new ids' order).
@@ -183,13 +185,17 @@ impl<P: Clone + Eq + std::hash::Hash> Found<P> {
     fn number<G: Game<Position = P>>(&mut self, game: &G, pos: P) -> Option<u32> {
         let outcome = game.outcome(&pos);
         let over = (outcome != Outcome::Ongoing).then(|| (outcome, game.turn(&pos)));
-        let hash = FxBuildHasher.hash_one(&pos);
+        let tag = (FxBuildHasher.hash_one(&pos) >> 32) as u32;
+        let hash = spread(tag);
         let positions = &self.positions;
         let known = match over {
-            Some(kind) => self.over.get(&kind),
-            None => self.ids.find(hash, |&id| positions[id as usize] == pos),
+            Some(kind) => self.over.get(&kind).copied(),
+            None => self
+                .ids
+                .find(hash, |&(id, t)| t == tag && positions[id as usize] == pos)
+                .map(|&(id, _)| id),
         };
-        if let Some(&id) = known {
+        if let Some(id) = known {
             return Some(id);
         }
         if self.positions.len() >= self.limit {
@@ -201,8 +207,7 @@ impl<P: Clone + Eq + std::hash::Hash> Found<P> {
                 self.over.insert(kind, id);
             }
             None => {
-                self.ids
-                    .insert_unique(hash, id, |&id| FxBuildHasher.hash_one(&positions[id as usize]));
+                self.ids.insert_unique(hash, (id, tag), |&(_, t)| spread(t));
             }
         }
         self.positions.push(pos);
@@ -210,6 +215,12 @@ impl<P: Clone + Eq + std::hash::Hash> Found<P> {
         self.mark.push(Mark::New);
         Some(id)
     }
+}
+
+/// A table hash from a position's 32-bit tag, every bit of it reaching
+/// the high bits the table's control bytes take.
+fn spread(tag: u32) -> u64 {
+    u64::from(tag).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 /// Every position reachable from the starts, depth first; `None` for a
