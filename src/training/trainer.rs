@@ -339,9 +339,9 @@ impl<G: Game> Trainer<G> {
     /// play; each is `None` where the game is too large.
     pub fn exact(&mut self) -> ExactPair {
         // A compiled table plays perfectly from values of its own: no solve here.
-        if let Some(mut table) = self.compiled_table() {
+        if self.compile() {
+            let (_, table) = self.compiled.as_mut().expect("compiled");
             let (random, perfect) = table.exact(&self.machine);
-            self.compiled = Some((self.generation, table));
             return ExactPair {
                 perfect: Some(perfect),
                 random: Some(random),
@@ -388,46 +388,45 @@ impl<G: Game> Trainer<G> {
 
     /// Whether the compiled fast path plays this trainer's games.
     pub fn is_compiled(&mut self) -> bool {
-        let table = self.compiled_table();
-        let on = table.is_some();
-        self.compiled = table.map(|t| (self.generation, t));
-        on
+        self.compile()
     }
 
-    /// The compiled table, taken out of the trainer (put it back after
-    /// use): built on first need, and again after any change of machine or
-    /// opponent (a new generation); a table of an older generation is never
-    /// given out.
-    fn compiled_table(&mut self) -> Option<Box<Table<G>>> {
+    /// Whether a compiled table plays this trainer's games, left in
+    /// `self.compiled` to be used there: built on first need, and again
+    /// after any change of machine or opponent (a new generation); a table
+    /// of an older generation is never kept.
+    fn compile(&mut self) -> bool {
         if !self.use_compiled {
-            return None;
+            return false;
         }
-        match self.compiled.take() {
-            Some((built_for, table)) if built_for == self.generation => return Some(table),
-            _ if self.compiled_tried == Some(self.generation) => return None,
-            _ => {}
+        if matches!(&self.compiled, Some((built_for, _)) if *built_for == self.generation) {
+            return true;
+        }
+        self.compiled = None;
+        if self.compiled_tried == Some(self.generation) {
+            return false;
         }
         self.compiled_tried = Some(self.generation);
-        Table::build(&self.machine, &self.opponent).map(Box::new)
+        self.compiled = Table::build(&self.machine, &self.opponent).map(|t| (self.generation, Box::new(t)));
+        self.compiled.is_some()
     }
 
     /// The bytes the compiled table holds and its positions, where one plays
     /// this trainer's games (see [`Trainer::is_compiled`]).
     pub fn compiled_memory(&mut self) -> Option<(usize, usize)> {
-        let table = self.compiled_table()?;
-        let memory = (table.memory_bytes(), table.positions());
-        self.compiled = Some((self.generation, table));
-        Some(memory)
+        if !self.compile() {
+            return None;
+        }
+        let (_, table) = self.compiled.as_ref().expect("compiled");
+        Some((table.memory_bytes(), table.positions()))
     }
 
     /// Play one game on the compiled table, if there is one.
     pub(crate) fn play_compiled(&mut self, exact: bool) -> Option<GameRecord> {
-        // The table played in place where it is current: no move a game.
-        if !matches!(&self.compiled, Some((built_for, _)) if *built_for == self.generation) {
-            let table = self.compiled_table()?;
-            self.compiled = Some((self.generation, table));
+        if !self.compile() {
+            return None;
         }
-        let (_, table) = self.compiled.as_mut().expect("current");
+        let (_, table) = self.compiled.as_mut().expect("compiled");
         let played = table.play(&mut self.machine, &self.opponent, &mut self.rng);
         self.machine.reinforce_quietly(played.result);
         Some(self.count_game(played.result, played.plies, played.start_seed, exact))
