@@ -56,7 +56,7 @@ pub mod training;
 #[cfg(feature = "web")]
 pub mod web;
 
-pub use game::{Boxes, Game, MoveError, Notation, Outcome, Player, PositionError, Rules, Symmetric};
+pub use game::{Boxes, Game, MoveError, Notation, Outcome, Player, PositionError, PositionErrorKind, Rules, Symmetric};
 pub use games::chessapawn::Chessapawn;
 pub use games::hex::Hex;
 pub use games::hexapawn::Hexapawn;

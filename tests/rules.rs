@@ -67,3 +67,43 @@ fn a_toy_game_added_with_one_line_gets_parsing_and_the_rule_suite() {
     }
     assert_eq!(checked, 7);
 }
+
+#[test]
+fn a_position_error_says_what_kind_of_thing_is_wrong() {
+    use menace::prelude::*;
+    use menace::PositionErrorKind as Kind;
+    // The start of Mini Hexchess as it writes it, with a clock or history that cannot be.
+    let mini = with_game!(AnyGame::parse("minihexchess").unwrap(), g => g.position_string(&g.start()));
+    let mini = mini.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+    let (clock, history) = (format!("{mini} 101"), format!("{mini} 0 zz"));
+    // The game, the text, its kind of error and words of the message.
+    #[rustfmt::skip]
+    let cases = [
+        ("hexapawn", "ppp w b extra", Kind::Form, "expected 3 ranks of 3 cells"),
+        ("hexapawn", "ppp/3/PPP x", Kind::SideToMove, "side to move 'x' is not 'w' or 'b'"),
+        ("hexapawn", "ppp/3 w", Kind::RowCount, "found 2 ranks"),
+        ("hexapawn", "ppp/3/PP w", Kind::RowLength, "rank 1 has 2 cells, not 3"),
+        ("hexapawn", "ppp/3/PPQ w", Kind::UnknownPiece, "unexpected character 'Q' in rank 1"),
+        ("tictactoe", "x", Kind::Form, "expected three rows"),
+        ("tictactoe", "xx./.o./... q", Kind::SideToMove, "the side to move must be 'x' or 'o'"),
+        ("tictactoe", "xx./.o. x", Kind::RowCount, "expected three rows"),
+        ("tictactoe", "xx./.o./.. x", Kind::RowLength, "expected three rows"),
+        ("tictactoe", "xx./.o./..z x", Kind::UnknownPiece, "expected three rows"),
+        ("hex:3", "3/3/3 g", Kind::SideToMove, "side to move 'g' is not 'r' or 'b'"),
+        ("hex:3", "3/3/rrrr r", Kind::RowLength, "rank 1 is longer than 3 cells"),
+        ("hex:3", "3/3/2q r", Kind::UnknownPiece, "unexpected character 'q' in rank 1"),
+        ("chessapawn", "8/8 w -", Kind::RowCount, "found 2 ranks"),
+        ("chessapawn", "8/8/8/8/8/8/8/7x w -", Kind::UnknownPiece, "unexpected character 'x'"),
+        ("chessapawn", "8/8/8/8/8/8/8/8 x -", Kind::SideToMove, "'x'"),
+        ("chessapawn", "8/8/8/8/8/8/8/8 w e4", Kind::EnPassant, "en passant square 'e4'"),
+        ("minihexchess", clock.as_str(), Kind::Clock, "expected 0 to 100"),
+        ("minihexchess", history.as_str(), Kind::History, "history 'zz'"),
+    ];
+    for (spec, text, kind, words) in cases {
+        let err = with_game!(AnyGame::parse(spec).unwrap(), g => g.parse_position(text).map(|_| ()))
+            .expect_err(&format!("{spec} '{text}' is no position"));
+        assert_eq!(err.kind, kind, "{spec} '{text}': {err}");
+        assert!(err.reason.contains(words), "{spec} '{text}': {err}");
+        assert_eq!(err.to_string(), format!("position '{text}': {}", err.reason));
+    }
+}

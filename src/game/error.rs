@@ -93,11 +93,61 @@ fn or_list(items: &[String]) -> String {
 
 impl std::error::Error for MoveError {}
 
-/// A position string that could not be read.
+/// A position string that could not be read: the text, what kind of thing
+/// is wrong with it, and the message's words for it (what was found, what
+/// was expected).
+///
+/// ```
+/// use menace::prelude::*;
+/// use menace::{Game, Hexapawn, PositionErrorKind};
+/// let game = Hexapawn::new(3, 3).unwrap();
+/// let err = game.parse_position("ppp/3/PPP x").unwrap_err();
+/// assert_eq!(err.kind, PositionErrorKind::SideToMove);
+/// assert_eq!(err.to_string(), "position 'ppp/3/PPP x': side to move 'x' is not 'w' or 'b'");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PositionError {
+    /// The text as the user gave it.
     pub text: String,
+    /// What is wrong, for a caller that treats one kind apart.
+    pub kind: PositionErrorKind,
+    /// What is wrong, in words (the message after the text).
     pub reason: String,
+}
+
+/// What is wrong with a position string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PositionErrorKind {
+    /// Not made of the parts a position string has (a board, the side to
+    /// move, and what else the game writes), or not in the game's form.
+    Form,
+    /// The side to move is none of the game's.
+    SideToMove,
+    /// The board has too many or too few ranks (or files).
+    RowCount,
+    /// A rank (or file) holds more or fewer cells than the board has.
+    RowLength,
+    /// A character that stands for no piece and no run of empty cells.
+    UnknownPiece,
+    /// An en passant square where no pawn can have just passed.
+    EnPassant,
+    /// The count of plies since a capture or a pawn move is out of range.
+    Clock,
+    /// A repetition history that cannot be this position's.
+    History,
+    /// Well formed, but no position of the game.
+    NoSuchPosition,
+}
+
+impl PositionError {
+    /// The error for `text`: its kind, and the reason in words.
+    pub fn new(text: &str, kind: PositionErrorKind, reason: impl Into<String>) -> PositionError {
+        PositionError {
+            text: text.to_string(),
+            kind,
+            reason: reason.into(),
+        }
+    }
 }
 
 impl fmt::Display for PositionError {

@@ -10,7 +10,7 @@ mod players;
 mod provided;
 mod spec;
 
-pub use error::{MoveError, PositionError};
+pub use error::{MoveError, PositionError, PositionErrorKind};
 pub use limits::{PositionSolver, SearchLimits, TooLarge};
 pub use parts::{Boxes, Notation, Rules, Symmetric};
 pub use players::{Outcome, Player};

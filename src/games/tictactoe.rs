@@ -2,7 +2,8 @@
 
 use crate::error::InvalidValue;
 use crate::game::{
-    no_size_or_options, Game, GameSpec, MoveError, Notation, Outcome, Player, PositionError, Rules, Symmetric,
+    no_size_or_options, Game, GameSpec, MoveError, Notation, Outcome, Player, PositionError, PositionErrorKind, Rules,
+    Symmetric,
 };
 use crate::games::board::{cell_name, parse_cell, square_board};
 use crate::picture::{self, Board, Look, MoveCells, Picture};
@@ -227,23 +228,30 @@ impl Notation for TicTacToe {
     }
 
     fn parse_position(&self, text: &str) -> Result<TicTacToePosition, PositionError> {
-        let err = |reason: &str| PositionError {
-            text: text.to_string(),
-            reason: reason.to_string(),
-        };
+        let err = |kind, reason: &str| PositionError::new(text, kind, reason);
         let expected = "expected three rows of x, o or . from rank 3 down to 1, separated by '/', then ' x' or ' o' (like 'x../.o./... x')";
         let mut parts = text.split_whitespace();
         let (Some(board), Some(side), None) = (parts.next(), parts.next(), parts.next()) else {
-            return Err(err(expected));
+            return Err(err(PositionErrorKind::Form, expected));
         };
         let turn = match side {
             "x" | "X" => Player::One,
             "o" | "O" => Player::Two,
-            _ => return Err(err("the side to move must be 'x' or 'o'")),
+            _ => {
+                return Err(err(
+                    PositionErrorKind::SideToMove,
+                    "the side to move must be 'x' or 'o'",
+                ))
+            }
         };
         let rows: Vec<&str> = board.split('/').collect();
         if rows.len() != 3 || rows.iter().any(|r| r.chars().count() != 3) {
-            return Err(err(expected));
+            let kind = if rows.len() != 3 {
+                PositionErrorKind::RowCount
+            } else {
+                PositionErrorKind::RowLength
+            };
+            return Err(err(kind, expected));
         }
         let (mut x, mut o) = (0u16, 0u16);
         for (i, row) in rows.iter().enumerate() {
@@ -254,7 +262,7 @@ impl Notation for TicTacToe {
                     'x' | 'X' => x |= bit,
                     'o' | 'O' => o |= bit,
                     '.' => {}
-                    _ => return Err(err(expected)),
+                    _ => return Err(err(PositionErrorKind::UnknownPiece, expected)),
                 }
             }
         }

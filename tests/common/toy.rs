@@ -4,7 +4,9 @@
 use menace::error::InvalidValue;
 use menace::game::GameSpec;
 use menace::symmetry::Unit;
-use menace::{Boxes, Game, MoveError, Notation, Outcome, Player, PositionError, Rules, SearchLimits, Symmetric};
+use menace::{
+    Boxes, Game, MoveError, Notation, Outcome, Player, PositionError, PositionErrorKind, Rules, SearchLimits, Symmetric,
+};
 
 /// Take 1 or 2 counters from a pile; whoever takes the last counter wins.
 /// From n the mover loses iff n % 3 == 0; every round of two plies removes
@@ -111,10 +113,7 @@ impl Notation for Subtraction {
         format!("{} {}", pos.0, pos.1.index())
     }
     fn parse_position(&self, text: &str) -> Result<(u32, Player), PositionError> {
-        let err = || PositionError {
-            text: text.into(),
-            reason: "expected 'N 0' or 'N 1'".into(),
-        };
+        let err = || PositionError::new(text, PositionErrorKind::Form, "expected 'N 0' or 'N 1'");
         let (n, p) = text.split_once(' ').ok_or_else(err)?;
         let n = n.parse().map_err(|_| err())?;
         let p = match p {
@@ -263,10 +262,7 @@ impl Notation for Tree {
         text.parse()
             .ok()
             .filter(|&n: &usize| n < self.children.len())
-            .ok_or_else(|| PositionError {
-                text: text.into(),
-                reason: "expected a node number".into(),
-            })
+            .ok_or_else(|| PositionError::new(text, PositionErrorKind::NoSuchPosition, "expected a node number"))
     }
     fn diagram(&self, pos: &usize) -> String {
         format!("node {pos}\n")

@@ -2,7 +2,7 @@
 //! cells with runs of empty ones counted, and the side to move.
 
 use super::piece::{Piece, PieceKind};
-use crate::game::Player;
+use crate::game::{Player, PositionErrorKind};
 
 /// The side to move as a position string writes it: `w` or `b`.
 pub fn side_char(turn: Player) -> char {
@@ -40,6 +40,16 @@ pub enum RowError {
         len: usize,
         word: &'static str,
     },
+}
+
+impl RowError {
+    /// The kind of position error it makes.
+    pub fn kind(&self) -> PositionErrorKind {
+        match self {
+            RowError::Unexpected { .. } => PositionErrorKind::UnknownPiece,
+            RowError::TooLong { .. } | RowError::WrongLength { .. } => PositionErrorKind::RowLength,
+        }
+    }
 }
 
 /// Read the side to move of a position string (`w` or `b`).

@@ -11,7 +11,8 @@ mod vc;
 
 use crate::error::InvalidValue;
 use crate::game::{
-    unknown_option, Game, GameSpec, MoveError, Notation, Outcome, Player, PositionError, Rules, Symmetric,
+    unknown_option, Game, GameSpec, MoveError, Notation, Outcome, Player, PositionError, PositionErrorKind, Rules,
+    Symmetric,
 };
 use crate::games::board::{cell_name, encode_ranks, parse_cell};
 use crate::picture::{self, Board, Cell, CellShape, Edge, Look, MoveCells, Picture};
@@ -219,10 +220,7 @@ impl Notation for Hex {
 
     fn parse_position(&self, text: &str) -> Result<HexPosition, PositionError> {
         let n = self.n();
-        let err = |reason: String| PositionError {
-            text: text.to_string(),
-            reason,
-        };
+        let err = |kind, reason: String| PositionError::new(text, kind, reason);
         let expected = format!(
             "expected {n} ranks of {n} cells from rank {n} down to 1, separated by '/', using r, b and digits, then ' r' or ' b' for the side to move, and ' swapped' once the swap is used"
         );
@@ -230,16 +228,24 @@ impl Notation for Hex {
         let (board, side, swapped) = match parts.as_slice() {
             [b, s] => (*b, *s, false),
             [b, s, "swapped"] => (*b, *s, true),
-            _ => return Err(err(expected)),
+            _ => return Err(err(PositionErrorKind::Form, expected)),
         };
         let turn = match side {
             "r" => Player::One,
             "b" => Player::Two,
-            other => return Err(err(format!("side to move '{other}' is not 'r' or 'b'"))),
+            other => {
+                return Err(err(
+                    PositionErrorKind::SideToMove,
+                    format!("side to move '{other}' is not 'r' or 'b'"),
+                ))
+            }
         };
         let rows: Vec<&str> = board.split('/').collect();
         if rows.len() != n {
-            return Err(err(format!("found {} ranks; {expected}", rows.len())));
+            return Err(err(
+                PositionErrorKind::RowCount,
+                format!("found {} ranks; {expected}", rows.len()),
+            ));
         }
         let mut pos = HexPosition {
             red: [0; 6],
@@ -263,7 +269,10 @@ impl Notation for Hex {
                     }
                     'r' | 'b' => {
                         if f >= n {
-                            return Err(err(format!("rank {} is longer than {n} cells", r + 1)));
+                            return Err(err(
+                                PositionErrorKind::RowLength,
+                                format!("rank {} is longer than {n} cells", r + 1),
+                            ));
                         }
                         if c == 'r' {
                             set(&mut pos.red, r * n + f);
@@ -273,15 +282,18 @@ impl Notation for Hex {
                         f += 1;
                     }
                     other => {
-                        return Err(err(format!(
-                            "unexpected character '{other}' in rank {}; {expected}",
-                            r + 1
-                        )))
+                        return Err(err(
+                            PositionErrorKind::UnknownPiece,
+                            format!("unexpected character '{other}' in rank {}; {expected}", r + 1),
+                        ))
                     }
                 }
             }
             if f != n {
-                return Err(err(format!("rank {} has {f} cells, not {n}", r + 1)));
+                return Err(err(
+                    PositionErrorKind::RowLength,
+                    format!("rank {} has {f} cells, not {n}", r + 1),
+                ));
             }
         }
         Ok(pos)

@@ -9,8 +9,8 @@ pub use pawn::Pawn;
 
 use crate::error::InvalidValue;
 use crate::game::{
-    unknown_option, Game, GameSpec, MachinePreset, MoveError, Notation, Outcome, Player, PositionError, Rules,
-    Symmetric,
+    unknown_option, Game, GameSpec, MachinePreset, MoveError, Notation, Outcome, Player, PositionError,
+    PositionErrorKind, Rules, Symmetric,
 };
 use crate::games::board::{cell_name, encode_ranks, parse_cell, split_cell, square_board};
 use crate::picture::{self, Board, Look, MoveCells, Picture};
@@ -433,10 +433,7 @@ impl Notation for Hexapawn {
     }
 
     fn parse_position(&self, text: &str) -> Result<HexapawnPosition, PositionError> {
-        let err = |reason: String| PositionError {
-            text: text.to_string(),
-            reason,
-        };
+        let err = |kind, reason: String| PositionError::new(text, kind, reason);
         let expected = format!(
             "expected {} ranks of {} cells from rank {} down to 1, separated by '/', using P, p and digits, then ' w' or ' b' (like '{}')",
             self.height,
@@ -446,16 +443,24 @@ impl Notation for Hexapawn {
         );
         let mut parts = text.split_whitespace();
         let (Some(board), Some(side), None) = (parts.next(), parts.next(), parts.next()) else {
-            return Err(err(expected));
+            return Err(err(PositionErrorKind::Form, expected));
         };
         let turn = match side {
             "w" => Player::One,
             "b" => Player::Two,
-            other => return Err(err(format!("side to move '{other}' is not 'w' or 'b'"))),
+            other => {
+                return Err(err(
+                    PositionErrorKind::SideToMove,
+                    format!("side to move '{other}' is not 'w' or 'b'"),
+                ))
+            }
         };
         let rows: Vec<&str> = board.split('/').collect();
         if rows.len() != usize::from(self.height) {
-            return Err(err(format!("found {} ranks; {expected}", rows.len())));
+            return Err(err(
+                PositionErrorKind::RowCount,
+                format!("found {} ranks; {expected}", rows.len()),
+            ));
         }
         let (mut white, mut black) = (0u64, 0u64);
         for (i, row) in rows.iter().enumerate() {
@@ -474,7 +479,10 @@ impl Notation for Hexapawn {
                     'P' | 'p' => {
                         flush(&mut digits, &mut f);
                         if f >= self.w() {
-                            return Err(err(format!("rank {} is longer than {} cells", r + 1, self.width)));
+                            return Err(err(
+                                PositionErrorKind::RowLength,
+                                format!("rank {} is longer than {} cells", r + 1, self.width),
+                            ));
                         }
                         let bit = 1u64 << (r * self.w() + f);
                         if c == 'P' {
@@ -485,16 +493,19 @@ impl Notation for Hexapawn {
                         f += 1;
                     }
                     other => {
-                        return Err(err(format!(
-                            "unexpected character '{other}' in rank {}; {expected}",
-                            r + 1
-                        )))
+                        return Err(err(
+                            PositionErrorKind::UnknownPiece,
+                            format!("unexpected character '{other}' in rank {}; {expected}", r + 1),
+                        ))
                     }
                 }
             }
             flush(&mut digits, &mut f);
             if f != self.w() {
-                return Err(err(format!("rank {} has {f} cells, not {}", r + 1, self.width)));
+                return Err(err(
+                    PositionErrorKind::RowLength,
+                    format!("rank {} has {f} cells, not {}", r + 1, self.width),
+                ));
             }
         }
         Ok(HexapawnPosition { white, black, turn })

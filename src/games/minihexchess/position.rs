@@ -8,7 +8,7 @@ use rustc_hash::FxHasher;
 
 use super::tables::{r_max, r_min};
 use super::{HexchessPosition, MiniHexchess, Piece, HISTORY};
-use crate::game::{Player, PositionError};
+use crate::game::{Player, PositionError, PositionErrorKind};
 use crate::games::board::encode_run;
 use crate::games::chesslike::{decode_run, parse_side, side_char};
 
@@ -59,49 +59,54 @@ impl MiniHexchess {
 
     /// Read a position string.
     pub(super) fn read_position(text: &str) -> Result<HexchessPosition, PositionError> {
-        let err = |reason: String| PositionError {
-            text: text.to_string(),
-            reason,
-        };
+        let err = |kind, reason: String| PositionError::new(text, kind, reason);
         let parts: Vec<&str> = text.split_whitespace().collect();
         let (board, side, halfmoves, history) = match parts.as_slice() {
             [b, s] => (*b, *s, "0", None),
             [b, s, h] => (*b, *s, *h, None),
             [b, s, h, hist] => (*b, *s, *h, Some(*hist)),
-            _ => return Err(err(EXPECTED.to_string())),
+            _ => return Err(err(PositionErrorKind::Form, EXPECTED.to_string())),
         };
-        let turn = parse_side(side).map_err(|e| err(e.to_string()))?;
+        let turn = parse_side(side).map_err(|e| err(PositionErrorKind::SideToMove, e.to_string()))?;
         let files: Vec<&str> = board.split('/').collect();
         if files.len() != 7 {
-            return Err(err(format!("found {} files; {EXPECTED}", files.len())));
+            return Err(err(
+                PositionErrorKind::RowCount,
+                format!("found {} files; {EXPECTED}", files.len()),
+            ));
         }
         let mut cells = [None; 37];
         let mut base = 0;
         for (k, file) in files.iter().enumerate() {
             let len = file_len(k as i32 - 3);
             let label = format!("file {}", char::from(b'a' + k as u8));
-            let run = decode_run(file, len, &label, "cells", EXPECTED).map_err(|e| err(e.to_string()))?;
+            let run = decode_run(file, len, &label, "cells", EXPECTED).map_err(|e| err(e.kind(), e.to_string()))?;
             cells[base..base + len].copy_from_slice(&run);
             base += len;
         }
         let halfmoves: u8 = halfmoves.parse().ok().filter(|&h| h <= 100).ok_or_else(|| {
-            err(format!(
-                "plies since a capture or pawn move '{halfmoves}': expected 0 to 100"
-            ))
+            err(
+                PositionErrorKind::Clock,
+                format!("plies since a capture or pawn move '{halfmoves}': expected 0 to 100"),
+            )
         })?;
         let mut pos = Self::with_history(cells, turn, halfmoves);
         if let Some(list) = history.filter(|h| *h != "-") {
             let hashes: Result<Vec<u64>, _> = list.split(',').map(|h| u64::from_str_radix(h, 16)).collect();
             let hashes = hashes.map_err(|_| {
-                err(format!(
-                    "history '{list}': expected hexadecimal hashes separated by commas"
-                ))
+                err(
+                    PositionErrorKind::History,
+                    format!("history '{list}': expected hexadecimal hashes separated by commas"),
+                )
             })?;
             if hashes.is_empty() || hashes.len() > HISTORY || hashes.last() != Some(&pos.history[0]) {
-                return Err(err(format!(
-                    "history '{list}': must end with this position's own hash {:x}",
-                    pos.history[0]
-                )));
+                return Err(err(
+                    PositionErrorKind::History,
+                    format!(
+                        "history '{list}': must end with this position's own hash {:x}",
+                        pos.history[0]
+                    ),
+                ));
             }
             pos.history = [0; HISTORY];
             pos.history[..hashes.len()].copy_from_slice(&hashes);
