@@ -297,8 +297,40 @@ impl Geometry {
     }
 }
 
-/// The geometry of labels of `size` for these texts, or what is wrong.
-fn geometry(size: LabelSize, texts: &[LabelText], board: &Board, min_unit: f64) -> Result<Geometry, String> {
+/// Labels too small for their boxes: the size asked for, the smallest cell
+/// allowed, and the width and height the boxes need (mm).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct TooSmall {
+    size: LabelSize,
+    min_unit: f64,
+    need_width: f64,
+    need_height: f64,
+}
+
+impl std::fmt::Display for TooSmall {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let TooSmall {
+            size,
+            min_unit,
+            need_width,
+            need_height,
+        } = *self;
+        write!(
+            f,
+            "labels of {} × {} mm are too small for these boxes: with text of at least {MIN_PT} pt and cells of at least {} mm they need {} × {} mm (give --label-size {}x{})",
+            n(size.width),
+            n(size.height),
+            n(min_unit),
+            n(need_width.ceil()),
+            n(need_height.ceil()),
+            n(size.width.max(need_width).ceil()),
+            n(size.height.max(need_height).ceil())
+        )
+    }
+}
+
+/// The geometry of labels of `size` for these texts, or how far they fall short.
+fn geometry(size: LabelSize, texts: &[LabelText], board: &Board, min_unit: f64) -> Result<Geometry, TooSmall> {
     let small = MIN_PT;
     let name_width = texts
         .iter()
@@ -323,16 +355,12 @@ fn geometry(size: LabelSize, texts: &[LabelText], board: &Board, min_unit: f64) 
     let need_width = (2.0 * PAD + legend_width + GAP + bw * min_unit).max(2.0 * PAD + header);
     let need_height = body_top + PAD + (lines * LINE).max(bh * min_unit);
     if size.width + 1e-9 < need_width || size.height + 1e-9 < need_height {
-        return Err(format!(
-            "labels of {} × {} mm are too small for these boxes: with text of at least {MIN_PT} pt and cells of at least {} mm they need {} × {} mm (give --label-size {}x{})",
-            n(size.width),
-            n(size.height),
-            n(min_unit),
-            n(need_width.ceil()),
-            n(need_height.ceil()),
-            n(size.width.max(need_width).ceil()),
-            n(size.height.max(need_height).ceil())
-        ));
+        return Err(TooSmall {
+            size,
+            min_unit,
+            need_width,
+            need_height,
+        });
     }
     let body_h = size.height - body_top - PAD;
     let unit = ((size.width - 2.0 * PAD - legend_width - GAP) / bw).min(body_h / bh);
@@ -348,7 +376,7 @@ fn geometry(size: LabelSize, texts: &[LabelText], board: &Board, min_unit: f64) 
 
 /// The smallest label of the matchbox's width that holds these boxes, at
 /// least a matchbox top.
-fn default_geometry(texts: &[LabelText], board: &Board, min_unit: f64) -> Result<Geometry, String> {
+fn default_geometry(texts: &[LabelText], board: &Board, min_unit: f64) -> Result<Geometry, TooSmall> {
     let base = LabelSize::MATCHBOX;
     match geometry(base, texts, board, min_unit) {
         Ok(g) => Ok(g),
@@ -418,7 +446,7 @@ pub fn sheet<G: Picture>(subject: &Subject<'_, G>, layout: Layout) -> Result<She
         Some(size) => geometry(size, &texts, &board, min_unit),
         None => default_geometry(&texts, &board, min_unit),
     }
-    .map_err(LabelError::DoesNotFit)?;
+    .map_err(|e| LabelError::DoesNotFit(e.to_string()))?;
     let size = geometry.label;
     let (pw, ph) = layout.paper.size_mm();
     let margin = EDGE + MARK + MARK_GAP;
