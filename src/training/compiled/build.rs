@@ -1,0 +1,137 @@
+//! Building a compiled table for a machine and an opponent: explore the
+//! game, number its positions children first, then list the moves and the
+//! machine's boxes over them (at the same time).
+
+use hashbrown::HashTable;
+use rustc_hash::FxHashMap;
+
+use crate::game::Game;
+use crate::machine::beads::Beads;
+use crate::machine::{GameResult, Machine};
+use crate::search::solver::{memory_bounded, Value};
+use crate::training::exact::EXACT_LIMIT;
+use crate::training::opponent::{Opponent, PerfectPlayer, PERFECT_LIMIT};
+
+use super::classes::Classes;
+use super::explore::explore;
+use super::lists::Lists;
+use super::table::{Node, Table};
+
+/// The most positions a compiled table holds; larger games take the general
+/// path. The exact evaluation's limit: every game compiled can be evaluated
+/// exactly on the general path too, so both give the same records.
+pub const COMPILED_LIMIT: usize = EXACT_LIMIT;
+
+impl<G: Game> Table<G> {
+    /// The table for this machine and opponent, or `None` where the general
+    /// path must play: a large or cyclic game, or an opponent other than
+    /// random or perfect (from the whole game solved).
+    pub(crate) fn build(machine: &Machine<G>, opponent: &Opponent<G>) -> Option<Table<G>> {
+        match opponent {
+            Opponent::Random => {}
+            Opponent::Perfect { player, .. } if player.is_exhaustive() => {}
+            _ => return None,
+        }
+        let game = machine.game();
+        let limit = memory_bounded::<G::Position>(COMPILED_LIMIT);
+        if game.exceeds(limit) {
+            return None;
+        }
+        let side = machine.side();
+        let starts = game.starts();
+        let mut found = explore(game, &starts, limit)?;
+        // The positions by value are not needed from here: their memory back before the tables are made.
+        found.ids = HashTable::new();
+        found.over = FxHashMap::default();
+        let n = found.positions.len();
+        // Renumber in the order finished: children before parents.
+        let mut new_id = vec![0u32; n];
+        for (k, &old) in found.finished.iter().enumerate() {
+            new_id[old as usize] = k as u32;
+        }
+        // The positions in the new ids, read in that order from here on.
+        let by_old = std::mem::take(&mut found.positions);
+        let positions: Vec<G::Position> = found.finished.iter().map(|&old| by_old[old as usize].clone()).collect();
+        drop(by_old);
+        // Each position's state, and the solver's score of those over.
+        let mut node = Vec::with_capacity(n);
+        let mut over_score = vec![i32::MIN; n];
+        for (i, pos) in positions.iter().enumerate() {
+            let outcome = game.outcome(pos);
+            node.push(match Value::of_outcome(game, pos, outcome) {
+                Some(v) => {
+                    over_score[i] = v.score();
+                    Node::Over(GameResult::for_player(outcome, side))
+                }
+                None if game.turn(pos) == side => Node::Machine,
+                None => Node::Opponent,
+            });
+        }
+        // The moves and the machine's boxes apart, at the same time.
+        let (lists, classes) = rayon::join(
+            || Lists::make(&found, &node, &new_id, over_score),
+            || Classes::find(machine, &found, &positions, &node, &new_id),
+        );
+        let Lists {
+            children,
+            best,
+            parents,
+        } = lists;
+        let classes = classes?;
+        let start_id = |k: usize| new_id[found.roots[k] as usize];
+        let start_ids = if starts.len() > 1 {
+            (0..starts.len()).map(|k| (starts[k].0.clone(), start_id(k))).collect()
+        } else {
+            FxHashMap::default()
+        };
+        let starts = (0..starts.len()).map(|k| (start_id(k), starts[k].1)).collect();
+        let settings = machine.settings();
+        let most_colours = classes.colours.at.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
+        let fresh = (0..=most_colours as usize)
+            .map(|k| Beads::filled(settings.beads.beads(1), k))
+            .collect();
+        Some(Table {
+            node,
+            children,
+            best,
+            parents,
+            class_of: classes.class_of,
+            colours: classes.colours,
+            class_box: classes.class_box,
+            class_position: classes.position,
+            members: classes.members,
+            box_class: classes.box_class,
+            fresh,
+            starts,
+            start_ids,
+            exact: None,
+        })
+    }
+
+    /// The table against a perfect opponent that plays with chance `p`,
+    /// and that opponent, made without solving the game first: the table
+    /// works out the perfect player's choices itself, so the whole-game
+    /// solve [`PerfectPlayer::new`] would do (half a second on Hexapawn
+    /// 5×5) is put off until a game is played another way. `None` where
+    /// the perfect opponent would not be the exhaustive solver, or the game
+    /// does not compile: then make it as usual.
+    ///
+    /// The solve cannot run out once put off: it stores the canonical
+    /// positions not over reachable from the start, no more than the
+    /// table's positions, which are bounded by [`COMPILED_LIMIT`], below the
+    /// solve's [`PERFECT_LIMIT`].
+    pub(crate) fn against_perfect(machine: &Machine<G>, p: f64) -> Option<(Opponent<G>, Table<G>)> {
+        const { assert!(COMPILED_LIMIT <= PERFECT_LIMIT) };
+        let game = machine.game();
+        // As `PerfectPlayer::new` decides: the position solver where the estimate says so.
+        if game.expects_to_exceed(PERFECT_LIMIT) || game.exceeds(PERFECT_LIMIT) {
+            return None;
+        }
+        let opponent = Opponent::Perfect {
+            p,
+            player: Box::new(PerfectPlayer::solved_when_asked(game.clone())),
+        };
+        let table = Table::build(machine, &opponent)?;
+        Some((opponent, table))
+    }
+}

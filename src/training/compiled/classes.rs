@@ -1,0 +1,154 @@
+//! The machine's boxes over a compiled table's positions: each position's
+//! class (its box key), the child each bead colour leads to, and which box
+//! holds each class.
+
+use rayon::prelude::*;
+
+use crate::game::Game;
+use crate::machine::boxes::BoxSet;
+use crate::machine::{bead_colours, Machine};
+use crate::symmetry::Symmetry;
+
+use super::explore::Found;
+use super::flat::Flat;
+use super::table::{Node, NONE};
+
+/// The machine's boxes over the table's positions.
+pub(super) struct Classes<P> {
+    pub(super) class_of: Vec<u32>,
+    pub(super) colours: Flat,
+    pub(super) class_box: Vec<u32>,
+    pub(super) position: Vec<P>,
+    pub(super) members: Flat,
+    pub(super) box_class: Vec<u32>,
+}
+
+impl<P: Clone + Sync> Classes<P> {
+    /// Where the machine moves, the class of each position (its box key)
+    /// and the child each bead colour leads to: for a box the machine has,
+    /// by its moves; for one it would open on first visit, by the moves it
+    /// would be made with. `None` if a colour's move is not legal (the
+    /// general path then plays).
+    pub(super) fn find<G: Game<Position = P>>(
+        machine: &Machine<G>,
+        found: &Found<P>,
+        positions: &[P],
+        node: &[Node],
+        new_id: &[u32],
+    ) -> Option<Classes<P>> {
+        let game = machine.game();
+        let n = node.len();
+        let symmetry = machine.settings().symmetry;
+        let box_set: BoxSet = machine.box_set();
+        let position_of = |i: u32| &positions[i as usize];
+        // The positions where the machine moves with their box keys, worked
+        // out on every core, then grouped by sorting (on every core too,
+        // where a map from keys met a cache miss a position): in key order,
+        // each key's positions lowest id first.
+        let mut keyed: Vec<(G::BoxKey, u32, G::Symmetry)> = (0..n as u32)
+            .into_par_iter()
+            .filter(|&i| node[i as usize] == Node::Machine)
+            .map(|i| {
+                let (key, sym) = machine.key(position_of(i));
+                (key, i, sym)
+            })
+            .collect();
+        keyed.par_sort_unstable_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
+        let groups: Vec<&[_]> = keyed.chunk_by(|a, b| a.0 == b.0).collect();
+        // Each key's box, as its lowest id finds it, on every core: the
+        // machine's own, or the moves of the one it would open on first
+        // visit, or none (a position played at random).
+        let boxes: Vec<Option<(u32, Vec<G::Move>)>> = groups
+            .par_iter()
+            .map_init(Vec::new, |moves, group| {
+                let (key, first, _) = &group[0];
+                match machine.find(key) {
+                    Some(b) => Some((b, Vec::new())),
+                    None if machine.is_enumerated() => None,
+                    None => {
+                        let pos = position_of(*first);
+                        game.legal_moves(pos, moves);
+                        let fresh = || (NONE, bead_colours(game, &game.key_position(key), symmetry));
+                        box_set.includes(game, pos, moves).then(fresh)
+                    }
+                }
+            })
+            .collect();
+        let mut class_of = vec![NONE; n];
+        let mut sym_of = vec![G::Symmetry::identity(); n];
+        let mut class_box = Vec::new();
+        let mut position = Vec::new();
+        // The moves of each class's colours, for classes not opened yet.
+        let mut fresh_moves: Vec<Vec<G::Move>> = Vec::new();
+        for (group, found_box) in groups.iter().zip(boxes) {
+            let Some((b, fresh)) = found_box else {
+                continue;
+            };
+            let c = class_box.len() as u32;
+            class_box.push(b);
+            fresh_moves.push(fresh);
+            position.push(position_of(group[0].1).clone());
+            for &(_, i, sym) in group.iter() {
+                class_of[i as usize] = c;
+                sym_of[i as usize] = sym;
+            }
+        }
+        drop(groups);
+        drop(keyed);
+        // The child each colour leads to, on every core.
+        let colours = Flat::par_rows(n, Vec::new, |moves, i, row| {
+            let c = class_of[i as usize];
+            if c == NONE {
+                return Some(());
+            }
+            let stored: &[G::Move] = match class_box[c as usize] {
+                NONE => &fresh_moves[c as usize],
+                b => &machine.boxes()[b as usize].moves,
+            };
+            game.legal_moves(position_of(i), moves);
+            let kids = found.kids_of(found.finished[i as usize]);
+            let inverse = sym_of[i as usize].inverse();
+            for &mv in stored {
+                let k = moves.iter().position(|&m| m == game.map_move(mv, inverse))?;
+                row.push(new_id[kids[k] as usize]);
+            }
+            Some(())
+        })?;
+        drop(sym_of);
+        let mut member_count = vec![0u32; class_box.len()];
+        for &c in &class_of {
+            if c != NONE {
+                member_count[c as usize] += 1;
+            }
+        }
+        let mut members = Flat::with_capacity(class_box.len(), 0);
+        let mut filled = vec![0u32; class_box.len()];
+        members.at.clear();
+        members.at.push(0);
+        for &k in &member_count {
+            members.at.push(members.at.last().expect("not empty") + k);
+        }
+        members.items = vec![0; *members.at.last().expect("not empty") as usize];
+        for (i, &c) in class_of.iter().enumerate() {
+            if c != NONE {
+                let slot = members.at[c as usize] + filled[c as usize];
+                members.items[slot as usize] = i as u32;
+                filled[c as usize] += 1;
+            }
+        }
+        let mut box_class = vec![NONE; machine.boxes().len()];
+        for (c, &b) in class_box.iter().enumerate() {
+            if b != NONE {
+                box_class[b as usize] = c as u32;
+            }
+        }
+        Some(Classes {
+            class_of,
+            colours,
+            class_box,
+            position,
+            members,
+            box_class,
+        })
+    }
+}
