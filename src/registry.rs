@@ -254,6 +254,18 @@ game_table! {
     MiniHexchess(MiniHexchess),
 }
 
+impl AnyGame {
+    /// The game, where it has a winner solver of its own that `menace
+    /// solve` asks instead of the exhaustive search (who wins each opening,
+    /// or a position, within a budget of time or positions): Hex's.
+    pub fn own_solver(&self) -> Option<&Hex> {
+        match self {
+            AnyGame::Hex(hex) => Some(hex),
+            _ => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -21,7 +21,7 @@ use super::output::print_json;
 #[derive(Args)]
 pub struct BoxesArgs {
     /// The game spec; the help lists the games of the registry.
-    #[arg(help = super::game_help())]
+    #[arg(help = super::args::game_help())]
     game: String,
     /// The side the machine plays (e.g. black, white, x, o) [default: as train and play: black for hexapawn, white for octopawn, x for tictactoe].
     #[arg(long)]
@@ -53,16 +53,16 @@ pub struct BoxesArgs {
 }
 
 pub fn run(args: BoxesArgs) -> anyhow::Result<()> {
-    let game = super::game_arg(&args.game)?;
+    let game = super::args::game_arg(&args.game)?;
     let name = machine_name(&game);
     // --side defaults as in train and play.
     let side = match &args.side {
-        Some(s) => game.parse_player(s).map_err(super::usage)?,
+        Some(s) => game.parse_player(s).map_err(super::args::usage)?,
         None => game.machine_side(),
     };
     let printing = args.svg.is_some() || args.pdf.is_some();
     if !printing && (args.paper.is_some() || args.label_size.is_some()) {
-        return Err(super::usage(
+        return Err(super::args::usage(
             "--paper and --label-size shape a sheet: give --pdf FILE or --svg FILE too",
         ));
     }
@@ -80,11 +80,11 @@ pub fn run(args: BoxesArgs) -> anyhow::Result<()> {
 /// The layout --paper and --label-size ask for.
 fn layout(args: &BoxesArgs) -> anyhow::Result<Layout> {
     let paper = match &args.paper {
-        Some(p) => Paper::parse(p).map_err(|e| super::usage(format!("--paper: {e}")))?,
+        Some(p) => Paper::parse(p).map_err(|e| super::args::usage(format!("--paper: {e}")))?,
         None => Paper::from_env(),
     };
     let label = match &args.label_size {
-        Some(s) => Some(LabelSize::parse(s).map_err(|e| super::usage(format!("--label-size: {e}")))?),
+        Some(s) => Some(LabelSize::parse(s).map_err(|e| super::args::usage(format!("--label-size: {e}")))?),
         None => None,
     };
     Ok(Layout { paper, label })

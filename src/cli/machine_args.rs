@@ -48,7 +48,7 @@ impl MachineArgs {
     pub fn settings(&self, game: &AnyGame) -> anyhow::Result<MachineSettings> {
         let mut s = match self.preset.as_deref() {
             None => default_settings(game),
-            Some(name) => MachineSettings::preset(name).map_err(super::usage)?,
+            Some(name) => MachineSettings::preset(name).map_err(super::args::usage)?,
         };
         if let Some(b) = &self.beads {
             s.beads = b.clone();

@@ -1,26 +1,28 @@
 //! Command line: parse arguments, then hand each subcommand to its module.
+//! What the subcommands share (reading values, usage errors, standard
+//! output) lives in `args` and `output`, which name no subcommand: the
+//! arrows point from here to the subcommands, and from them to those two.
 
 /// Write a line to standard output, returning a [`StdoutError`] from the
 /// enclosing function if it cannot be written (a closed pipe, a full disk).
 macro_rules! outln {
     () => {
-        $crate::cli::write_out(format_args!("\n"))?
+        $crate::cli::output::write_out(format_args!("\n"))?
     };
     ($($arg:tt)*) => {
-        $crate::cli::write_out(format_args!("{}\n", format_args!($($arg)*)))?
+        $crate::cli::output::write_out(format_args!("{}\n", format_args!($($arg)*)))?
     };
 }
 
 /// [`outln!`] without the newline.
 macro_rules! out {
     ($($arg:tt)*) => {
-        $crate::cli::write_out(format_args!($($arg)*))?
+        $crate::cli::output::write_out(format_args!($($arg)*))?
     };
 }
 
+mod args;
 mod bench;
-mod bench_hex;
-mod bench_sol;
 mod boxes;
 mod machine_args;
 mod merge;
@@ -31,12 +33,12 @@ mod progress;
 mod run;
 mod serve;
 mod solve;
-mod solve_hex;
 mod train;
 
-use std::io::Write;
-
 use clap::{Parser, Subcommand};
+
+pub use args::is_usage;
+pub use output::{flush_out, StdoutError};
 
 /// Matchbox learning machines: Michie's MENACE, Gardner's HER, and the games they learn.
 #[derive(Parser)]
@@ -82,92 +84,4 @@ pub fn run() -> anyhow::Result<()> {
         Command::Serve(args) => serve::run(args),
         Command::Bench(args) => bench::run(args),
     }
-}
-
-/// A value on the command line that could not be read: what it was for,
-/// the text, and what was expected.
-pub use menace::error::InvalidValue as ArgError;
-
-/// A count that must be a whole number from 1 up (games, seeds, K).
-pub fn positive(text: &str) -> Result<u64, ArgError> {
-    match text.trim().parse::<i128>() {
-        Ok(n) if n >= 1 && n <= i128::from(u64::MAX) => Ok(n as u64),
-        Ok(_) => Err(ArgError::new("count", text, "expected a whole number from 1 up")),
-        Err(_) => Err(ArgError::new(
-            "count",
-            text,
-            "not a whole number: expected a whole number from 1 up",
-        )),
-    }
-}
-
-/// A seed: a whole number from 0 to 2^64 − 1.
-pub fn seed(text: &str) -> Result<u64, ArgError> {
-    text.trim()
-        .parse::<u64>()
-        .map_err(|_| ArgError::new("seed", text, format!("expected a whole number from 0 to {}", u64::MAX)))
-}
-
-/// A number of games for one run: 1 to 100 000 000 (memory stays flat: running totals only).
-pub fn game_count(text: &str) -> Result<u64, ArgError> {
-    let n = positive(text)?;
-    if n > 100_000_000 {
-        return Err(ArgError::new("games", text, "too many for one run: at most 100000000"));
-    }
-    Ok(n)
-}
-
-/// A bad value on the command line: reported like any error, but exit code 2.
-#[derive(Debug)]
-pub struct Usage(pub String);
-
-impl std::fmt::Display for Usage {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for Usage {}
-
-/// Wrap a message as a usage error.
-pub fn usage(message: impl ToString) -> anyhow::Error {
-    anyhow::Error::new(Usage(message.to_string()))
-}
-
-/// The help of a game argument: every game of the registry, as it reads them.
-pub fn game_help() -> String {
-    format!("The game spec: {}", menace::AnyGame::forms())
-}
-
-/// The game named on the command line; a bad spec is a usage error.
-pub fn game_arg(spec: &str) -> anyhow::Result<menace::AnyGame> {
-    menace::parse_spec(spec).map_err(usage)
-}
-
-/// Whether an error is a usage error (exit code 2).
-pub fn is_usage(e: &anyhow::Error) -> bool {
-    e.downcast_ref::<Usage>().is_some()
-}
-
-/// Standard output could not be written: a closed pipe (`menace ... | head`,
-/// which ends quietly) or a full disk (`> /dev/full`, an error).
-#[derive(Debug, thiserror::Error)]
-#[error("cannot write to standard output")]
-pub struct StdoutError(#[from] pub std::io::Error);
-
-impl StdoutError {
-    /// Whether the reader went away (a closed pipe): not worth a message.
-    pub fn is_closed_pipe(&self) -> bool {
-        self.0.kind() == std::io::ErrorKind::BrokenPipe
-    }
-}
-
-/// Write to the locked standard output (what [`outln!`] and [`out!`] call).
-pub fn write_out(args: std::fmt::Arguments) -> Result<(), StdoutError> {
-    std::io::stdout().lock().write_fmt(args).map_err(StdoutError)
-}
-
-/// Flush standard output (buffered text would otherwise be lost unsaid at exit).
-pub fn flush_out() -> Result<(), StdoutError> {
-    std::io::stdout().lock().flush().map_err(StdoutError)
 }

@@ -24,7 +24,7 @@ use super::machine_args::MachineArgs;
 #[derive(Args)]
 pub struct PlayArgs {
     /// The game spec; the help lists the games of the registry.
-    #[arg(help = super::game_help())]
+    #[arg(help = super::args::game_help())]
     game: String,
     /// The machine's state file: loaded if it exists, saved after every game.
     #[arg(long, value_name = "FILE")]
@@ -33,7 +33,7 @@ pub struct PlayArgs {
     #[arg(long)]
     side: Option<String>,
     /// The seed of the machine's draws for a fresh machine [default: 0].
-    #[arg(long, allow_negative_numbers = true, value_parser = super::seed)]
+    #[arg(long, allow_negative_numbers = true, value_parser = super::args::seed)]
     seed: Option<u64>,
     /// Time for all your moves in each game, e.g. 30s, 2m, 500ms; running out loses the game.
     #[arg(long, value_parser = parse_duration)]
@@ -43,9 +43,9 @@ pub struct PlayArgs {
 }
 
 /// Read `500ms`, `30s`, `2m`, `1h`, or a number of seconds.
-fn parse_duration(text: &str) -> Result<Duration, super::ArgError> {
+fn parse_duration(text: &str) -> Result<Duration, super::args::ArgError> {
     let t = text.trim();
-    let err = || super::ArgError::new("duration", text, "expected a time like 500ms, 30s, 2m or 1h");
+    let err = || super::args::ArgError::new("duration", text, "expected a time like 500ms, 30s, 2m or 1h");
     let (num, unit) = match t.find(|c: char| !c.is_ascii_digit() && c != '.') {
         Some(i) => t.split_at(i),
         None => (t, "s"),
@@ -75,7 +75,7 @@ enum Input {
 }
 
 pub fn run(args: PlayArgs) -> anyhow::Result<()> {
-    let any = super::game_arg(&args.game)?;
+    let any = super::args::game_arg(&args.game)?;
     let settings = args.machine.settings(&any)?;
     let default = default_side(&any);
     let name = machine_name(&any);
@@ -175,7 +175,7 @@ fn session<G: Game>(
 ) -> anyhow::Result<()> {
     // A game already over at its start would be played, and saved, without end.
     if game.outcome(&game.start()).is_over() {
-        return Err(super::usage(format!(
+        return Err(super::args::usage(format!(
             "{}: the game is already over at its start position: nothing to play",
             game.spec()
         )));
@@ -191,7 +191,7 @@ fn session<G: Game>(
             let text = read_text(path).map_err(|e| anyhow!(e))?;
             let mut t = state::from_json(&game, &text).map_err(|e| anyhow!("state file '{}': {e}", path.display()))?;
             if let Some(s) = &args.side {
-                let asked = game.parse_player(s).map_err(super::usage)?;
+                let asked = game.parse_player(s).map_err(super::args::usage)?;
                 if asked != t.machine().side() {
                     anyhow::bail!(
                         "--side {s}: the machine in '{}' plays {}",
@@ -223,7 +223,7 @@ fn session<G: Game>(
         }
         _ => {
             let side = match &args.side {
-                Some(s) => game.parse_player(s).map_err(super::usage)?,
+                Some(s) => game.parse_player(s).map_err(super::args::usage)?,
                 None => default_side,
             };
             Trainer::new(
@@ -257,7 +257,7 @@ fn session<G: Game>(
         let number = trainer.games_played().saturating_add(1);
         outln!("\n{}", screen.bold(&format!("=== Game {number} ===")));
         let end = play_one(&game, &mut trainer, &input, args.deadline, &screen, name, &help)?;
-        let bye = |trainer: &Trainer<G>, (you, it, draws): (u32, u32, u32)| -> Result<(), super::StdoutError> {
+        let bye = |trainer: &Trainer<G>, (you, it, draws): (u32, u32, u32)| -> Result<(), super::output::StdoutError> {
             outln!(
                 "\nBye. Score: you {you}, {name} {it}, draws {draws}. (This session; {name} has played {} in all.)",
                 games(trainer.games_played())
@@ -367,7 +367,7 @@ fn report_changes<G: Game>(
     drawn: &[Drawn<G>],
     name: &str,
     told_mirrors: &mut bool,
-) -> Result<(), super::StdoutError> {
+) -> Result<(), super::output::StdoutError> {
     if changes.is_empty() {
         outln!("{name}'s beads are unchanged.");
         return Ok(());

@@ -20,12 +20,12 @@ pub struct PlotArgs {
     charts: Vec<String>,
 }
 
-fn chart_name(text: &str) -> Result<String, super::ArgError> {
+fn chart_name(text: &str) -> Result<String, super::args::ArgError> {
     if CHARTS.iter().any(|c| c.name == text) {
         Ok(text.to_string())
     } else {
         let names: Vec<&str> = CHARTS.iter().map(|c| c.name).collect();
-        Err(super::ArgError::new(
+        Err(super::args::ArgError::new(
             "chart",
             text,
             format!("unknown: expected one of {}", names.join(", ")),

@@ -75,10 +75,10 @@ impl ShardArg {
 /// still being spawned after 11 minutes).
 const MAX_THREADS: usize = 256;
 
-fn thread_count(text: &str) -> Result<usize, super::ArgError> {
-    let n = super::positive(text)?;
+fn thread_count(text: &str) -> Result<usize, super::args::ArgError> {
+    let n = super::args::positive(text)?;
     if n > MAX_THREADS as u64 {
-        return Err(super::ArgError::new(
+        return Err(super::args::ArgError::new(
             "threads",
             text,
             format!("at most {MAX_THREADS} (the results are the same on any number)"),
@@ -210,7 +210,7 @@ fn run_experiment(
 }
 
 /// Losses per arm, and the files written.
-pub fn report(exp: &Experiment, written: &Written) -> Result<(), super::StdoutError> {
+pub fn report(exp: &Experiment, written: &Written) -> Result<(), super::output::StdoutError> {
     for (a, band) in exp.arms.iter().zip(&written.losses) {
         if let Some(b) = band {
             outln!(

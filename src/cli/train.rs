@@ -19,7 +19,7 @@ use super::progress::games_bar;
 #[derive(Args)]
 pub struct TrainArgs {
     /// The game spec; the help lists the games of the registry.
-    #[arg(help = super::game_help())]
+    #[arg(help = super::args::game_help())]
     game: String,
     /// The side the machine plays [default: the side that wins on a hexapawn board (black on 3x3, white on octopawn), x for tictactoe, the first player elsewhere].
     #[arg(long)]
@@ -30,15 +30,15 @@ pub struct TrainArgs {
     #[arg(long, value_parser = OpponentSpec::parse_program)]
     opponent: Option<OpponentSpec>,
     /// How many games to play (at most 100000000).
-    #[arg(long, default_value_t = 50, allow_negative_numbers = true, value_parser = super::game_count)]
+    #[arg(long, default_value_t = 50, allow_negative_numbers = true, value_parser = super::args::game_count)]
     games: u64,
     /// The seed of the run's random stream.
-    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = super::seed)]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = super::args::seed)]
     seed: u64,
     #[command(flatten)]
     machine: MachineArgs,
     /// Also compute the exact expected results every K games.
-    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = super::positive)]
+    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = super::args::positive)]
     exact_every: Option<u64>,
     /// Save the whole state (machine, opponent, random stream) here afterwards.
     #[arg(long, value_name = "FILE")]
@@ -56,7 +56,7 @@ pub struct TrainArgs {
 }
 
 pub fn run(args: TrainArgs) -> anyhow::Result<()> {
-    let any = super::game_arg(&args.game)?;
+    let any = super::args::game_arg(&args.game)?;
     let settings = args.machine.settings(&any)?;
     let default = default_side(&any);
     with_game!(any, g => train(g, &args, settings, default))
@@ -85,7 +85,7 @@ fn train<G: Game>(
             let text = read_text(path).map_err(|e| anyhow!(e))?;
             let t = state::from_json(&game, &text).map_err(|e| anyhow!("state file '{}': {e}", path.display()))?;
             if let Some(s) = &args.side {
-                let asked = game.parse_player(s).map_err(super::usage)?;
+                let asked = game.parse_player(s).map_err(super::args::usage)?;
                 if asked != t.machine().side() {
                     bail!(
                         "--side {s}: the machine in '{}' plays {}; leave --side out to continue it",
@@ -96,7 +96,7 @@ fn train<G: Game>(
             }
             // Refused before a game is played, rather than the games thrown away unsaid.
             if args.save.is_none() && !args.no_save {
-                return Err(super::usage(format!(
+                return Err(super::args::usage(format!(
                     "--resume {0} without --save would throw the games away: give --save {0} to save them back (or --no-save to keep nothing)",
                     path.display()
                 )));
@@ -105,7 +105,7 @@ fn train<G: Game>(
         }
         None => {
             let side = match &args.side {
-                Some(s) => game.parse_player(s).map_err(super::usage)?,
+                Some(s) => game.parse_player(s).map_err(super::args::usage)?,
                 None => default_side,
             };
             let opponent = args.opponent.clone().unwrap_or(OpponentSpec::Random);
@@ -141,14 +141,14 @@ fn train<G: Game>(
         let record = trainer.play_game(exact);
         tally.add(&record);
         if args.json {
-            serde_json::to_writer(&mut lines, &record).map_err(|e| super::StdoutError(e.into()))?;
-            lines.write_all(b"\n").map_err(super::StdoutError)?;
+            serde_json::to_writer(&mut lines, &record).map_err(|e| super::output::StdoutError(e.into()))?;
+            lines.write_all(b"\n").map_err(super::output::StdoutError)?;
         }
         if i % 64 == 0 {
             bar.set_position(i);
         }
     }
-    lines.flush().map_err(super::StdoutError)?;
+    lines.flush().map_err(super::output::StdoutError)?;
     drop(lines);
     bar.finish_and_clear();
     let final_exact = trainer.exact();
@@ -244,7 +244,7 @@ fn train<G: Game>(
     Ok(())
 }
 
-fn print_exact(e: &ExactPair) -> Result<(), super::StdoutError> {
+fn print_exact(e: &ExactPair) -> Result<(), super::output::StdoutError> {
     for (name, x) in [("perfect", e.perfect), ("random", e.random)] {
         match x {
             Some(x) => outln!(

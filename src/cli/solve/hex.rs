@@ -9,16 +9,18 @@ use menace::games::hex::{perfect, solver as hex_solver, HexPosition};
 use menace::prelude::*;
 use menace::{Hex, Outcome};
 
-use super::output::print_json;
-use super::progress::openings_bar;
-use super::solve::{solve_game, SolveArgs, ORACLE_FIRST_LIMIT};
+use super::args::SolveArgs;
+use super::exact::{solve_game, ORACLE_FIRST_LIMIT};
+use crate::cli::args::usage;
+use crate::cli::output::print_json;
+use crate::cli::progress::openings_bar;
 
 /// The budget on 8×8 when none is given: ten minutes.
 const DEFAULT_SECONDS_8X8: f64 = 600.0;
 
 pub fn run(hex: &Hex, args: &SolveArgs) -> anyhow::Result<()> {
     if let Some(text) = &args.position {
-        let pos = hex.parse_position(text).map_err(super::usage)?;
+        let pos = hex.parse_position(text).map_err(usage)?;
         return position(hex, args, &pos);
     }
     // Small boards: the exact solver first, which gives distances.
@@ -162,7 +164,7 @@ fn openings(hex: &Hex, args: &SolveArgs, why: &str) -> anyhow::Result<()> {
 /// Who wins one position, with the winning moves or, when lost, the moves that resist.
 fn position(hex: &Hex, args: &SolveArgs, pos: &HexPosition) -> anyhow::Result<()> {
     if let Outcome::Win(p) = hex.outcome(pos) {
-        return Err(super::usage(format!(
+        return Err(usage(format!(
             "position '{}': the game is over, {} has won",
             hex.position_string(pos),
             hex.player_name(p)

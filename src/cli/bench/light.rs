@@ -22,7 +22,7 @@ use menace::machine::Machine;
 use menace::prelude::*;
 use menace::{Hexapawn, Outcome, Player};
 
-use super::bench::Row;
+use super::row::Row;
 
 const MACHINE: u8 = 0;
 const OPPONENT: u8 = 1;
@@ -264,7 +264,7 @@ fn play_whole(t: &mut Tables, n: u64, rng: &mut ChaCha8Rng) -> u64 {
 }
 
 /// The row of the whole-game loop: `n` games, seed 1.
-pub(super) fn whole_row(n: u64) -> anyhow::Result<Row> {
+pub fn whole_row(n: u64) -> anyhow::Result<Row> {
     let mut t = tables()?;
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let start = Instant::now();
@@ -284,7 +284,7 @@ pub(super) fn whole_row(n: u64) -> anyhow::Result<Row> {
 }
 
 /// The row: `n` games of the speed-of-light loop, seed 1.
-pub(super) fn row(n: u64) -> anyhow::Result<Row> {
+pub fn row(n: u64) -> anyhow::Result<Row> {
     let mut t = tables()?;
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let start = Instant::now();

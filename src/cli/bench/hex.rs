@@ -10,9 +10,9 @@ use rand_chacha::ChaCha8Rng;
 
 use menace::games::hex::solver as hex_solver;
 use menace::prelude::*;
-use menace::{parse_spec, AnyGame, Hex, Outcome, Player};
+use menace::{Hex, Outcome, Player};
 
-use super::bench::Row;
+use super::row::Row;
 
 /// The 7×7 openings that win for the first player, as Benzene's regression
 /// test `regression/dfpn-solve-7x7.tst` gives them (Black first, joining
@@ -27,13 +27,6 @@ const BLACK_WINS_7X7: [&str; 27] = [
 /// The 7×7 opening --quick solves: the centre (about 2 s of CPU time; the edge openings take minutes).
 const QUICK_7X7: [&str; 1] = ["d4"];
 
-fn hex(spec: &str) -> anyhow::Result<Hex> {
-    match parse_spec(spec)? {
-        AnyGame::Hex(h) => Ok(h),
-        _ => unreachable!("a hex spec makes Hex"),
-    }
-}
-
 /// `cell` mirrored across the long diagonal.
 fn transposed(cell: &str) -> String {
     let b = cell.as_bytes();
@@ -41,9 +34,9 @@ fn transposed(cell: &str) -> String {
     format!("{}{}", (b'a' + r - 1) as char, b[0] - b'a' + 1)
 }
 
-/// Solve the openings `only` (all if `None`) of `spec`, on every core.
-fn openings_row(spec: &str, only: Option<&[&str]>, published: Option<&[&str]>) -> anyhow::Result<Row> {
-    let game = hex(spec)?;
+/// Solve the openings `only` (all if `None`) of `game`, on every core.
+fn openings_row(game: &Hex, only: Option<&[&str]>, published: Option<&[&str]>) -> anyhow::Result<Row> {
+    let spec = game.spec();
     let start = game.start();
     let moves: Vec<_> = game
         .moves(&start)
@@ -52,7 +45,7 @@ fn openings_row(spec: &str, only: Option<&[&str]>, published: Option<&[&str]>) -
         .collect();
     let children: Vec<_> = moves.iter().map(|&m| game.play(&start, m)).collect();
     let t = Instant::now();
-    let (solved, searched) = hex_solver::solve_all(&game, &children, None, None, &|_, _, _| {});
+    let (solved, searched) = hex_solver::solve_all(game, &children, None, None, &|_, _, _| {});
     let seconds = t.elapsed().as_secs_f64();
     let wins: Vec<String> = moves
         .iter()
@@ -84,8 +77,8 @@ fn openings_row(spec: &str, only: Option<&[&str]>, published: Option<&[&str]>) -
 }
 
 /// The perfect opponent from cold against random play, `games` games.
-fn perfect_row(spec: &str, games: u64) -> anyhow::Result<Row> {
-    let game = hex(spec)?;
+fn perfect_row(game: &Hex, games: u64) -> anyhow::Result<Row> {
+    let spec = game.spec();
     let mut perfect = game
         .position_solver()
         .ok_or_else(|| anyhow::anyhow!("{spec}: no position solver"))?;
@@ -117,14 +110,20 @@ fn perfect_row(spec: &str, games: u64) -> anyhow::Result<Row> {
     })
 }
 
-pub(super) fn rows(quick: bool) -> anyhow::Result<Vec<Row>> {
-    let mut out = vec![openings_row("hex:6,swap=off", None, None)?];
+pub fn rows(quick: bool) -> anyhow::Result<Vec<Row>> {
+    // Without the swap, as the published results have it; 5×5 as `hex:5` plays.
+    let (five, six, seven) = (
+        Hex::new(5, true, None)?,
+        Hex::new(6, false, None)?,
+        Hex::new(7, false, None)?,
+    );
+    let mut out = vec![openings_row(&six, None, None)?];
     out.push(if quick {
-        openings_row("hex:7,swap=off", Some(&QUICK_7X7), Some(&BLACK_WINS_7X7))?
+        openings_row(&seven, Some(&QUICK_7X7), Some(&BLACK_WINS_7X7))?
     } else {
-        openings_row("hex:7,swap=off", None, Some(&BLACK_WINS_7X7))?
+        openings_row(&seven, None, Some(&BLACK_WINS_7X7))?
     });
-    out.push(perfect_row("hex:5", if quick { 20 } else { 200 })?);
-    out.push(perfect_row("hex:6,swap=off", if quick { 5 } else { 50 })?);
+    out.push(perfect_row(&five, if quick { 20 } else { 200 })?);
+    out.push(perfect_row(&six, if quick { 5 } else { 50 })?);
     Ok(out)
 }

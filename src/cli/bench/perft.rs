@@ -1,0 +1,24 @@
+//! `menace bench`'s perft rows: the leaves of the game tree to a depth,
+//! counted through the `Game` trait.
+
+use std::time::Instant;
+
+use menace::search::perft::perft;
+use menace::Game;
+
+use super::row::Row;
+
+/// Count the leaves `depth` plies from the start.
+pub fn perft_row<G: Game>(what: &str, game: G, depth: u32) -> Row {
+    let t = Instant::now();
+    let leaves = perft(&game, &game.start(), depth);
+    let seconds = t.elapsed().as_secs_f64();
+    Row {
+        what: what.into(),
+        work: format!("depth {depth}"),
+        rate: leaves as f64 / seconds,
+        unit: "leaves/s",
+        seconds,
+        note: format!("{leaves} leaves"),
+    }
+}

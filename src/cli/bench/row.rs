@@ -1,0 +1,41 @@
+//! A row of `menace bench`: one measured figure, and how it is printed.
+
+use crate::cli::output::StdoutError;
+
+/// One measured figure.
+pub struct Row {
+    pub what: String,
+    pub work: String,
+    pub rate: f64,
+    pub unit: &'static str,
+    pub seconds: f64,
+    pub note: String,
+}
+
+/// Print one row of the table.
+pub fn print_row(r: &Row) -> Result<(), StdoutError> {
+    let rate = if r.rate >= 1e6 {
+        format!("{:.2} M", r.rate / 1e6)
+    } else if r.rate >= 1e3 {
+        format!("{:.1} k", r.rate / 1e3)
+    } else {
+        format!("{:.2}", r.rate)
+    };
+    outln!(
+        "{:<58} {:>14} {:>14} {:>9.3}  {}",
+        r.what,
+        r.work,
+        format!("{rate} {}", r.unit),
+        r.seconds,
+        r.note
+    );
+    Ok(())
+}
+
+/// The process's resident memory in MB, where the system says (Linux).
+pub fn resident_mb() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
