@@ -1,20 +1,26 @@
 //! The arrows between source files point one way: no file imports, directly
-//! or through others, a file that imports it. The same holds one level up,
-//! between the layers (`game`, `games`, `search`, `machine`, `training`,
+//! or through others, a file that imports it. That holds in both crates of
+//! `src/`: the library (`lib.rs` and its modules) and the `menace` command
+//! (`main.rs` and `cli/`). The same holds one level up, between the
+//! library's layers (`game`, `games`, `search`, `machine`, `training`,
 //! `registry`, `experiment`).
 //!
 //! The compiler keeps the core from the front ends (the `web`, `charts` and
 //! `cli` features: `.ci/run` checks the library without them and with each
-//! alone); this test keeps the arrows within the core, where cargo cannot.
+//! alone); this test keeps the arrows within each crate, where cargo cannot.
 //!
 //! `cargo test --release --test architecture -- --nocapture` prints the arrows.
 //!
 //! An arrow is a path a file names (`use crate::machine::Machine;`,
-//! `super::board::Hex`, an inline `crate::fsutil::read_text(...)`), resolved to
-//! the file that defines the longest matching module. A name taken through a
-//! re-export of `lib.rs` (`crate::Game`) is an arrow to `lib.rs`, which
-//! re-exports everything: such a file would close a cycle, so the library
-//! always names the defining module.
+//! `super::board::Hex`, an inline `crate::fsutil::read_text(...)`, or a
+//! child module's item named from its parent, `solve::run(args)`), resolved
+//! to the file that defines the longest matching module. A name taken
+//! through a re-export of `lib.rs` (`crate::Game`) is an arrow to `lib.rs`,
+//! which re-exports everything: such a file would close a cycle, so the
+//! library always names the defining module. A `mod.rs` that hands work to
+//! its children therefore keeps what they share in a child of its own.
+//! The command names the library as `menace::...`: an arrow into another
+//! crate, which cannot close a cycle.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -140,15 +146,26 @@ fn is_ident(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_'
 }
 
-/// Every path the code names that starts at `crate`, `super` or `self`,
+/// Every path the code names that starts at `crate`, `super` or `self`, or
+/// at one of `children` (this module's child modules: `solve::run(args)`),
 /// with `use` groups (`crate::a::{b, c::d}`) expanded, as absolute module paths.
-fn named_paths(code: &str, module: &[String], is_mod_file: bool) -> Vec<Vec<String>> {
+fn named_paths(code: &str, module: &[String], children: &BTreeSet<String>) -> Vec<Vec<String>> {
     let chars: Vec<char> = code.chars().collect();
     let mut out = Vec::new();
     let mut i = 0;
     while i < chars.len() {
         let starts_word = i == 0 || !(is_ident(chars[i - 1]) || chars[i - 1] == ':');
         let rest: String = chars[i..chars.len().min(i + 7)].iter().collect();
+        // A child module named from here, outside a `use`: not after a `.`
+        // (`.collect::<T>()` is a method), and only a name of a child.
+        if starts_word && (i == 0 || chars[i - 1] != '.') {
+            let end = (i..chars.len()).find(|&j| !is_ident(chars[j])).unwrap_or(chars.len());
+            let word: String = chars[i..end].iter().collect();
+            if children.contains(&word) && chars[end..].starts_with(&[':', ':']) {
+                i = read_tree(&chars, i, module.to_vec(), &mut out);
+                continue;
+            }
+        }
         if starts_word && rest.starts_with("use ") {
             // `use child::X;` names a submodule of this one (2018 paths).
             let mut found = Vec::new();
@@ -177,7 +194,6 @@ fn named_paths(code: &str, module: &[String], is_mod_file: bool) -> Vec<Vec<Stri
             _ => {
                 // `super` of a `mod.rs` or plain file is the parent module.
                 let mut m = module.to_vec();
-                let _ = is_mod_file;
                 m.pop();
                 m
             }
@@ -248,9 +264,13 @@ fn graph(root: &Path, files: &[PathBuf]) -> BTreeMap<String, BTreeSet<String>> {
     let modules: BTreeMap<Vec<String>, String> = sources.iter().map(|s| (s.module.clone(), s.file.clone())).collect();
     let mut edges = BTreeMap::new();
     for s in &sources {
-        let is_mod = s.file.ends_with("mod.rs");
+        let children: BTreeSet<String> = modules
+            .keys()
+            .filter(|m| m.len() == s.module.len() + 1 && m.starts_with(&s.module))
+            .filter_map(|m| m.last().cloned())
+            .collect();
         let mut to = BTreeSet::new();
-        for path in named_paths(&code_only(&s.text), &s.module, is_mod) {
+        for path in named_paths(&code_only(&s.text), &s.module, &children) {
             if let Some(f) = resolve(&path, &modules) {
                 if *f != s.file {
                     to.insert(f.clone());
@@ -309,12 +329,28 @@ fn find_cycle(edges: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>>
     None
 }
 
-fn library_files() -> (PathBuf, Vec<PathBuf>) {
+/// The files of `src/` in one crate: the library (`lib.rs` and every module
+/// but `cli/`) or the command (`main.rs` and `cli/`).
+fn crate_files(command: bool) -> (PathBuf, Vec<PathBuf>) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     collect(&root, &mut files);
-    files.retain(|p| !p.starts_with(root.join("cli")) && !p.ends_with("main.rs"));
+    files.retain(|p| (p.starts_with(root.join("cli")) || p == &root.join("main.rs")) == command);
     (root, files)
+}
+
+fn library_files() -> (PathBuf, Vec<PathBuf>) {
+    crate_files(false)
+}
+
+/// The arrows of one crate, printed.
+fn print_arrows(edges: &BTreeMap<String, BTreeSet<String>>, root_file: &str) {
+    println!("File arrows (file -> files it imports):");
+    for (from, to) in edges {
+        if !to.is_empty() && from != root_file {
+            println!("  {from} -> {}", to.iter().cloned().collect::<Vec<_>>().join(", "));
+        }
+    }
 }
 
 /// The layer a library file belongs to: its top-level module.
@@ -330,15 +366,49 @@ fn layer(file: &str) -> String {
 #[test]
 fn no_import_cycles_between_library_files() {
     let (root, files) = library_files();
-    let edges = graph(&root, &files);
-    println!("File arrows (file -> files it imports):");
-    for (from, to) in &edges {
-        if !to.is_empty() && from != "src/lib.rs" {
-            println!("  {from} -> {}", to.iter().cloned().collect::<Vec<_>>().join(", "));
-        }
+    let mut edges = graph(&root, &files);
+    print_arrows(&edges, "src/lib.rs");
+    for (parent, child) in PARENT_CALLS_LEFT {
+        let kept = edges.get_mut(*parent).is_some_and(|to| to.remove(*child));
+        println!(
+            "  (left to fix: {parent} -> {child}{})",
+            if kept { "" } else { ", gone now: take it off the list" }
+        );
     }
     // lib.rs declares and re-exports every layer; any file naming it would close a cycle.
     assert_eq!(find_cycle(&edges), None, "an import cycle between files");
+}
+
+/// A `mod.rs` calling into its child (`moves::arrived(..)`) while the child
+/// takes types from the `mod.rs` (`super::Chessapawn`): cycles found once
+/// such calls counted as arrows, in folders of other branches' work. Not
+/// counted until fixed (the shared types in a file of their own); no new
+/// one may join the list.
+const PARENT_CALLS_LEFT: &[(&str, &str)] = &[
+    ("src/games/chessapawn/mod.rs", "src/games/chessapawn/moves.rs"),
+    ("src/games/hexapawn/mod.rs", "src/games/hexapawn/solver.rs"),
+    ("src/web/labels/mod.rs", "src/web/labels/instructions.rs"),
+    ("src/web/labels/mod.rs", "src/web/labels/pdf.rs"),
+];
+
+#[test]
+fn no_import_cycles_between_command_files() {
+    let (root, files) = crate_files(true);
+    assert!(files.iter().any(|f| f.ends_with("main.rs")) && files.len() > 10);
+    let edges = graph(&root, &files);
+    print_arrows(&edges, "");
+    // A subcommand's folder: its mod.rs hands work to files that do not name it back.
+    assert_eq!(find_cycle(&edges), None, "an import cycle between files of the command");
+}
+
+#[test]
+fn every_source_file_is_checked() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut all = Vec::new();
+    collect(&root, &mut all);
+    let (_, library) = crate_files(false);
+    let (_, command) = crate_files(true);
+    assert_eq!(library.len() + command.len(), all.len());
 }
 
 #[test]
@@ -373,7 +443,7 @@ fn layers_point_one_way() {
 fn the_lexer_leaves_out_comments_and_literals() {
     let paths = |text: &str| {
         let module = vec!["m".to_string()];
-        named_paths(&code_only(text), &module, false)
+        named_paths(&code_only(text), &module, &BTreeSet::new())
             .into_iter()
             .map(|p| p.join("::"))
             .collect::<Vec<_>>()
@@ -420,7 +490,7 @@ fn the_checker_finds_a_cycle_and_resolves_paths() {
         "use crate::a::{b, c::{D, e}}; // crate::ignored\nlet x = super::f::g(); \"crate::no\";\npub use child::H;",
     );
     let module = vec!["m".to_string(), "n".to_string()];
-    let paths = named_paths(&code, &module, false);
+    let paths = named_paths(&code, &module, &BTreeSet::new());
     let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
     assert_eq!(
         paths,
@@ -432,4 +502,54 @@ fn the_checker_finds_a_cycle_and_resolves_paths() {
             s(&["m", "n", "child", "H"])
         ]
     );
+
+    // A child module's item named from its parent is an arrow to the child;
+    // a method's turbofish and a name that is no child are not.
+    let code = code_only("solve::run(args); let v = x.solve::<u8>(); other::f(); Command::Solve(solve::Args)");
+    let children: BTreeSet<String> = ["solve".to_string()].into();
+    let paths = named_paths(&code, &["cli".to_string()], &children);
+    assert_eq!(paths, vec![s(&["cli", "solve", "run"]), s(&["cli", "solve", "Args"])]);
+}
+
+#[test]
+fn the_checker_finds_a_parent_and_child_naming_each_other() {
+    // A `mod.rs` that calls its child, and the child taking a helper from
+    // the `mod.rs`: a cycle. The helper in a file of its own: none.
+    let dir = std::env::temp_dir().join(format!("menace-architecture-{}", std::process::id()));
+    let write = |rel: &str, text: &str| {
+        let p = dir.join(rel);
+        fs::create_dir_all(p.parent().expect("a folder")).expect("scratch folder");
+        fs::write(p, text).expect("scratch file");
+    };
+    let cycle = |with_helper_apart: bool| {
+        let _ = fs::remove_dir_all(&dir);
+        write("main.rs", "mod cli;\nfn main() { cli::run() }\n");
+        if with_helper_apart {
+            write("cli/mod.rs", "mod args;\nmod solve;\npub fn run() { solve::run() }\n");
+            write("cli/args.rs", "pub fn usage() {}\n");
+            write(
+                "cli/solve/mod.rs",
+                "use crate::cli::args::usage;\npub fn run() { usage() }\n",
+            );
+        } else {
+            write(
+                "cli/mod.rs",
+                "mod solve;\npub fn run() { solve::run() }\npub fn usage() {}\n",
+            );
+            write("cli/solve/mod.rs", "use super::usage;\npub fn run() { usage() }\n");
+        }
+        let mut files = Vec::new();
+        collect(&dir, &mut files);
+        find_cycle(&graph(&dir, &files))
+    };
+    assert_eq!(
+        cycle(false),
+        Some(vec![
+            "src/cli/mod.rs".into(),
+            "src/cli/solve/mod.rs".into(),
+            "src/cli/mod.rs".into()
+        ])
+    );
+    assert_eq!(cycle(true), None);
+    let _ = fs::remove_dir_all(&dir);
 }
