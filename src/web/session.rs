@@ -1146,6 +1146,11 @@ impl<G: Picture> Session for GameSession<G> {
             "trained_against": self.parked.as_ref().map(|(spec, _)| spec.to_string()),
             "board": self.board_json(),
             "symmetry_note": self.symmetry_note(),
+            "rules": {
+                "title": game.title(),
+                "rules": game.rules(),
+                "machine": self.trainer.machine().settings().what_it_does(self.name, game.can_draw()),
+            },
             "last_draw": self.last_draw,
             "last_changes": self.last_changes,
             "message": self.message,
