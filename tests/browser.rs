@@ -808,6 +808,13 @@ async fn rules_panels(b: &Page, shots: &Path) {
     for unsaid in ["a draw", "gains", "added", "every box"] {
         assert!(!her.contains(unsaid), "HER's text says {unsaid:?}:\n{her}");
     }
+    assert!(
+        b.text("#symmetry-note")
+            .await
+            .starts_with("A position and the same board mirrored left for right share one box"),
+        "{}",
+        b.text("#symmetry-note").await
+    );
     shoot_rules(b, &shots.join("rules-her.png")).await;
 
     // Games against HER, seed 5, until she wins one by play: her losses
@@ -893,6 +900,13 @@ async fn rules_panels(b: &Page, shots: &Path) {
         assert!(menace.contains(said), "MENACE's text does not say {said:?}:\n{menace}");
     }
     assert!(!menace.contains("last move"), "{menace}");
+    assert!(
+        b.text("#symmetry-note")
+            .await
+            .starts_with("A position and the same board turned or reflected share one box"),
+        "{}",
+        b.text("#symmetry-note").await
+    );
     shoot_rules(b, &shots.join("rules-menace.png")).await;
 
     // A machine of one's own: 3 beads a colour, +2 a win, +1 a draw, −2 a
