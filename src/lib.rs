@@ -41,7 +41,7 @@ pub mod picture;
 /// The traits a game is made of, to bring their methods into scope at once:
 /// `use menace::prelude::*;`.
 pub mod prelude {
-    pub use crate::game::{Boxes, Game, GameSpec, Notation, Rules, Symmetric};
+    pub use crate::game::{About, Boxes, Game, GameSpec, Notation, Rules, Symmetric};
     pub use crate::search::SearchLimits;
     pub use crate::symmetry::Symmetry;
 }
@@ -56,7 +56,9 @@ pub mod training;
 #[cfg(feature = "web")]
 pub mod web;
 
-pub use game::{Boxes, Game, MoveError, Notation, Outcome, Player, PositionError, PositionErrorKind, Rules, Symmetric};
+pub use game::{
+    About, Boxes, Game, MoveError, Notation, Outcome, Player, PositionError, PositionErrorKind, Rules, Symmetric,
+};
 pub use games::chessapawn::Chessapawn;
 pub use games::hex::Hex;
 pub use games::hexapawn::Hexapawn;

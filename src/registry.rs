@@ -47,7 +47,8 @@ pub fn split_spec(spec: &str) -> (String, Option<String>, Option<&str>) {
 
 /// Make a registry from one table of game types: an enum with a variant per
 /// game, spec parsing, the spec forms and examples, the facts every front
-/// end asks of a game whatever its type, and a macro that runs generic code
+/// end asks of a game whatever its type (its sides, historical machine and
+/// description), and a macro that runs generic code
 /// on the game inside. `in M` names the module (or crate) that holds the
 /// enum, as the macro's users reach it.
 ///
@@ -162,6 +163,26 @@ macro_rules! game_table {
             /// The preset of its historical machine.
             pub fn machine_preset(&self) -> $crate::game::MachinePreset {
                 match self { $( $any::$variant(g) => $crate::game::GameSpec::machine_preset(g), )+ }
+            }
+
+            /// Its name for people ([`About::title`](crate::game::About::title)).
+            pub fn title(&self) -> String {
+                match self { $( $any::$variant(g) => $crate::game::About::title(g), )+ }
+            }
+
+            /// Its rules in a few paragraphs ([`About::rules`](crate::game::About::rules)).
+            pub fn rules(&self) -> Vec<String> {
+                match self { $( $any::$variant(g) => $crate::game::About::rules(g), )+ }
+            }
+
+            /// Whether a game can end in a draw.
+            pub fn can_draw(&self) -> bool {
+                match self { $( $any::$variant(g) => $crate::game::About::can_draw(g), )+ }
+            }
+
+            /// Its name on a chart comparing games (`3x3`, `hex:3`).
+            pub fn short_name(&self) -> String {
+                match self { $( $any::$variant(g) => $crate::game::About::short_name(g), )+ }
             }
 
             /// True for games far too large for exhaustive search.

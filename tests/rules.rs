@@ -107,3 +107,35 @@ fn a_position_error_says_what_kind_of_thing_is_wrong() {
         assert_eq!(err.to_string(), format!("position '{text}': {}", err.reason));
     }
 }
+
+/// Each game's words follow its own options, as worked out from the
+/// options by hand: the pawn type, the swap, who places first, the board.
+#[test]
+fn a_games_words_follow_its_options() {
+    let game = |spec: &str| AnyGame::parse(spec).unwrap();
+    let rules = |spec: &str| game(spec).rules().join(" ");
+    assert_eq!(game("hexapawn").title(), "Hexapawn");
+    assert_eq!(game("octopawn").title(), "Hexapawn on 4×4");
+    assert_eq!(
+        game("hexapawn:4x4,pawn=berolina-plus").title(),
+        "Hexapawn on 4×4 with Berolina Plus pawns"
+    );
+    assert!(rules("hexapawn").contains("White's three pawns start on the bottom rank"));
+    assert!(rules("hexapawn").contains("captures an enemy pawn one square diagonally forward"));
+    assert!(rules("hexapawn,pawn=berolina").contains("A Berolina pawn steps one square diagonally forward"));
+    assert!(!rules("hexapawn,pawn=berolina").contains("Berolina Plus"));
+    assert!(rules("hexapawn:4x4,pawn=berolina-plus").contains("may also capture one square sideways"));
+    assert!(rules("hexapawn:5x4").contains("A board of 5 files and 4 ranks. White's five pawns"));
+    for spec in ["hexapawn", "hex:5", "chessapawn"] {
+        assert!(!game(spec).can_draw(), "{spec}");
+    }
+    for spec in ["tictactoe", "minihexchess"] {
+        assert!(game(spec).can_draw(), "{spec}");
+    }
+    assert!(rules("hex:5").contains("The swap"));
+    assert!(!rules("hex:5,swap=off").contains("swap"));
+    assert!(rules("hex:5").contains("decided by the game's seed"));
+    assert!(rules("hex:4,first=blue").contains("Blue places first."));
+    assert_eq!(game("hex:4,swap=off,first=red").short_name(), "hex:4");
+    assert_eq!(game("hexapawn:4x4,pawn=berolina").short_name(), "4x4,pawn=berolina");
+}

@@ -14,6 +14,7 @@ use super::plot::{self, Chart, Series, MAX_SERIES};
 use crate::fsutil::create_dir;
 
 use super::curves::Metric;
+use crate::registry::parse_spec;
 
 /// A chart that can be drawn from a curves file.
 pub struct ChartKind {
@@ -347,23 +348,12 @@ pub struct SafePoint {
     pub final_loss: Vec<f64>,
 }
 
-/// A game's name on a chart of many games: a Hexapawn board by its size
-/// (`4x3`, `3x3`), others by their spec's name (`tictactoe`, `hex:3`).
+/// A game's name on a chart of many games, as the game gives it
+/// ([`About::short_name`](crate::game::About::short_name): a Hexapawn board
+/// by its size, `4x3`, `3x3`; others by their spec's name, `tictactoe`,
+/// `hex:3`); a spec no game reads, as it is.
 pub fn short_game(spec: &str) -> String {
-    let (name, rest) = spec.split_once(',').map_or((spec, None), |(n, r)| (n, Some(r)));
-    let short = match name {
-        "hexapawn" => "3x3".to_string(),
-        "octopawn" => "4x4".to_string(),
-        n => match n.strip_prefix("hexapawn:") {
-            Some(size) => size.to_string(),
-            None => n.to_string(),
-        },
-    };
-    // Hexapawn's pawn type stays; other options (Hex's swap, who starts) go.
-    match rest.filter(|r| r.contains("pawn=")) {
-        Some(r) => format!("{short},{r}"),
-        None => short,
-    }
+    parse_spec(spec).map_or_else(|_| spec.to_string(), |game| game.short_name())
 }
 
 /// The `q`-quantile of per-seed games until safe, a seed never safe
@@ -559,13 +549,53 @@ mod tests {
         assert_eq!(safe_quantile(&[Some(0)], 0.5), Some(0));
     }
 
+    /// The names charts gave before games named themselves, made from the
+    /// spec string: every committed chart's titles and notes stay as they are.
+    fn short_game_from_the_spec(spec: &str) -> String {
+        let (name, rest) = spec.split_once(',').map_or((spec, None), |(n, r)| (n, Some(r)));
+        let short = match name {
+            "hexapawn" => "3x3".to_string(),
+            "octopawn" => "4x4".to_string(),
+            n => n.strip_prefix("hexapawn:").unwrap_or(n).to_string(),
+        };
+        match rest.filter(|r| r.contains("pawn=")) {
+            Some(r) => format!("{short},{r}"),
+            None => short,
+        }
+    }
+
     #[test]
     fn games_get_short_names_on_a_chart_of_many() {
         use super::short_game;
         assert_eq!(short_game("hexapawn"), "3x3");
+        assert_eq!(short_game("octopawn"), "4x4");
         assert_eq!(short_game("hexapawn:4x3"), "4x3");
         assert_eq!(short_game("hexapawn:4x4,pawn=berolina"), "4x4,pawn=berolina");
         assert_eq!(short_game("hex:3,swap=off,first=red"), "hex:3");
         assert_eq!(short_game("tictactoe"), "tictactoe");
+        assert_eq!(short_game("no such game"), "no such game");
+        // Every spec of the committed experiments, as the runner keeps it
+        // (the game's own spec), and every example game.
+        let mut specs: Vec<String> = crate::registry::AnyGame::examples()
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments");
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let text = std::fs::read_to_string(entry.path()).unwrap_or_default();
+            let Ok(file) = serde_json::from_str::<serde_json::Value>(&text) else {
+                continue;
+            };
+            let arms = file["arms"].as_array().cloned().unwrap_or_default();
+            for game in std::iter::once(&file["game"]).chain(arms.iter().map(|a| &a["game"])) {
+                let games = game.as_array().cloned().unwrap_or_else(|| vec![game.clone()]);
+                specs.extend(games.iter().filter_map(|g| g.as_str()).map(str::to_string));
+            }
+        }
+        assert!(specs.iter().any(|s| s == "hexapawn:5x5"), "{specs:?}");
+        for spec in specs {
+            let kept = crate::registry::parse_spec(&spec).unwrap().spec();
+            assert_eq!(short_game(&kept), short_game_from_the_spec(&kept), "{spec}");
+        }
     }
 }

@@ -1,6 +1,6 @@
 //! What every game is to the rest of the program: its players and
 //! outcomes, the parts it is made of ([`Rules`], [`Notation`],
-//! [`Symmetric`], [`Boxes`], [`SearchLimits`]), the errors reading its moves
+//! [`Symmetric`], [`Boxes`], [`About`], [`SearchLimits`]), the errors reading its moves
 //! and positions, and how a spec string makes it ([`GameSpec`]).
 
 mod error;
@@ -12,7 +12,7 @@ mod spec;
 
 pub use error::{MoveError, PositionError, PositionErrorKind};
 pub use limits::{PositionSolver, SearchLimits, TooLarge};
-pub use parts::{Boxes, Notation, Rules, Symmetric};
+pub use parts::{About, Boxes, Notation, Rules, Symmetric};
 pub use players::{Outcome, Player};
 pub use provided::Game;
 pub use spec::{no_size_or_options, unknown_option, GameSpec, MachinePreset};

@@ -1,5 +1,6 @@
-//! The parts a game is made of: its rules, notation, symmetry and matchbox
-//! keys (the limits of search on it are in [`super::limits`]).
+//! The parts a game is made of: its rules, notation, symmetry, matchbox
+//! keys and its description for people (the limits of search on it are in
+//! [`super::limits`]).
 
 use std::fmt;
 use std::hash::Hash;
@@ -10,9 +11,9 @@ use crate::symmetry::Symmetry;
 
 /// A two-player game with perfect information: its rules. The other parts
 /// of a game are its notation ([`Notation`]), its board's symmetry
-/// ([`Symmetric`]), its matchbox keys ([`Boxes`]) and the limits of
-/// exhaustive search on it ([`crate::search::SearchLimits`]); a type with all
-/// five is a [`Game`].
+/// ([`Symmetric`]), its matchbox keys ([`Boxes`]), its description for
+/// people ([`About`]) and the limits of exhaustive search on it
+/// ([`crate::search::SearchLimits`]); a type with all six is a [`Game`].
 ///
 /// `legal_moves` fills a caller-owned buffer, so the hot path (legal moves,
 /// play, outcome) does not allocate per move once the buffer has grown.
@@ -114,4 +115,53 @@ pub trait Boxes: Rules {
     /// with no history (a fresh repetition record and move clock). It has
     /// the legal moves of every position with that key, and its key is `key`.
     fn key_position(&self, key: &Self::BoxKey) -> Self::Position;
+}
+
+/// What a game is, in words for people: its title, its rules, where it
+/// comes from, and the few facts front ends word differently by game. The
+/// page's rules panel, the printed labels' instructions and chart titles ask
+/// the game; none of them knows a game by its name, and each game says what
+/// its own options (a pawn type, the swap) change.
+///
+/// ```
+/// use menace::prelude::*;
+/// use menace::{Hexapawn, TicTacToe};
+/// let her = Hexapawn::new(3, 3).unwrap();
+/// assert!(!her.can_draw());
+/// assert_eq!(her.short_name(), "3x3");
+/// assert!(TicTacToe.can_draw());
+/// assert!(TicTacToe.rules().iter().any(|r| r.contains("draw")));
+/// ```
+pub trait About: Rules {
+    /// Its name for people, with what sets this instance apart (`Hexapawn`,
+    /// `Hexapawn on 4×4 with Berolina pawns`, `Hex on 5×5`).
+    fn title(&self) -> String;
+
+    /// The rules in a few short paragraphs, each a sentence or three: the
+    /// board and pieces, how they move, how a game is won, whether it can be
+    /// drawn, any special rule (the swap), and who moves first.
+    fn rules(&self) -> Vec<String>;
+
+    /// Where the game comes from, in a sentence.
+    fn history(&self) -> String;
+
+    /// Whether a game can end in a draw (the shared rule suite checks that
+    /// one that says it cannot never does).
+    fn can_draw(&self) -> bool;
+
+    /// A short name on a chart that compares games (`3x3`, `hex:3`,
+    /// `tictactoe`): the size, and only the options that change the rules.
+    fn short_name(&self) -> String;
+
+    /// How a board looks under its symmetries, in a person's words
+    /// (`mirrored left for right`), for the instructions of a machine whose
+    /// boxes merge them; `None` for a board with no symmetry.
+    fn symmetry_words(&self) -> Option<&'static str>;
+
+    /// The historical matchbox machine that learned exactly this game, in a
+    /// sentence, where there is one (Gardner's HER for 3×3 Hexapawn, Michie's
+    /// MENACE for noughts and crosses).
+    fn machine_history(&self) -> Option<&'static str> {
+        None
+    }
 }

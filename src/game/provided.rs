@@ -2,7 +2,7 @@
 
 use super::error::MoveError;
 use super::limits::SearchLimits;
-use super::parts::{Boxes, Notation, Rules, Symmetric};
+use super::parts::{About, Boxes, Notation, Rules, Symmetric};
 use super::players::Player;
 use crate::error::InvalidValue;
 use crate::symmetry::Symmetry;
@@ -10,8 +10,8 @@ use crate::symmetry::Symmetry;
 /// A two-player game with perfect information, as the matchbox machine, the
 /// opponents, the solver, the trainer and the command line all see it.
 ///
-/// A game is its five parts; this trait adds what follows from them, and
-/// every type with all five parts has it.
+/// A game is its six parts; this trait adds what follows from them, and
+/// every type with all six parts has it.
 /// How each game maps onto it:
 /// - Hexapawn W×H: square board in bitboards; no draws; group {identity, mirror}.
 /// - Noughts and crosses: draws on a full board; the 8 symmetries of the square.
@@ -36,7 +36,7 @@ use crate::symmetry::Symmetry;
 /// }
 /// assert_eq!(game.outcome(&pos), Outcome::Win(Player::Two));
 /// ```
-pub trait Game: Rules + Notation + Symmetric + Boxes + SearchLimits {
+pub trait Game: Rules + Notation + Symmetric + Boxes + About + SearchLimits {
     /// The moves in a fresh vector (for code off the hot path).
     fn moves(&self, pos: &Self::Position) -> Vec<Self::Move> {
         let mut out = Vec::new();
@@ -139,4 +139,4 @@ pub trait Game: Rules + Notation + Symmetric + Boxes + SearchLimits {
     }
 }
 
-impl<G: Rules + Notation + Symmetric + Boxes + SearchLimits> Game for G {}
+impl<G: Rules + Notation + Symmetric + Boxes + About + SearchLimits> Game for G {}

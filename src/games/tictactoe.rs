@@ -2,8 +2,8 @@
 
 use crate::error::InvalidValue;
 use crate::game::{
-    no_size_or_options, Game, GameSpec, MoveError, Notation, Outcome, Player, PositionError, PositionErrorKind, Rules,
-    Symmetric,
+    no_size_or_options, About, Game, GameSpec, MoveError, Notation, Outcome, Player, PositionError, PositionErrorKind,
+    Rules, Symmetric,
 };
 use crate::games::board::{cell_name, parse_cell, square_board};
 use crate::picture::{self, Board, Look, MoveCells, Picture};
@@ -293,6 +293,40 @@ impl Notation for TicTacToe {
 }
 
 impl SearchLimits for TicTacToe {}
+
+impl About for TicTacToe {
+    fn title(&self) -> String {
+        "Noughts and crosses".to_string()
+    }
+
+    fn rules(&self) -> Vec<String> {
+        vec![
+            "X moves first; the players take turns to put their mark in an empty cell.".to_string(),
+            "Three in a row, across, down or diagonally, wins. A full board without a row is a draw.".to_string(),
+            self.history(),
+        ]
+    }
+
+    fn history(&self) -> String {
+        "Donald Michie built MENACE, a machine of matchboxes that learns this game, in 1961.".to_string()
+    }
+
+    fn can_draw(&self) -> bool {
+        true
+    }
+
+    fn short_name(&self) -> String {
+        "tictactoe".to_string()
+    }
+
+    fn symmetry_words(&self) -> Option<&'static str> {
+        Some("turned or reflected")
+    }
+
+    fn machine_history(&self) -> Option<&'static str> {
+        Some("Donald Michie's Matchbox Educable Noughts And Crosses Engine (1961): a machine of matchboxes that learns noughts and crosses from its beads.")
+    }
+}
 
 impl GameSpec for TicTacToe {
     const NAMES: &'static [&'static str] = &["tictactoe", "noughtsandcrosses", "ttt"];

@@ -5,7 +5,6 @@
 //! its page embedded in the program.
 
 pub mod labels;
-pub mod rules;
 pub mod server;
 pub mod session;
 pub mod svg;

@@ -578,9 +578,6 @@ impl Shared {
         view["training"] = json!({"running": p.running, "opponent": p.opponent, "done": p.done, "total": p.total});
         view["state_file"] = json!(self.state.as_ref().map(|f| f.path.display().to_string()));
         view["state_held_elsewhere"] = json!(self.state.is_some() && !slot.owns_state);
-        if let Ok(any) = crate::registry::parse_spec(&slot.spec) {
-            view["rules"] = crate::web::rules::rules(&any);
-        }
         if let Some(n) = &slot.note {
             view["message"] = json!(n);
         }

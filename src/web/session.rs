@@ -704,7 +704,10 @@ impl<G: Picture> GameSession<G> {
         if !machine.settings().symmetry || <G::Symmetry as Symmetry>::ALL.len() < 2 {
             return None;
         }
-        let merged = "Positions that are mirror images of each other share one box, and in a position that is its own mirror image, mirrored moves share one bead colour.";
+        let merged = format!(
+            "A position and the same board {} share one box, and in a position that is its own image that way, moves that are images of each other share one bead colour.",
+            game.symmetry_words().unwrap_or("under a symmetry")
+        );
         let found = machine.boxes().iter().enumerate().take(50).find_map(|(i, b)| {
             let legal = game.moves(&b.position(game)).len();
             (b.moves.len() < legal).then_some((i, b.moves.len(), legal))
@@ -714,7 +717,7 @@ impl<G: Picture> GameSession<G> {
                 "{merged} So box {} holds beads of {colours} colours for its {legal} legal moves.",
                 i + 1
             ),
-            None => merged.to_string(),
+            None => merged,
         })
     }
 
@@ -1146,6 +1149,11 @@ impl<G: Picture> Session for GameSession<G> {
             "trained_against": self.parked.as_ref().map(|(spec, _)| spec.to_string()),
             "board": self.board_json(),
             "symmetry_note": self.symmetry_note(),
+            "rules": {
+                "title": game.title(),
+                "rules": game.rules(),
+                "machine": self.trainer.machine().settings().what_it_does(self.name, game.can_draw()),
+            },
             "last_draw": self.last_draw,
             "last_changes": self.last_changes,
             "message": self.message,

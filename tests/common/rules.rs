@@ -103,6 +103,7 @@ pub fn check_game<G: Game>(game: &G, exhaustive: usize, playouts: usize) {
         check_position(game, pos);
     }
     check_games_end(game);
+    check_description(game, &positions);
     check_garbage_is_refused(game);
     for seed in 0..8 {
         check_playout_notation(game, seed);
@@ -229,6 +230,57 @@ fn check_symmetry<G: Game>(game: &G, pos: &G::Position, moves: &[G::Move]) {
     assert_eq!(game.map_position(pos, sym), canon);
     for &s in G::Symmetry::ALL {
         assert_eq!(game.canonical(&game.map_position(pos, s)).0, canon);
+    }
+}
+
+/// The game describes itself in words, none of them empty; it names how its
+/// board looks under its symmetries exactly when it has some; and a game that
+/// says it cannot be drawn is drawn in none of the positions visited and in
+/// no random game (from the start of games 0 to 99).
+fn check_description<G: Game>(game: &G, positions: &[G::Position]) {
+    let spec = game.spec();
+    assert!(!game.title().trim().is_empty(), "{spec}: no title");
+    let rules = game.rules();
+    assert!(
+        !rules.is_empty() && rules.iter().all(|r| !r.trim().is_empty()),
+        "{spec}: rules {rules:?}"
+    );
+    assert!(!game.history().trim().is_empty(), "{spec}: no history");
+    assert!(!game.short_name().trim().is_empty(), "{spec}: no short name");
+    assert_eq!(
+        game.symmetry_words().is_some_and(|w| !w.trim().is_empty()),
+        G::Symmetry::ALL.len() > 1,
+        "{spec}: symmetry words {:?} for a group of {}",
+        game.symmetry_words(),
+        G::Symmetry::ALL.len()
+    );
+    assert!(
+        !game.machine_history().is_some_and(|h| h.trim().is_empty()),
+        "{spec}: an empty machine history"
+    );
+    if game.can_draw() {
+        return;
+    }
+    for pos in positions {
+        assert_ne!(
+            game.outcome(pos),
+            Outcome::Draw,
+            "{spec} says it cannot be drawn, but {} is a draw",
+            game.position_string(pos)
+        );
+    }
+    for seed in 0..100 {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut pos = game.seeded_start(seed);
+        while let Some(&mv) = game.moves(&pos).choose(&mut rng) {
+            pos = game.play(&pos, mv);
+        }
+        assert_ne!(
+            game.outcome(&pos),
+            Outcome::Draw,
+            "{spec} says it cannot be drawn, but random game {seed} ends drawn at {}",
+            game.position_string(&pos)
+        );
     }
 }
 

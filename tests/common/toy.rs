@@ -5,7 +5,8 @@ use menace::error::InvalidValue;
 use menace::game::GameSpec;
 use menace::symmetry::Unit;
 use menace::{
-    Boxes, Game, MoveError, Notation, Outcome, Player, PositionError, PositionErrorKind, Rules, SearchLimits, Symmetric,
+    About, Boxes, Game, MoveError, Notation, Outcome, Player, PositionError, PositionErrorKind, Rules, SearchLimits,
+    Symmetric,
 };
 
 /// Take 1 or 2 counters from a pile; whoever takes the last counter wins.
@@ -97,6 +98,30 @@ impl Symmetric for Subtraction {
 }
 
 impl SearchLimits for Subtraction {}
+
+impl About for Subtraction {
+    fn title(&self) -> String {
+        format!("Subtraction from {}", self.pile)
+    }
+    fn rules(&self) -> Vec<String> {
+        vec![
+            "Take 1 or 2 counters from the pile in turn; whoever takes the last counter wins. There are no draws."
+                .into(),
+        ]
+    }
+    fn history(&self) -> String {
+        "A toy game for the tests.".into()
+    }
+    fn can_draw(&self) -> bool {
+        false
+    }
+    fn short_name(&self) -> String {
+        self.spec()
+    }
+    fn symmetry_words(&self) -> Option<&'static str> {
+        None
+    }
+}
 
 impl Notation for Subtraction {
     fn move_name(&self, _: &(u32, Player), mv: u32) -> String {
@@ -243,6 +268,27 @@ impl Symmetric for Tree {
 }
 
 impl SearchLimits for Tree {}
+
+impl About for Tree {
+    fn title(&self) -> String {
+        "A game tree".into()
+    }
+    fn rules(&self) -> Vec<String> {
+        vec!["Move to a child node; a leaf's result ends the game, a draw included.".into()]
+    }
+    fn history(&self) -> String {
+        "A toy game for the tests.".into()
+    }
+    fn can_draw(&self) -> bool {
+        self.leaves.contains(&Outcome::Draw)
+    }
+    fn short_name(&self) -> String {
+        "tree".into()
+    }
+    fn symmetry_words(&self) -> Option<&'static str> {
+        None
+    }
+}
 
 impl Notation for Tree {
     fn move_name(&self, _: &usize, mv: usize) -> String {

@@ -5,6 +5,7 @@
 //! (`position.rs`) and the diagram and picture (`picture.rs`) each have a
 //! file; the notation is the one every chess-like board shares.
 
+mod about;
 mod moves;
 mod picture;
 mod position;

@@ -1,5 +1,6 @@
 //! Hex on an N×N rhombus, with the swap: the rules as the `Game` trait sees them.
 
+mod about;
 mod bitboard;
 mod board;
 mod dfpn;

@@ -1,6 +1,7 @@
 //! Hexapawn on a W×H board (Gardner 1962, and its n×m generalisation),
 //! with normal, Berolina or Berolina Plus pawns; its own winner-only solver.
 
+mod about;
 mod pawn;
 pub mod solver;
 mod table;

@@ -40,6 +40,15 @@ impl Pawn {
         }
     }
 
+    /// How it moves, in a sentence for people.
+    pub fn rule(self) -> &'static str {
+        match self {
+            Pawn::Normal => "A pawn moves one square straight forward onto an empty square, or captures an enemy pawn one square diagonally forward. No double step, no en passant.",
+            Pawn::Berolina => "A Berolina pawn steps one square diagonally forward onto an empty square and captures an enemy pawn one square straight forward.",
+            Pawn::BerolinaPlus => "A Berolina Plus pawn steps one square diagonally forward onto an empty square, captures an enemy pawn one square straight forward, and may also capture one square sideways.",
+        }
+    }
+
     /// Read a pawn type by name (`normal`, `berolina`, `berolina-plus`).
     ///
     /// ```

@@ -1,6 +1,7 @@
 //! Mini Hexchess (Dave McCooey, 1997): 37 hexagonal cells, one king, rook,
 //! bishop, knight and five pawns a side.
 
+mod about;
 mod moves;
 mod picture;
 mod position;

@@ -6,6 +6,7 @@ use std::fmt::Write;
 
 use super::text::wrap;
 use super::{mm, move_words, move_words_short, n, page_svg, scaled_board, text_at, LabelSize, Paper, Subject};
+use crate::game::About;
 use crate::machine::settings::{EmptyBox, Reinforcement, Scope};
 use crate::picture::Picture;
 use crate::symmetry::Symmetry;
@@ -141,14 +142,6 @@ impl Flow {
     }
 }
 
-/// The games with no draws, among the registry's (their rules say so).
-fn has_draws(spec: &str) -> bool {
-    !(spec.starts_with("hexapawn")
-        || spec.starts_with("octopawn")
-        || spec.starts_with("hex")
-        || spec.starts_with("chessapawn"))
-}
-
 /// What a bead change does, in words: `it` is the bead (or beads) it applies to.
 fn change_words(delta: i32, it: &str, its: &str) -> String {
     match delta {
@@ -187,30 +180,17 @@ fn reinforcement_steps(r: &Reinforcement, name: &str, draws: bool) -> Vec<String
         .collect()
 }
 
-/// The history of the machine a sheet is for, where it has one.
-fn lineage(spec: &str, name: &str) -> &'static str {
-    match (spec, name) {
-        ("hexapawn", "HER") => {
-            "Martin Gardner's Hexapawn Educable Robot (Scientific American, March 1962): a machine of matchboxes that learns to play Hexapawn by losing beads."
-        }
-        ("tictactoe", "MENACE") => {
-            "Donald Michie's Matchbox Educable Noughts And Crosses Engine (1961): a machine of matchboxes that learns noughts and crosses from its beads."
-        }
-        _ => "A matchbox machine in the manner of Michie's MENACE (1961) and Gardner's HER (1962).",
-    }
+/// The history of the machine a sheet is for: the game's own historical
+/// machine where it has one, else the idea's.
+fn lineage(game: &impl About) -> &'static str {
+    game.machine_history()
+        .unwrap_or("A matchbox machine in the manner of Michie's MENACE (1961) and Gardner's HER (1962).")
 }
 
-/// How a box's board may differ from the one on the table.
-fn symmetry_words(spec: &str, count: usize) -> String {
-    if spec.starts_with("hexapawn") || spec.starts_with("octopawn") {
-        "mirrored left for right".to_string()
-    } else if spec.starts_with("tictactoe") {
-        "turned or reflected".to_string()
-    } else if spec.starts_with("hex") {
-        "turned half round".to_string()
-    } else {
-        format!("in one of its {count} symmetric forms")
-    }
+/// How a box's board may differ from the one on the table, in the game's words.
+fn symmetry_words(game: &impl About, count: usize) -> String {
+    game.symmetry_words()
+        .map_or_else(|| format!("in one of its {count} symmetric forms"), str::to_string)
 }
 
 /// The instructions page (or pages) and the board page of a sheet, and
@@ -239,7 +219,7 @@ pub(super) fn pages<G: Picture>(
     ));
     flow.para(&format!(
         "{} {name} plays {} in {spec}; you, or a pupil, play the other side.",
-        lineage(&spec, name),
+        lineage(*game),
         game.player_name(side)
     ));
 
@@ -309,7 +289,7 @@ pub(super) fn pages<G: Picture>(
     let symmetry = if settings.symmetry && symmetries > 1 {
         format!(
             " A box also stands for its board {}: if the table shows a label's board that way, play the bead's move that way too.",
-            symmetry_words(&spec, symmetries)
+            symmetry_words(*game, symmetries)
         )
     } else {
         String::new()
@@ -330,7 +310,7 @@ pub(super) fn pages<G: Picture>(
         format!("the rule {r}")
     };
     flow.heading(&format!("After the game: {rule}"));
-    for line in reinforcement_steps(&r, name, has_draws(&spec)) {
+    for line in reinforcement_steps(&r, name, game.can_draw()) {
         flow.para(&line);
     }
 

@@ -144,16 +144,24 @@ function render(v) {
   renderTraining(v.training);
 }
 
-function renderRules(v) {
-  if (!v.rules) return;
-  $("rules-title").textContent = v.rules.title;
-  const host = $("rules");
-  host.replaceChildren(...v.rules.rules.map((line) => {
+// Paragraphs of text in `host`, one a line.
+function paragraphs(host, lines) {
+  host.replaceChildren(...lines.map((line) => {
     const p = document.createElement("p");
     p.textContent = line;
     return p;
   }));
-  $("machine-rules").textContent = `${v.machine} plays ${v.machine_side}. ${v.rules.machine}`;
+}
+
+// The game's rules and what the machine does, both as the server words them
+// from the game and the machine's own settings.
+function renderRules(v) {
+  if (!v.rules) return;
+  $("rules-title").textContent = v.rules.title;
+  paragraphs($("rules"), v.rules.rules);
+  $("machine-rules-name").textContent = v.machine;
+  const [first, ...rest] = v.rules.machine;
+  paragraphs($("machine-rules"), [`${v.machine} plays ${v.machine_side}. ${first}`, ...rest]);
   $("symmetry-note").textContent = v.symmetry_note || "";
 }
 
