@@ -1,6 +1,6 @@
 //! Hex: the shared rule suite, the swap, connection facts and the solvers.
 
-mod common;
+use crate::common;
 
 use menace::games::hex::{HexMove, HexPosition};
 use menace::prelude::*;

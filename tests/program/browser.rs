@@ -8,7 +8,7 @@
 //! says to skip it (which it then says on stderr). Waits are on the page's
 //! own state (a script that resolves once a condition holds), never sleeps.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};

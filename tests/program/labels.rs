@@ -6,7 +6,7 @@
 //! skip them knowingly (said loudly on stderr) and `CI` is not set: under
 //! CI they always run (`.ci/run` installs poppler-utils).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::io::Read;

@@ -2,7 +2,7 @@
 //! against servers started in this process on ephemeral ports (and one
 //! started as the command line starts it).
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
