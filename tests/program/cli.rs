@@ -299,7 +299,8 @@ fn bench_quick_runs_every_row() {
     // Counted independently in tests/chessapawn.rs and tests/minihexchess.rs.
     assert_eq!(note("Chessapawn perft"), "201334 leaves");
     assert_eq!(note("Mini Hexchess perft"), "681 leaves");
-    // 6x6 as in tests/hex.rs (Benzene's published openings); the 7x7 centre as published.
+    // 6x6 as in tests/library/hex.rs (Benzene's published openings, opening by
+    // opening); the 7x7 centre as published, checked here alone.
     assert!(note("solve hex:6,swap=off").starts_with("24 of 36 win"));
     assert!(note("solve hex:7,swap=off").starts_with("1 of 1 win, as published"));
     assert!(note("train hexapawn").starts_with("compiled path"));

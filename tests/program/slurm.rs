@@ -1,13 +1,13 @@
 //! The committed Slurm array job, run end to end on a real one-node Slurm
 //! cluster that this test starts (munged, slurmctld, slurmd from Debian's
 //! packages, which `.ci/run` installs) and stops: submitted as committed
-//! from a clone's root, merged with the README's command, compared byte for
-//! byte with an unsharded run; then one task cancelled, the merge refused
-//! with that shard named, the task rerun as the README says, and merged
-//! equal.
+//! from a clone's root, merged with the README's command,
+//! compared byte for byte with an unsharded run; then one task cancelled,
+//! the merge refused with that shard named, the task rerun as the README
+//! says, and merged equal.
 //!
-//! Without Slurm (or not as root, which slurmd needs) the test says loudly
-//! that it did not run; under CI (the `CI` variable set) it fails instead.
+//! Ignored in the fast tier: it needs Slurm and root (slurmd runs as root).
+//! Run with `--include-ignored` (as `.ci/run` does) without them, it fails.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -228,13 +228,10 @@ fn readme_merge(clone: &Path) -> Output {
 }
 
 #[test]
+#[ignore = "needs Slurm and root (.ci/run installs Slurm)"]
 fn the_committed_sbatch_script_runs_on_a_real_slurm() {
     if let Some(why) = unavailable() {
-        if std::env::var_os("CI").is_some() {
-            panic!("the Slurm test must run under CI, but cannot: {why}");
-        }
-        eprintln!("\n*** SLURM TEST NOT RUN: {why}. Under CI this fails. ***\n");
-        return;
+        panic!("the Slurm test cannot run: {why}");
     }
     let scratch = std::env::temp_dir().join(format!("menace-slurm-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&scratch);
