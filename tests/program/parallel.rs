@@ -1,4 +1,4 @@
-//! The README's GNU parallel lines, run as written from a
+//! The GNU parallel lines of `docs/experiments.md`, run as written from a
 //! clone's root with the built program on the PATH: the shards merge into
 //! exactly the outputs of one unsharded run.
 //!
@@ -47,12 +47,12 @@ fn the_readme_parallel_lines_merge_equal_to_one_run() {
             .unwrap(),
         "git clone",
     );
-    let readme = std::fs::read_to_string(clone.join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(clone.join("docs/experiments.md")).unwrap();
     let lines: Vec<&str> = readme.lines().map(str::trim).collect();
     let at = lines
         .iter()
         .position(|l| l.starts_with("parallel menace run "))
-        .expect("the README shows the GNU parallel line");
+        .expect("docs/experiments.md shows the GNU parallel line");
     let merge = lines[at + 1];
     assert!(merge.starts_with("menace merge "), "the merge follows it: {merge}");
     let bin = Path::new(env!("CARGO_BIN_EXE_menace")).parent().unwrap().to_path_buf();
