@@ -296,7 +296,7 @@ fn bench_quick_runs_every_row() {
         assert!(row["rate"].as_f64().unwrap() > 0.0, "{what}");
         row["note"].as_str().unwrap().to_string()
     };
-    // Counted independently in tests/chessapawn.rs and tests/minihexchess.rs.
+    // Counted independently in tests/library/chessapawn.rs and tests/library/minihexchess.rs.
     assert_eq!(note("Chessapawn perft"), "201334 leaves");
     assert_eq!(note("Mini Hexchess perft"), "681 leaves");
     // 6x6 as in tests/library/hex.rs (Benzene's published openings, opening by
@@ -469,7 +469,7 @@ fn help_lists_the_games_of_the_registry() {
 #[test]
 fn solve_a_position_given() {
     // 4x4 without the swap, Red to move on the empty board: the short
-    // diagonal's four cells win (the first-move table of tests/hex.rs).
+    // diagonal's four cells win (the first-move table of tests/library/hex.rs).
     let out = menace(&["solve", "hex:4,swap=off", "--position", "4/4/4/4 r"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
