@@ -1,6 +1,39 @@
 //! `menace`: matchbox learning machines (Michie's MENACE, Gardner's HER) and
 //! the games they learn.
 //!
+//! A machine is a set of matchboxes, one per position it may face, each
+//! holding beads of one colour per legal move; it moves by drawing a bead
+//! and learns by losing beads after a defeat (and, in Michie's scheme,
+//! gaining beads after a win or a draw). Here HER, Gardner's Hexapawn
+//! Educable Robot, plays Black against a perfect White for 50 games; then
+//! her exact chance of losing to perfect play is worked out from her beads
+//! over the whole game tree:
+//!
+//! ```
+//! use menace::machine::settings::MachineSettings;
+//! use menace::machine::GameResult;
+//! use menace::training::opponent::OpponentSpec;
+//! use menace::training::trainer::Trainer;
+//! use menace::{Hexapawn, Player};
+//!
+//! let hexapawn = Hexapawn::new(3, 3)?;
+//! // Black moves second; one bead a move, and a loss takes the bead of her last move.
+//! let her = MachineSettings::gardner();
+//! let mut trainer = Trainer::new(hexapawn, Player::Two, her, OpponentSpec::Perfect(1.0), 7)?;
+//! let losses = (0..50)
+//!     .filter(|_| trainer.play_game(false).result == GameResult::Loss)
+//!     .count();
+//! let chance = trainer.exact().perfect.expect("3×3 Hexapawn is solved").loss;
+//! println!("{losses} losses in 50 games; her chance of losing to perfect play now: {chance:.4}");
+//! assert_eq!(losses, 3); // against perfect play, every seed loses exactly 3
+//! assert_eq!(chance, 0.0);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The `menace` command (feature `cli`) runs such machines from the command
+//! line and experiment files, and serves a classroom page; its guides are
+//! in the repository's `docs/` folder.
+//!
 //! The layers, each using only those above it in this list:
 //! - [`game`]: the [`Game`] abstraction every game implements, with its symmetry group;
 //! - [`picture`]: how a game's board is drawn: cells, pieces, the cells a move joins;
@@ -17,7 +50,7 @@
 //!
 //! Cargo features keep the front ends out of the core, so that the compiler
 //! refuses an arrow pointing up to them (the arrows within the core are
-//! checked by `tests/architecture.rs`):
+//! checked by `tests/library/architecture.rs`):
 //! - no features: the core, every layer above but `web` and chart drawing;
 //!   it depends on neither clap, indicatif, axum, tokio nor plotters;
 //! - `charts`: drawing charts (`experiment::plot`, `experiment::charts::draw_charts`;

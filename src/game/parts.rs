@@ -13,7 +13,7 @@ use crate::symmetry::Symmetry;
 /// of a game are its notation ([`Notation`]), its board's symmetry
 /// ([`Symmetric`]), its matchbox keys ([`Boxes`]), its description for
 /// people ([`About`]) and the limits of exhaustive search on it
-/// ([`crate::search::SearchLimits`]); a type with all six is a [`Game`].
+/// ([`crate::search::SearchLimits`]); a type with all six is a [`Game`](crate::Game).
 ///
 /// `legal_moves` fills a caller-owned buffer, so the hot path (legal moves,
 /// play, outcome) does not allocate per move once the buffer has grown.

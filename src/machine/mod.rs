@@ -57,7 +57,7 @@ impl GameResult {
 /// with its bead count.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MatchBox<G: Game> {
-    /// The key of the position this box stands for (see [`Game::BoxKey`]).
+    /// The key of the position this box stands for (see [`Boxes::BoxKey`](crate::Boxes::BoxKey)).
     pub key: G::BoxKey,
     /// The machine's own move number here (1 = its first move).
     pub own_move: u32,
@@ -69,7 +69,7 @@ pub struct MatchBox<G: Game> {
 }
 
 impl<G: Game> MatchBox<G> {
-    /// The position the box stands for ([`Game::key_position`] of its key):
+    /// The position the box stands for ([`Boxes::key_position`](crate::Boxes::key_position) of its key):
     /// its moves are in this position's frame.
     pub fn position(&self, game: &G) -> G::Position {
         game.key_position(&self.key)
@@ -212,7 +212,7 @@ impl<G: Game> Machine<G> {
         Ok(machine)
     }
 
-    /// Rebuild a machine from saved boxes (see [`crate::state`]).
+    /// Rebuild a machine from saved boxes (see [`crate::training::state`]).
     pub fn from_boxes(
         game: G,
         side: Player,
@@ -317,7 +317,7 @@ impl<G: Game> Machine<G> {
     }
 
     /// The key of a position's box (its board and side to move, see
-    /// [`Game::box_key`], of its canonical image when symmetry is on) and a
+    /// [`Boxes::box_key`](crate::Boxes::box_key), of its canonical image when symmetry is on) and a
     /// symmetry taking the position to that image.
     pub fn key(&self, pos: &G::Position) -> (G::BoxKey, G::Symmetry) {
         if self.settings.symmetry {

@@ -196,7 +196,7 @@ impl<G: Game> Match<G> {
         }
     }
 
-    /// A person's move, already checked legal (read it with [`Game::parse_move`]).
+    /// A person's move, already checked legal (read it with [`Notation::parse_move`](crate::Notation::parse_move)).
     pub fn play_person(&mut self, t: &Trainer<G>, mv: G::Move) {
         if self.over.is_none() {
             self.apply(t.machine().game(), mv);

@@ -1,7 +1,7 @@
 //! The machine's exact expected result against an opponent, computed from
 //! its bead counts over the whole game tree, without sampling.
 //!
-//! [`weigh`] is the one rule for the value of a position from its
+//! `weigh` is the one rule for the value of a position from its
 //! children's: the general path here and the compiled one
 //! ([`crate::training::compiled`]) both use it, so they agree to the bit.
 

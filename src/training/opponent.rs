@@ -116,7 +116,7 @@ pub const PERFECT_LIMIT: usize = 5_000_000;
 /// Plays perfectly: uniformly among the moves that keep the best value
 /// (fastest win, slowest loss, from the exhaustive solver), or, where the
 /// game is too large to solve whole, among the moves its own position
-/// solver gives ([`Game::position_solver`]). Best moves are cached per
+/// solver gives ([`SearchLimits::position_solver`](crate::SearchLimits::position_solver)). Best moves are cached per
 /// position.
 pub struct PerfectPlayer<G: Game> {
     engine: Engine<G>,

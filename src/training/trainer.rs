@@ -148,7 +148,7 @@ impl<G: Game> Trainer<G> {
     /// Continue `machine` against the opponent `spec` names, made for it.
     /// Against perfect play the compiled table comes first: where it holds
     /// the game, the perfect player's whole-game solve is not needed up
-    /// front ([`Table::against_perfect`]).
+    /// front (`Table::against_perfect`).
     pub fn against(
         machine: Machine<G>,
         spec: OpponentSpec,

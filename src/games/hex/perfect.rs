@@ -1,10 +1,10 @@
 //! The perfect Hex opponent: positions solved one at a time as games reach
-//! them, by the proof-number search of [`super::dfpn`], with what it proved
+//! them, by the proof-number search of `dfpn.rs`, with what it proved
 //! kept across moves and games in its transposition table (of fixed size)
 //! and the answers in a cache of at most [`CACHE`] positions.
 //!
 //! In a won position it gives every winning move that is not an inferior
-//! cell (dead, or in a captured pair: [`super::inferior`]), each checked by
+//! cell (dead, or in a captured pair: `inferior.rs`), each checked by
 //! solving the position after it; the caller chooses among them at random
 //! with its own seeded generator. In a lost position, where a proof carries
 //! no distance, it resists by this rule: it gives the cells of the

@@ -1,5 +1,5 @@
 //! The dedicated Hex solver for boards up to 8×8: who wins, by the
-//! proof-number search of [`super::dfpn`] over virtual connections and
+//! proof-number search of `dfpn.rs` over virtual connections and
 //! fill-in, for whole lists of positions at once (shared over the cores,
 //! with one transposition table of fixed size).
 //!

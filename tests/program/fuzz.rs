@@ -11,7 +11,7 @@
 //! replayed first on every later run; the nasty inputs in `tests/corpus/`
 //! are replayed by [`the_corpus_of_nasty_inputs_replays`].
 
-mod common;
+use crate::common;
 
 use menace::prelude::*;
 use std::path::{Path, PathBuf};
@@ -476,11 +476,11 @@ fn check_state(text: &str) {
 // ---- experiment files ----
 
 const EXPERIMENTS: [&str; 5] = [
-    include_str!("../experiments/gardner.json"),
-    include_str!("../experiments/michie.json"),
-    include_str!("../experiments/sweep.json"),
-    include_str!("../experiments/hex.json"),
-    include_str!("../experiments/chessapawn.json"),
+    include_str!("../../experiments/gardner.json"),
+    include_str!("../../experiments/michie.json"),
+    include_str!("../../experiments/sweep.json"),
+    include_str!("../../experiments/hex.json"),
+    include_str!("../../experiments/chessapawn.json"),
 ];
 
 /// Experiment text is checked into an experiment within the documented
@@ -504,7 +504,7 @@ fn check_experiment(text: &str) {
 
 // ---- curves files ----
 
-const BASE_CURVES: &str = include_str!("corpus/curves/base.csv");
+const BASE_CURVES: &str = include_str!("../corpus/curves/base.csv");
 
 /// A scratch folder of this test process.
 fn scratch(name: &str) -> PathBuf {

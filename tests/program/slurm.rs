@@ -1,13 +1,13 @@
 //! The committed Slurm array job, run end to end on a real one-node Slurm
 //! cluster that this test starts (munged, slurmctld, slurmd from Debian's
 //! packages, which `.ci/run` installs) and stops: submitted as committed
-//! from a clone's root, merged with the README's command, compared byte for
-//! byte with an unsharded run; then one task cancelled, the merge refused
-//! with that shard named, the task rerun as the README says, and merged
-//! equal.
+//! from a clone's root, merged with the command `docs/experiments.md` gives,
+//! compared byte for byte with an unsharded run; then one task cancelled,
+//! the merge refused with that shard named, the task rerun as the guide
+//! says, and merged equal.
 //!
-//! Without Slurm (or not as root, which slurmd needs) the test says loudly
-//! that it did not run; under CI (the `CI` variable set) it fails instead.
+//! Ignored in the fast tier: it needs Slurm and root (slurmd runs as root).
+//! Run with `--include-ignored` (as `.ci/run` does) without them, it fails.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -209,16 +209,16 @@ fn files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     out
 }
 
-/// The README's merge command, verbatim, with `menace` the built program.
+/// The guide's merge command, verbatim, with `menace` the built program.
 fn readme_merge(clone: &Path) -> Output {
     let bin = Path::new(env!("CARGO_BIN_EXE_menace")).parent().unwrap().to_path_buf();
     let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
-    let readme = std::fs::read_to_string(clone.join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(clone.join("docs/experiments.md")).unwrap();
     let line = readme
         .lines()
         .map(str::trim)
         .find(|l| l.starts_with("menace merge results/sweep-shards/"))
-        .expect("the README shows the merge of the Slurm shards");
+        .expect("docs/experiments.md shows the merge of the Slurm shards");
     Command::new("sh")
         .args(["-c", line])
         .env("PATH", path)
@@ -228,13 +228,10 @@ fn readme_merge(clone: &Path) -> Output {
 }
 
 #[test]
+#[ignore = "needs Slurm and root (.ci/run installs Slurm)"]
 fn the_committed_sbatch_script_runs_on_a_real_slurm() {
     if let Some(why) = unavailable() {
-        if std::env::var_os("CI").is_some() {
-            panic!("the Slurm test must run under CI, but cannot: {why}");
-        }
-        eprintln!("\n*** SLURM TEST NOT RUN: {why}. Under CI this fails. ***\n");
-        return;
+        panic!("the Slurm test cannot run: {why}");
     }
     let scratch = std::env::temp_dir().join(format!("menace-slurm-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&scratch);
@@ -298,9 +295,9 @@ fn the_committed_sbatch_script_runs_on_a_real_slurm() {
     assert!(!clone.join("results/sweep").exists(), "a refused merge writes nothing");
 
     // 3. The task rerun as the README says; the merge is equal again.
-    let readme = std::fs::read_to_string(clone.join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(clone.join("docs/experiments.md")).unwrap();
     let rerun = format!("sbatch --array=5 {script}");
-    assert!(readme.contains(&rerun), "the README shows the rerun: {rerun}");
+    assert!(readme.contains(&rerun), "docs/experiments.md shows the rerun: {rerun}");
     let job = cluster.sbatch(&clone, &["--array=5", script]);
     cluster.wait(&job);
     let merged = readme_merge(&clone);

@@ -1,6 +1,6 @@
 //! Noughts and crosses: the shared rule suite and its own known facts.
 
-mod common;
+use crate::common;
 
 use menace::machine::boxes::{counts_by_move, enumerate, BoxSet};
 use menace::prelude::*;

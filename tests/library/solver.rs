@@ -1,6 +1,6 @@
 //! The solver, first on toy games with values known by hand, then on real ones.
 
-mod common;
+use crate::common;
 
 use common::toy::{Subtraction, Tree};
 use menace::prelude::*;

@@ -1,7 +1,7 @@
 //! Chessapawn: the shared rule suite, perft from an independent generator,
 //! each piece's moves, en passant and the win conditions.
 
-mod common;
+use crate::common;
 
 use menace::prelude::*;
 use menace::{Chessapawn, Game, MoveError, Outcome, Player};
@@ -324,7 +324,7 @@ fn perft(pos: &<Chessapawn as Rules>::Position, depth: u32) -> u64 {
 }
 
 fn perft_table() -> Vec<(u32, u64)> {
-    include_str!("data/chessapawn_perft.txt")
+    include_str!("../data/chessapawn_perft.txt")
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {

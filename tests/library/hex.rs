@@ -1,6 +1,6 @@
 //! Hex: the shared rule suite, the swap, connection facts and the solvers.
 
-mod common;
+use crate::common;
 
 use menace::games::hex::{HexMove, HexPosition};
 use menace::prelude::*;
@@ -513,39 +513,4 @@ fn the_shared_perfect_opponent_cut_short_goes_on_and_chooses_the_same() {
     let mv = stopped.choose_best(&start, &mut ChaCha8Rng::seed_from_u64(1));
     assert!(fresh.moves(&start).contains(&mv));
     assert!(!stopped.best_moves(&start).is_empty());
-}
-
-/// The 7×7 centre opening without the swap, against the published result:
-/// Benzene's regression test `regression/dfpn-solve-7x7.tst` (the copy
-/// read was in cgao3/benzene-vanilla-cmake; after Hayward et al., "Solving
-/// 7×7 Hex", 2003), with the conventions of the 6×6 test above (its Black
-/// joins rank 1 to rank 7, so our Red's opening on a cell is Black's on the
-/// transposed cell). The file lists Black's wins among them as a4, a6, a7,
-/// b3..b6, c2..c6, d3, d4, d5 and the rest by the 180° rotation; the
-/// centre is the one cheap enough for the tests (about 2 s of CPU time;
-/// the edge openings take minutes): all 49 are a `menace bench` row.
-#[test]
-fn the_centre_opening_on_7x7_matches_benzenes_published_result() {
-    use menace::games::hex::solver::solve_all;
-    // Black's openings from the file and whether Black wins them.
-    let published = [("d4", true)];
-    let game = hex("hex:7,swap=off,first=red");
-    let start = game.start();
-    let positions: Vec<HexPosition> = published
-        .iter()
-        .map(|(cell, _)| {
-            let mv = game.parse_move(&start, &transposed(cell)).unwrap();
-            game.play(&start, mv)
-        })
-        .collect();
-    let (found, _) = solve_all(&game, &positions, None, None, &|_, _, _| {});
-    for ((cell, black_wins), outcome) in published.iter().zip(found) {
-        let winner = if *black_wins { Player::One } else { Player::Two };
-        assert_eq!(
-            outcome,
-            Some(Outcome::Win(winner)),
-            "Black's {cell}, our Red's {}",
-            transposed(cell)
-        );
-    }
 }

@@ -2,7 +2,7 @@
 //! against servers started in this process on ephemeral ports (and one
 //! started as the command line starts it).
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -1367,6 +1367,7 @@ fn quantile(times: &[Duration], q: f64) -> Duration {
 }
 
 #[test]
+#[ignore = "a load test of 32 tabs: tens of seconds (.ci/run runs it)"]
 fn thirty_two_tabs_train_while_others_poll_and_views_stay_quick() {
     // Another build (MENACE_SERVE_BIN, to compare) may not count requests' waits.
     let counted = std::env::var_os("MENACE_SERVE_BIN").is_none();
@@ -1838,6 +1839,7 @@ fn stop_cuts_short_a_perfect_hex_6x6_proof_and_the_tab_goes_on() {
 }
 
 #[test]
+#[ignore = "a load test of 32 tabs: tens of seconds (.ci/run runs it)"]
 fn thirty_two_tabs_against_perfect_hex_6x6_share_one_table_per_board() {
     // Every tab trains against the perfect player on Hex 6×6, half with the
     // swap and half without: the tabs of a board share its solver's table

@@ -2,7 +2,7 @@
 //! and random games against an independent generator, check, pins,
 //! promotion and the draws.
 
-mod common;
+use crate::common;
 
 use menace::games::minihexchess::{axial, cell_name, HexchessPosition, Kind, Piece};
 use menace::prelude::*;
@@ -458,7 +458,7 @@ fn the_independent_cells_and_setup() {
 #[test]
 fn perft_matches_the_table_and_the_independent_generator() {
     let g = game();
-    let table: Vec<(u32, u64)> = include_str!("data/minihexchess_perft.txt")
+    let table: Vec<(u32, u64)> = include_str!("../data/minihexchess_perft.txt")
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {

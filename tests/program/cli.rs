@@ -296,10 +296,11 @@ fn bench_quick_runs_every_row() {
         assert!(row["rate"].as_f64().unwrap() > 0.0, "{what}");
         row["note"].as_str().unwrap().to_string()
     };
-    // Counted independently in tests/chessapawn.rs and tests/minihexchess.rs.
+    // Counted independently in tests/library/chessapawn.rs and tests/library/minihexchess.rs.
     assert_eq!(note("Chessapawn perft"), "201334 leaves");
     assert_eq!(note("Mini Hexchess perft"), "681 leaves");
-    // 6x6 as in tests/hex.rs (Benzene's published openings); the 7x7 centre as published.
+    // 6x6 as in tests/library/hex.rs (Benzene's published openings, opening by
+    // opening); the 7x7 centre as published, checked here alone.
     assert!(note("solve hex:6,swap=off").starts_with("24 of 36 win"));
     assert!(note("solve hex:7,swap=off").starts_with("1 of 1 win, as published"));
     assert!(note("train hexapawn").starts_with("compiled path"));
@@ -468,7 +469,7 @@ fn help_lists_the_games_of_the_registry() {
 #[test]
 fn solve_a_position_given() {
     // 4x4 without the swap, Red to move on the empty board: the short
-    // diagonal's four cells win (the first-move table of tests/hex.rs).
+    // diagonal's four cells win (the first-move table of tests/library/hex.rs).
     let out = menace(&["solve", "hex:4,swap=off", "--position", "4/4/4/4 r"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);

@@ -1,6 +1,6 @@
 //! The matchbox machine, its opponents and training.
 
-mod common;
+use crate::common;
 
 use menace::machine::settings::{BeadSchedule, BoxMode, EmptyBox, MachineSettings, Reinforcement};
 use menace::machine::{Choice, GameResult, Machine};

@@ -339,7 +339,7 @@ fn an_arm_may_name_its_own_game_and_plays_as_if_alone() {
     // Gardner's one-bead HER on 3x3 loses exactly 3 games to perfect play
     // (Gardner 1962; the README's demonstration), whatever its neighbours play.
     assert_eq!(summary["arms"][0]["losses"]["mean"], 3.0);
-    // The boxes: 19 for HER on 3x3 with mirror images merged, counted by hand in tests/hexapawn.rs.
+    // The boxes: 19 for HER on 3x3 with mirror images merged, counted by hand in tests/library/hexapawn.rs.
     assert_eq!(summary["arms"][0]["boxes"]["start"]["mean"], 19.0);
     // The scaling charts are drawn, naming the games at their points.
     for chart in ["safe_vs_boxes", "loss_vs_boxes"] {

@@ -4,11 +4,12 @@
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`/usr/bin/chromium`,
 //! `/usr/bin/chromedriver`), and `pdftoppm` (poppler-utils) to read the
-//! printed page. Without them the test fails, unless `MENACE_SKIP_BROWSER=1`
-//! says to skip it (which it then says on stderr). Waits are on the page's
-//! own state (a script that resolves once a condition holds), never sleeps.
+//! printed page, so these tests are ignored in the fast tier; run with
+//! `--include-ignored` (as `.ci/run` does, which installs them) without
+//! them, they fail. Waits are on the page's own state (a script that
+//! resolves once a condition holds), never sleeps.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
@@ -37,8 +38,7 @@ impl Drop for Killed {
     }
 }
 
-/// Whether the browser is here; if not, fail, unless `MENACE_SKIP_BROWSER=1`
-/// asks to skip (said loudly on stderr, which the test harness shows).
+/// Whether the browser is here; if not, fail, saying how to install it.
 fn browser_present() -> bool {
     let missing: Vec<&str> = [CHROMIUM, CHROMEDRIVER, PDFTOPPM]
         .into_iter()
@@ -47,18 +47,8 @@ fn browser_present() -> bool {
     if missing.is_empty() {
         return true;
     }
-    let how = "install them with `apt-get update && apt-get install -y chromium chromium-driver poppler-utils` (as root), then run `cargo test --release --test browser`";
-    let skip = std::env::var("MENACE_SKIP_BROWSER").is_ok_and(|v| v == "1");
-    assert!(
-        skip,
-        "the browser test needs {} ({how}); set MENACE_SKIP_BROWSER=1 to skip it knowingly",
-        missing.join(" and ")
-    );
-    eprintln!(
-        "\n*** BROWSER TEST SKIPPED (MENACE_SKIP_BROWSER=1): {} missing; {how} ***\n",
-        missing.join(" and ")
-    );
-    false
+    let how = "install them with `apt-get update && apt-get install -y chromium chromium-driver poppler-utils` (as root), then run `cargo test --release --test program browser -- --include-ignored`";
+    panic!("the browser test needs {} ({how})", missing.join(" and "));
 }
 
 fn free_port() -> u16 {
@@ -327,6 +317,7 @@ fn rgb(css: &str) -> [u8; 3] {
 }
 
 #[test]
+#[ignore = "needs Chromium, chromedriver and poppler (.ci/run installs them)"]
 fn the_page_in_a_browser() {
     if !browser_present() {
         return;
@@ -635,6 +626,7 @@ async fn lesson(b: &Page, url: &str, downloads: &Path) {
 /// wins Hex); against perfect:0.5 a game is still won or lost. Screenshots
 /// at 1280×720 and 400 px wide go to the test's scratch directory.
 #[test]
+#[ignore = "needs Chromium, chromedriver and poppler (.ci/run installs them)"]
 fn perfect_hex_on_the_page() {
     if !browser_present() {
         return;

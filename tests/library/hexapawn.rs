@@ -1,6 +1,6 @@
 //! Hexapawn: the shared rule suite on several boards, and its own known facts.
 
-mod common;
+use crate::common;
 
 use menace::games::hexapawn::{HexapawnMove, HexapawnPosition, Pawn};
 use menace::machine::boxes::{counts_by_move, enumerate, BoxSet};

@@ -2,7 +2,7 @@
 //! registry built the same way with a toy game: a game added to a table is
 //! checked without any edit here.
 
-mod common;
+use crate::common;
 
 use common::toy::Subtraction;
 use menace::{with_game, AnyGame, Hexapawn};
