@@ -719,6 +719,7 @@ fn perfect_hex_on_the_page() {
 /// HER's games are the ones its text says. Screenshots of the panel at
 /// 1280×720 go to the test's scratch directory.
 #[test]
+#[ignore = "needs Chromium and chromedriver (.ci/run installs them)"]
 fn the_rules_panel_says_what_each_machine_does() {
     if !browser_present() {
         return;
