@@ -157,3 +157,19 @@ async fn read_within(mut body: Body, limit: usize) -> Result<Bytes, BodyError> {
     }
     Ok(Bytes::from(read))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_body_over_the_limit_is_refused_by_its_error_type() {
+        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        runtime.block_on(async {
+            let read = read_within(Body::from("12345"), 5).await;
+            assert_eq!(read.map(|b| b.len()).ok(), Some(5));
+            let over = read_within(Body::from("123456"), 5).await;
+            assert!(matches!(over, Err(BodyError::TooLarge)), "{over:?}");
+        });
+    }
+}
