@@ -6,7 +6,7 @@ use crate::web::server::error::{ApiError, ErrorKind};
 use crate::web::server::shared::Shared;
 use crate::web::server::slot::{lock, Entry, Slot};
 use crate::web::session::error::SessionError;
-use crate::web::session::traits::Session;
+use crate::web::session::traits::Shown;
 
 pub(super) fn not_while_training(entry: &Entry) -> Result<(), ApiError> {
     if entry.running() {
@@ -18,7 +18,7 @@ pub(super) fn not_while_training(entry: &Entry) -> Result<(), ApiError> {
     Ok(())
 }
 /// Training or watching never drops a person's game unasked.
-pub(super) fn refuse_to_drop(session: &dyn Session, discard: bool) -> Result<(), ApiError> {
+pub(super) fn refuse_to_drop(session: &dyn Shown, discard: bool) -> Result<(), ApiError> {
     let moves = session.person_moves();
     if moves > 0 && !discard {
         return Err(ApiError::new(

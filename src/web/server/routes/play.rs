@@ -13,7 +13,7 @@ use crate::web::server::routes::checks::not_while_training;
 use crate::web::server::shared::Shared;
 use crate::web::session::error::SessionError;
 use crate::web::session::requests::MoveRequest;
-use crate::web::session::traits::Session;
+use crate::web::session::traits::Played;
 
 /// A session's game, move and resign.
 pub(super) fn router() -> Router<Arc<Shared>> {
@@ -27,7 +27,7 @@ pub(super) fn router() -> Router<Arc<Shared>> {
 async fn act(
     shared: Arc<Shared>,
     id: String,
-    f: impl FnOnce(&mut dyn Session) -> Result<(), SessionError> + Send + 'static,
+    f: impl FnOnce(&mut dyn Played) -> Result<(), SessionError> + Send + 'static,
 ) -> ApiResult {
     shared
         .work(move |shared| {

@@ -214,91 +214,44 @@ async fn run_training(
 mod tests {
     use std::sync::atomic::AtomicBool;
 
-    use serde_json::Value as Json;
-
     use super::*;
     use crate::web::server::config::Config;
     use crate::web::server::error::ErrorKind;
     use crate::web::server::hooks::TestHooks;
     use crate::web::server::routes::build;
-    use crate::web::session::apart::{Deferred, Made, Signals, Trained, Watched};
+    use crate::web::session::apart::{Made, Signals, Trained};
     use crate::web::session::error::SessionError;
     use crate::web::session::limits::Limits;
     use crate::web::session::make::new_session;
-    use crate::web::session::requests::{BoxQuery, NewMachine};
-    use crate::web::session::traits::Session;
+    use crate::web::session::requests::NewMachine;
+    use crate::web::session::traits::{Session, Trains, Wraps};
 
     /// A machine whose training panics, to see the server survive it.
     struct Faulty(Box<dyn Session>);
 
-    impl Session for Faulty {
-        fn game_spec(&self) -> String {
-            self.0.game_spec()
+    impl Wraps for Faulty {
+        fn inner(&self) -> &dyn Session {
+            self.0.as_ref()
         }
-        fn view(&self) -> Json {
-            self.0.view()
+        fn inner_mut(&mut self) -> &mut dyn Session {
+            self.0.as_mut()
         }
-        fn new_game(&mut self) -> Result<(), SessionError> {
-            self.0.new_game()
-        }
-        fn play(&mut self, text: &str) -> Result<(), SessionError> {
-            self.0.play(text)
-        }
-        fn resign(&mut self) -> Result<(), SessionError> {
-            self.0.resign()
-        }
-        fn boxes(&self, query: &BoxQuery, limit: usize) -> Deferred<Json> {
-            self.0.boxes(query, limit)
-        }
-        fn person_moves(&self) -> usize {
-            self.0.person_moves()
-        }
-        fn opponent_maker(&self, opponent: &OpponentSpec) -> Option<Deferred<Result<Made, SessionError>>> {
-            self.0.opponent_maker(opponent)
-        }
-        fn begin_watch(
-            &mut self,
-            opponent: &OpponentSpec,
-            made: Option<Made>,
-            frames: bool,
-            cancel: Arc<AtomicBool>,
-        ) -> Result<(), SessionError> {
-            self.0.begin_watch(opponent, made, frames, cancel)
-        }
-        fn watch_step(&mut self, deadline: Instant, signals: &Signals) -> Watched {
-            self.0.watch_step(deadline, signals)
-        }
-        fn resume(&mut self, pending: Pending) {
-            self.0.resume(pending)
-        }
-        fn curves(&self) -> Json {
-            self.0.curves()
-        }
-        fn state(&mut self) -> Deferred<String> {
-            self.0.state()
-        }
-        fn check_opponent(&self, opponent: &OpponentSpec) -> Result<(), SessionError> {
-            self.0.check_opponent(opponent)
-        }
+    }
+
+    impl Trains for Faulty {
         fn begin_training(
             &mut self,
-            opponent: &OpponentSpec,
+            o: &OpponentSpec,
             made: Option<Made>,
             cancel: Arc<AtomicBool>,
         ) -> Result<(), SessionError> {
-            self.0.begin_training(opponent, made, cancel)
+            self.0.begin_training(o, made, cancel)
         }
         fn train(&mut self, _: u64, _: u64, _: Instant, _: &Signals) -> Trained {
             panic!("a fault in training")
         }
         fn end_training(&mut self) {
             self.0.end_training()
-        }
-        fn box_count(&self) -> usize {
-            self.0.box_count()
-        }
-        fn games_played(&self) -> u64 {
-            self.0.games_played()
         }
     }
 

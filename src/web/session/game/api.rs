@@ -1,4 +1,5 @@
-//! A game session as the server sees it: [`Session`] for any game.
+//! A game session as the server sees it: each part of
+//! [`Session`](crate::web::session::traits::Session) for any game.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -15,9 +16,9 @@ use crate::web::session::error::{invalid, SessionError};
 use crate::web::session::game::{exact_json, GameSession, Watching};
 use crate::web::session::opponents::{opponent_for, perfect_too_large, slow};
 use crate::web::session::requests::BoxQuery;
-use crate::web::session::traits::Session;
+use crate::web::session::traits::{Copied, Opponents, Played, Shown, Trains, Watches};
 
-impl<G: Picture> Session for GameSession<G> {
+impl<G: Picture> Shown for GameSession<G> {
     fn game_spec(&self) -> String {
         self.game().spec()
     }
@@ -25,6 +26,33 @@ impl<G: Picture> Session for GameSession<G> {
     fn view(&self) -> Json {
         self.view_json()
     }
+
+    fn curves(&self) -> Json {
+        json!({
+            "window": self.curves.window(),
+            "games_played": self.trainer.games_played(),
+            "points": self.points,
+        })
+    }
+
+    fn person_moves(&self) -> usize {
+        if self.current.is_some() {
+            self.person_moves
+        } else {
+            0
+        }
+    }
+
+    fn games_played(&self) -> u64 {
+        self.trainer.games_played()
+    }
+
+    fn box_count(&self) -> usize {
+        self.trainer.machine().boxes().len()
+    }
+}
+
+impl<G: Picture> Played for GameSession<G> {
     fn new_game(&mut self) -> Result<(), SessionError> {
         // A game left unfinished is dropped: no beads change.
         self.drop_person_game();
@@ -61,96 +89,11 @@ impl<G: Picture> Session for GameSession<G> {
         self.advance();
         Ok(())
     }
+}
 
+impl<G: Picture> Copied for GameSession<G> {
     fn boxes(&self, query: &BoxQuery, limit: usize) -> Deferred<Json> {
         self.boxes_listed(query, limit)
-    }
-
-    fn person_moves(&self) -> usize {
-        if self.current.is_some() {
-            self.person_moves
-        } else {
-            0
-        }
-    }
-
-    fn opponent_maker(&self, spec: &OpponentSpec) -> Option<Deferred<Result<Made, SessionError>>> {
-        if matches!(&self.parked, Some((parked, Some(_))) if parked == spec) {
-            return None;
-        }
-        let machine = self.trainer.machine();
-        let (game, side, settings) = (machine.game().clone(), machine.side(), machine.settings().clone());
-        let (limits, spec) = (self.limits, spec.clone());
-        Some(Deferred::new(move || {
-            opponent_for(&game, side, &settings, limits, &spec).map(|o| Made(Box::new(o)))
-        }))
-    }
-
-    fn begin_watch(
-        &mut self,
-        spec: &OpponentSpec,
-        made: Option<Made>,
-        frames: bool,
-        cancel: Arc<AtomicBool>,
-    ) -> Result<(), SessionError> {
-        let mut opponent = self.take_opponent(spec, made)?;
-        opponent.set_interrupt(cancel);
-        self.drop_person_game();
-        self.trainer.set_opponent(spec.clone(), opponent);
-        let m = Match::start(&mut self.trainer);
-        self.watching = Some(Watching {
-            m,
-            spec: spec.clone(),
-            frames,
-            steps: Vec::new(),
-        });
-        Ok(())
-    }
-
-    fn watch_step(&mut self, deadline: Instant, signals: &Signals) -> Watched {
-        loop {
-            if signals.cancelled() {
-                return Watched::Over(self.stop_watching());
-            }
-            let Some(w) = self.watching.as_mut() else {
-                return Watched::Over(json!({"steps": [], "result": "", "plies": 0}));
-            };
-            if let Some(thinking) = w.m.detach_opponent(&mut self.trainer, slow) {
-                return Watched::Pending(Pending(Box::new(thinking)));
-            }
-            let before = w.m.position().clone();
-            let step = w.m.step(&mut self.trainer);
-            signals.moved();
-            if let Some(over) = self.watched_step(before, step) {
-                return Watched::Over(over);
-            }
-            if signals.let_go(deadline) {
-                return Watched::More;
-            }
-        }
-    }
-
-    fn resume(&mut self, pending: Pending) {
-        let Ok(thinking) = pending.0.into_any().downcast::<Thinking<G>>() else {
-            return;
-        };
-        if let Some(w) = self.watching.as_mut() {
-            let before = w.m.position().clone();
-            // An end (the opponent resigned) is found again by the next step.
-            if let step @ Step::Opponent(_) = w.m.resume(&mut self.trainer, *thinking) {
-                self.watched_step(before, step);
-            }
-        } else if let Some(m) = self.training_match.as_mut() {
-            m.resume(&mut self.trainer, *thinking);
-        }
-    }
-
-    fn curves(&self) -> Json {
-        json!({
-            "window": self.curves.window(),
-            "games_played": self.trainer.games_played(),
-            "points": self.points,
-        })
     }
 
     fn state(&mut self) -> Deferred<String> {
@@ -170,7 +113,9 @@ impl<G: Picture> Session for GameSession<G> {
         };
         Deferred::new(move || frozen.to_json())
     }
+}
 
+impl<G: Picture> Opponents for GameSession<G> {
     fn check_opponent(&self, spec: &OpponentSpec) -> Result<(), SessionError> {
         if let OpponentSpec::Perfect(_) = spec {
             // The page's perfect player solves the whole game first, or
@@ -185,6 +130,35 @@ impl<G: Picture> Session for GameSession<G> {
         Ok(())
     }
 
+    fn opponent_maker(&self, spec: &OpponentSpec) -> Option<Deferred<Result<Made, SessionError>>> {
+        if matches!(&self.parked, Some((parked, Some(_))) if parked == spec) {
+            return None;
+        }
+        let machine = self.trainer.machine();
+        let (game, side, settings) = (machine.game().clone(), machine.side(), machine.settings().clone());
+        let (limits, spec) = (self.limits, spec.clone());
+        Some(Deferred::new(move || {
+            opponent_for(&game, side, &settings, limits, &spec).map(|o| Made(Box::new(o)))
+        }))
+    }
+
+    fn resume(&mut self, pending: Pending) {
+        let Ok(thinking) = pending.0.into_any().downcast::<Thinking<G>>() else {
+            return;
+        };
+        if let Some(w) = self.watching.as_mut() {
+            let before = w.m.position().clone();
+            // An end (the opponent resigned) is found again by the next step.
+            if let step @ Step::Opponent(_) = w.m.resume(&mut self.trainer, *thinking) {
+                self.watched_step(before, step);
+            }
+        } else if let Some(m) = self.training_match.as_mut() {
+            m.resume(&mut self.trainer, *thinking);
+        }
+    }
+}
+
+impl<G: Picture> Trains for GameSession<G> {
     fn begin_training(
         &mut self,
         spec: &OpponentSpec,
@@ -287,12 +261,50 @@ impl<G: Picture> Session for GameSession<G> {
         let _ = self.new_game();
         self.message = message;
     }
+}
 
-    fn box_count(&self) -> usize {
-        self.trainer.machine().boxes().len()
+impl<G: Picture> Watches for GameSession<G> {
+    fn begin_watch(
+        &mut self,
+        spec: &OpponentSpec,
+        made: Option<Made>,
+        frames: bool,
+        cancel: Arc<AtomicBool>,
+    ) -> Result<(), SessionError> {
+        let mut opponent = self.take_opponent(spec, made)?;
+        opponent.set_interrupt(cancel);
+        self.drop_person_game();
+        self.trainer.set_opponent(spec.clone(), opponent);
+        let m = Match::start(&mut self.trainer);
+        self.watching = Some(Watching {
+            m,
+            spec: spec.clone(),
+            frames,
+            steps: Vec::new(),
+        });
+        Ok(())
     }
 
-    fn games_played(&self) -> u64 {
-        self.trainer.games_played()
+    fn watch_step(&mut self, deadline: Instant, signals: &Signals) -> Watched {
+        loop {
+            if signals.cancelled() {
+                return Watched::Over(self.stop_watching());
+            }
+            let Some(w) = self.watching.as_mut() else {
+                return Watched::Over(json!({"steps": [], "result": "", "plies": 0}));
+            };
+            if let Some(thinking) = w.m.detach_opponent(&mut self.trainer, slow) {
+                return Watched::Pending(Pending(Box::new(thinking)));
+            }
+            let before = w.m.position().clone();
+            let step = w.m.step(&mut self.trainer);
+            signals.moved();
+            if let Some(over) = self.watched_step(before, step) {
+                return Watched::Over(over);
+            }
+            if signals.let_go(deadline) {
+                return Watched::More;
+            }
+        }
     }
 }

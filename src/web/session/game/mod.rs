@@ -21,7 +21,7 @@ use crate::web::session::apart::Made;
 use crate::web::session::error::SessionError;
 use crate::web::session::limits::Limits;
 use crate::web::session::opponents::opponent_for;
-use crate::web::session::traits::Session;
+use crate::web::session::traits::Played;
 use crate::web::svg::{board_svg, Options};
 
 /// A box copied out of a machine to be drawn for the boxes list.
