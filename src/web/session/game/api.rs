@@ -13,7 +13,7 @@ use crate::training::opponent::{Opponent, OpponentSpec};
 use crate::training::state;
 use crate::web::session::apart::{Deferred, Made, Pending, Signals, Trained, Watched};
 use crate::web::session::error::{invalid, SessionError};
-use crate::web::session::game::{exact_json, GameSession, Watching};
+use crate::web::session::game::{GameSession, Watching};
 use crate::web::session::opponents::{opponent_for, perfect_too_large, slow};
 use crate::web::session::requests::BoxQuery;
 use crate::web::session::traits::{Copied, Opponents, Played, Shown, Trains, Watches};
@@ -28,11 +28,7 @@ impl<G: Picture> Shown for GameSession<G> {
     }
 
     fn curves(&self) -> Json {
-        json!({
-            "window": self.curves.window(),
-            "games_played": self.trainer.games_played(),
-            "points": self.points,
-        })
+        self.curves_json()
     }
 
     fn person_moves(&self) -> usize {
@@ -254,8 +250,7 @@ impl<G: Picture> Trains for GameSession<G> {
             self.parked = Some((spec, Some(opponent)));
         }
         if self.small() {
-            let exact = self.trainer.exact();
-            self.exact = Some(exact_json(&exact));
+            self.exact = Some(self.trainer.exact());
         }
         let message = self.message.take();
         let _ = self.new_game();

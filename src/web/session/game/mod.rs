@@ -5,8 +5,9 @@
 
 mod api;
 mod render;
+mod views;
 
-use serde_json::{json, Value as Json};
+use serde_json::Value as Json;
 
 use crate::experiment::curves::{MetricRow, RunningCurves};
 use crate::game::{Game, Player};
@@ -16,9 +17,10 @@ use crate::picture::Picture;
 use crate::symmetry::Symmetry;
 use crate::training::driver::{Ending, Match, Mover, Step};
 use crate::training::opponent::{Opponent, OpponentSpec};
-use crate::training::trainer::{GameRecord, Snapshot, Trainer};
+use crate::training::trainer::{ExactPair, GameRecord, Snapshot, Trainer};
 use crate::web::session::apart::Made;
 use crate::web::session::error::SessionError;
+use crate::web::session::game::views::{to_json, Change, Draw, Frame, Point, Score, WatchedGame};
 use crate::web::session::limits::Limits;
 use crate::web::session::opponents::opponent_for;
 use crate::web::session::traits::Played;
@@ -48,14 +50,6 @@ pub(super) struct Finished<G: Game> {
     result: String,
 }
 
-/// Wins, draws and losses of the machine.
-#[derive(Clone, Copy, Default)]
-pub(super) struct Score {
-    wins: u64,
-    draws: u64,
-    losses: u64,
-}
-
 impl Score {
     fn add(&mut self, r: GameResult) {
         match r {
@@ -63,10 +57,6 @@ impl Score {
             GameResult::Draw => self.draws += 1,
             GameResult::Loss => self.losses += 1,
         }
-    }
-
-    fn json(self) -> Json {
-        json!({"wins": self.wins, "draws": self.draws, "losses": self.losses})
     }
 }
 
@@ -82,7 +72,7 @@ pub(crate) struct GameSession<G: Picture> {
     /// Moves of the game in progress, in notation.
     history: Vec<String>,
     /// The box the machine last drew from, with its beads as they were then.
-    last_draw: Option<Json>,
+    last_draw: Option<Draw>,
     /// Every box drawn from in the game in progress or last played, as drawn.
     drawn: Vec<Drawn<G>>,
     /// The boxes (by index) the machine drew from in the last finished game.
@@ -92,7 +82,7 @@ pub(crate) struct GameSession<G: Picture> {
     /// Pictures are turned half round: the person plays the side drawn at the top.
     turned: bool,
     /// The beads the last game added or took away.
-    last_changes: Json,
+    last_changes: Vec<Change>,
     /// A note for the page (why training stopped early).
     message: Option<String>,
     /// The machine's results in this session, and against the person only.
@@ -100,10 +90,10 @@ pub(crate) struct GameSession<G: Picture> {
     against_person: Score,
     curves: RunningCurves,
     /// Points of the curves, one every `stride` games (thinned as they grow).
-    points: Vec<Json>,
+    points: Vec<Point>,
     stride: u64,
     /// The latest exact expected results, where the game is small.
-    exact: Option<Json>,
+    exact: Option<ExactPair>,
     /// Whether the machine is training (its opponent is not the person).
     training: bool,
     /// A training game left unfinished at the end of a slice, resumed in the next.
@@ -118,7 +108,7 @@ pub(super) struct Watching<G: Game> {
     m: Match<G>,
     spec: OpponentSpec,
     frames: bool,
-    steps: Vec<Json>,
+    steps: Vec<Frame>,
 }
 
 impl<G: Picture> GameSession<G> {
@@ -141,7 +131,7 @@ impl<G: Picture> GameSession<G> {
             last_game: Vec::new(),
             person_moves: 0,
             turned: false,
-            last_changes: json!([]),
+            last_changes: Vec::new(),
             message: None,
             score: Score::default(),
             against_person: Score::default(),
@@ -154,9 +144,7 @@ impl<G: Picture> GameSession<G> {
             watching: None,
         };
         let exact = s.small().then(|| s.trainer.exact());
-        if let Some(e) = &exact {
-            s.exact = Some(exact_json(e));
-        }
+        s.exact = exact;
         s.turned = s.person_at_top();
         s.start_point(exact);
         let _ = s.new_game();
@@ -177,22 +165,15 @@ impl<G: Picture> GameSession<G> {
 
     /// The curves' first point, the machine as it is now (game 0 for a
     /// fresh machine): one game already draws a line.
-    fn start_point(&mut self, exact: Option<crate::training::trainer::ExactPair>) {
+    fn start_point(&mut self, exact: Option<ExactPair>) {
         let machine = self.trainer.machine();
-        let mut point = serde_json::Map::new();
-        point.insert("game".into(), json!(self.trainer.games_played()));
         let row = MetricRow::start(&Snapshot {
             total_beads: machine.total_beads(),
             first_box_beads: machine.first_move_beads(),
             boxes: machine.boxes().len(),
             exact,
         });
-        for (metric, v) in row.iter() {
-            if v.is_finite() {
-                point.insert(metric.name().into(), json!(v));
-            }
-        }
-        self.points.push(Json::Object(point));
+        self.points.push(point(self.trainer.games_played(), &row));
     }
 
     /// Where symmetry merges: the first box (of the first few) whose moves
@@ -266,7 +247,7 @@ impl<G: Picture> GameSession<G> {
         self.drawn.clear();
         self.person_moves = 0;
         self.last_draw = None;
-        self.last_changes = json!([]);
+        self.last_changes = Vec::new();
         self.message = None;
     }
 
@@ -274,14 +255,24 @@ impl<G: Picture> GameSession<G> {
     /// counted), its opponent parked, and its moves so far for the page.
     fn stop_watching(&mut self) -> Json {
         let Some(w) = self.watching.take() else {
-            return json!({"steps": [], "result": "", "plies": 0, "stopped": true});
+            return to_json(&WatchedGame {
+                steps: Vec::new(),
+                result: String::new(),
+                plies: 0,
+                stopped: Some(true),
+            });
         };
         let pos = w.m.position().clone();
         let last = w.m.last_move();
         w.m.abandon(&mut self.trainer);
         let text = "Stopped: the game was left unfinished, and no beads changed.".to_string();
         self.end_watch(pos, last, text.clone());
-        json!({"steps": w.steps, "result": text, "plies": self.history.len(), "stopped": true})
+        to_json(&WatchedGame {
+            steps: w.steps,
+            result: text,
+            plies: self.history.len(),
+            stopped: Some(true),
+        })
     }
 
     /// A watched game over or stopped: the page shows its last board with
@@ -349,7 +340,7 @@ impl<G: Picture> GameSession<G> {
             (GameResult::Draw, _) => "A draw.".to_string(),
         };
         self.against_person.add(result);
-        self.last_changes = self.changes_json(&changes);
+        self.last_changes = self.changes(&changes);
         self.last_game = self.drawn.iter().map(|d| d.index).collect();
         self.record(&record);
         self.finished = Some(Finished {
@@ -364,17 +355,10 @@ impl<G: Picture> GameSession<G> {
         self.score.add(record.result);
         let row = self.curves.push(record);
         if let Some(e) = record.exact {
-            self.exact = Some(exact_json(&e));
+            self.exact = Some(e);
         }
         if record.game.is_multiple_of(self.stride) || record.exact.is_some() {
-            let mut point = serde_json::Map::new();
-            point.insert("game".into(), json!(record.game));
-            for (metric, v) in row.iter() {
-                if v.is_finite() {
-                    point.insert(metric.name().into(), json!(v));
-                }
-            }
-            self.points.push(Json::Object(point));
+            self.points.push(point(record.game, &row));
             if self.points.len() > self.limits.curve_points {
                 // Thin out: keep every other point, and record half as often from now on.
                 let mut keep = false;
@@ -412,13 +396,13 @@ impl<G: Picture> GameSession<G> {
                         turned: self.turned,
                         ..Options::default()
                     };
-                    let frame = json!({
-                        "mover": if machine_to_move { self.name.to_string() } else { spec },
-                        "move": game.move_name(&before, mv),
-                        "ply": ply,
-                        "board": board_svg(&game, &after, &options),
-                        "draw": draw,
-                    });
+                    let frame = Frame {
+                        mover: if machine_to_move { self.name.to_string() } else { spec },
+                        mv: game.move_name(&before, mv),
+                        ply,
+                        board: board_svg(&game, &after, &options),
+                        draw,
+                    };
                     if let Some(w) = self.watching.as_mut() {
                         w.steps.push(frame);
                     }
@@ -448,18 +432,23 @@ impl<G: Picture> GameSession<G> {
                     (GameResult::Loss, _) => format!("{spec} wins."),
                     (GameResult::Draw, _) => "A draw.".to_string(),
                 };
-                self.last_changes = self.changes_json(&changes);
+                self.last_changes = self.changes(&changes);
                 self.last_game = self.drawn.iter().map(|d| d.index).collect();
                 self.record(&record);
                 self.end_watch(pos, last, text.clone());
-                Some(json!({"steps": w.steps, "result": text, "plies": self.history.len()}))
+                Some(to_json(&WatchedGame {
+                    steps: w.steps,
+                    result: text,
+                    plies: self.history.len(),
+                    stopped: None,
+                }))
             }
         }
     }
 
     /// The machine drew `mv` at `pos` (the position before it, at `ply`):
     /// keep the box as drawn, for the after-game changes, and show it.
-    fn note_draw(&mut self, pos: &G::Position, mv: G::Move, ply: usize) -> Json {
+    fn note_draw(&mut self, pos: &G::Position, mv: G::Move, ply: usize) -> Draw {
         if let Some((index, sym)) = self.trainer.machine().box_for(pos) {
             self.drawn.push(Drawn {
                 index,
@@ -468,13 +457,16 @@ impl<G: Picture> GameSession<G> {
                 ply,
             });
         }
-        self.draw_json(pos, mv, ply)
+        self.draw(pos, mv, ply)
     }
 }
 
-pub(super) fn exact_json(e: &crate::training::trainer::ExactPair) -> Json {
-    json!({
-        "perfect": e.perfect.map(|x| json!({"win": x.win, "draw": x.draw, "loss": x.loss})),
-        "random": e.random.map(|x| json!({"win": x.win, "draw": x.draw, "loss": x.loss})),
-    })
+/// A point of the curves at `game`: the metrics of `row` that are numbers.
+fn point(game: u64, row: &MetricRow) -> Point {
+    let metrics = row
+        .iter()
+        .filter(|(_, v)| v.is_finite())
+        .map(|(m, v)| (m.name(), v))
+        .collect();
+    Point { game, metrics }
 }

@@ -8,6 +8,9 @@ use crate::machine::BeadChange;
 use crate::picture::Picture;
 use crate::symmetry::Symmetry;
 use crate::web::session::apart::Deferred;
+use crate::web::session::game::views::{
+    to_json, BoardView, BoxDrawn, Change, Curves, Draw, DrawnBead, MoveShown, SessionView,
+};
 use crate::web::session::game::{GameSession, Listed};
 use crate::web::session::requests::BoxQuery;
 use crate::web::svg::{bead_colour, board_svg, box_svg_as, BeadMark, Options};
@@ -17,28 +20,37 @@ impl<G: Picture> GameSession<G> {
     pub(super) fn view_json(&self) -> Json {
         let game = self.game();
         let side = self.trainer.machine().side();
-        let board = game.board();
-        json!({
-            "game": game.spec(),
-            "machine": self.name,
-            "machine_side": self.side_name(side),
-            "person_side": self.side_name(side.other()),
-            "players": [self.side_name(Player::One), self.side_name(Player::Two)],
-            "colours": board.colours,
-            "settings": self.trainer.machine().settings().describe(),
-            "seed": self.trainer.seed(),
-            "games_played": self.trainer.games_played(),
-            "score": self.score.json(),
-            "against_person": self.against_person.json(),
-            "boxes": self.trainer.machine().boxes().len(),
-            "beads": self.trainer.machine().total_beads(),
-            "exact": self.exact,
-            "trained_against": self.parked.as_ref().map(|(spec, _)| spec.to_string()),
-            "board": self.board_json(),
-            "symmetry_note": self.symmetry_note(),
-            "last_draw": self.last_draw,
-            "last_changes": self.last_changes,
-            "message": self.message,
+        let machine = self.trainer.machine();
+        to_json(&SessionView {
+            game: game.spec(),
+            machine: self.name,
+            machine_side: self.side_name(side),
+            person_side: self.side_name(side.other()),
+            players: [self.side_name(Player::One), self.side_name(Player::Two)],
+            colours: game.board().colours,
+            settings: machine.settings().describe(),
+            seed: self.trainer.seed(),
+            games_played: self.trainer.games_played(),
+            score: self.score,
+            against_person: self.against_person,
+            boxes: machine.boxes().len(),
+            beads: machine.total_beads(),
+            exact: self.exact,
+            trained_against: self.parked.as_ref().map(|(spec, _)| spec.to_string()),
+            board: self.board_view(),
+            symmetry_note: self.symmetry_note(),
+            last_draw: self.last_draw.as_ref(),
+            last_changes: &self.last_changes,
+            message: self.message.as_deref(),
+        })
+    }
+
+    /// The curves so far, as JSON.
+    pub(super) fn curves_json(&self) -> Json {
+        to_json(&Curves {
+            window: self.curves.window(),
+            games_played: self.trainer.games_played(),
+            points: &self.points,
         })
     }
 
@@ -48,11 +60,7 @@ impl<G: Picture> GameSession<G> {
         let machine = self.trainer.machine();
         let all = machine.boxes();
         let find = query.find.as_deref().map(str::trim).filter(|f| !f.is_empty());
-        let changed: Vec<u64> = self
-            .last_changes
-            .as_array()
-            .map(|a| a.iter().filter_map(|c| c["box"].as_u64()).collect())
-            .unwrap_or_default();
+        let changed: Vec<u64> = self.last_changes.iter().map(|c| u64::from(c.number)).collect();
         let per_page = query.per_page.unwrap_or(24).clamp(1, limit.max(1));
         let mut last: Vec<usize> = self
             .last_game
@@ -171,44 +179,50 @@ impl<G: Picture> GameSession<G> {
 
     /// The box a machine drew from at `pos` (the position before its move
     /// `mv`), drawn on the real board with the drawn bead marked.
-    pub(super) fn draw_json(&self, pos: &G::Position, mv: G::Move, ply: usize) -> Json {
+    pub(super) fn draw(&self, pos: &G::Position, mv: G::Move, ply: usize) -> Draw {
         let game = self.game();
         let machine = self.trainer.machine();
         let Some((index, sym)) = machine.box_for(pos) else {
-            return json!({
-                "box": null,
-                "move": game.move_name(pos, mv),
-                "note": format!("{} has no box for this position and plays without one.", self.name),
-            });
+            return Draw::Boxless {
+                number: None,
+                mv: game.move_name(pos, mv),
+                note: format!("{} has no box for this position and plays without one.", self.name),
+            };
         };
         let b = &machine.boxes()[index as usize];
         let marks = self.real_marks(index, sym, |real, _| real == mv);
-        let beads: Vec<Json> = marks
+        let beads = marks
             .iter()
             .map(|m| {
                 let (colour, css) = bead_colour(m.colour);
-                json!({"move": game.move_name(pos, m.mv), "beads": m.beads, "colour": colour, "css": css, "drawn": m.drawn})
+                DrawnBead {
+                    mv: game.move_name(pos, m.mv),
+                    beads: m.beads,
+                    colour,
+                    css,
+                    drawn: m.drawn,
+                }
             })
             .collect();
-        json!({
-            "box": index + 1,
-            "own_move": b.own_move,
-            "moment": self.moment(b.own_move, ply),
-            "move": game.move_name(pos, mv),
-            "mirrored": !sym.is_identity(),
-            "mirror_note": (!sym.is_identity()).then(|| self.mirror_note(index + 1)),
-            "position": game.position_string(&b.position(game)),
-            "svg": box_svg_as(game, pos, &marks, 44.0, self.turned),
-            "beads": beads,
+        Draw::Boxed(BoxDrawn {
+            number: index + 1,
+            own_move: b.own_move,
+            moment: self.moment(b.own_move, ply),
+            mv: game.move_name(pos, mv),
+            mirrored: !sym.is_identity(),
+            mirror_note: (!sym.is_identity()).then(|| self.mirror_note(index + 1)),
+            position: game.position_string(&b.position(game)),
+            svg: box_svg_as(game, pos, &marks, 44.0, self.turned),
+            beads,
         })
     }
 
     /// The beads the game changed, each box drawn exactly as it was shown
     /// while the game was played (the real board, the same move names).
-    pub(super) fn changes_json(&self, changes: &[BeadChange]) -> Json {
+    pub(super) fn changes(&self, changes: &[BeadChange]) -> Vec<Change> {
         let game = self.game();
         let boxes = self.trainer.machine().boxes();
-        let list: Vec<Json> = changes
+        changes
             .iter()
             .map(|c| {
                 let b = &boxes[c.box_index as usize];
@@ -221,26 +235,26 @@ impl<G: Picture> GameSession<G> {
                 };
                 let marks = self.real_marks(c.box_index, sym, |_, k| k == colour_index);
                 let mv = marks[colour_index].mv;
-                json!({
-                    "box": c.box_index + 1,
-                    "own_move": b.own_move,
-                    "moment": moment,
-                    "position": game.position_string(&b.position(game)),
-                    "move": game.move_name(&pos, mv),
-                    "mirrored": !sym.is_identity(),
-                    "mirror_note": (!sym.is_identity()).then(|| self.mirror_note(c.box_index + 1)),
-                    "colour": colour,
-                    "css": css,
-                    "before": c.before,
-                    "after": c.after,
-                    "svg": box_svg_as(game, &pos, &marks, 44.0, self.turned),
-                })
+                Change {
+                    number: c.box_index + 1,
+                    own_move: b.own_move,
+                    moment,
+                    position: game.position_string(&b.position(game)),
+                    mv: game.move_name(&pos, mv),
+                    mirrored: !sym.is_identity(),
+                    mirror_note: (!sym.is_identity()).then(|| self.mirror_note(c.box_index + 1)),
+                    colour,
+                    css,
+                    before: c.before,
+                    after: c.after,
+                    svg: box_svg_as(game, &pos, &marks, 44.0, self.turned),
+                }
             })
-            .collect();
-        Json::Array(list)
+            .collect()
     }
 
-    pub(super) fn board_json(&self) -> Json {
+    /// The board the person plays on.
+    pub(super) fn board_view(&self) -> BoardView<'_> {
         let game = self.game();
         let person = self.trainer.machine().side().other();
         let (pos, last, over, result) = match (&self.current, &self.finished) {
@@ -257,27 +271,31 @@ impl<G: Picture> GameSession<G> {
             turned: self.turned,
             ..Options::default()
         };
-        let moves: Vec<Json> = if over || game.turn(&pos) != person {
+        let moves = if over || game.turn(&pos) != person {
             Vec::new()
         } else {
             game.moves(&pos)
                 .into_iter()
                 .map(|mv| {
                     let cells = game.move_cells(&pos, mv);
-                    json!({"name": game.move_name(&pos, mv), "from": cells.from, "to": cells.to})
+                    MoveShown {
+                        name: game.move_name(&pos, mv),
+                        from: cells.from,
+                        to: cells.to,
+                    }
                 })
                 .collect()
         };
-        json!({
-            "svg": board_svg(game, &pos, &options),
-            "position": game.position_string(&pos),
-            "moves": moves,
-            "to_move": game.player_name(game.turn(&pos)),
-            "over": over,
-            "result": result,
-            "history": self.history,
-            "person_moves": self.person_moves,
-            "turned": self.turned,
-        })
+        BoardView {
+            svg: board_svg(game, &pos, &options),
+            position: game.position_string(&pos),
+            moves,
+            to_move: game.player_name(game.turn(&pos)),
+            over,
+            result,
+            history: &self.history,
+            person_moves: self.person_moves,
+            turned: self.turned,
+        }
     }
 }
