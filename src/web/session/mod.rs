@@ -10,7 +10,7 @@
 //! - [`opponents`]: the opponents a page may use, within its limits;
 //! - [`traits`]: what the server asks of a session;
 //! - [`make`]: a session made fresh or from a state file;
-//! - [`game`]: the session of one game.
+//! - `game`: the session of one game, its typed records and views.
 
 pub mod apart;
 pub mod error;

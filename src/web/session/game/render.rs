@@ -54,7 +54,7 @@ impl<G: Picture> GameSession<G> {
         })
     }
 
-    /// The boxes a query asks for (see [`Session::boxes`](crate::web::session::traits::Session::boxes)).
+    /// The boxes a query asks for (see [`Copied::boxes`](crate::web::session::traits::Copied::boxes)).
     pub(super) fn boxes_listed(&self, query: &BoxQuery, limit: usize) -> Deferred<Json> {
         let game = self.game();
         let machine = self.trainer.machine();
