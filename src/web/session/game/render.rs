@@ -1,7 +1,7 @@
 //! What the page is shown of a game session, as JSON: its view, its board,
 //! the box drawn from, the beads a game changed, and its boxes listed.
 
-use serde_json::{json, Value as Json};
+use serde_json::Value as Json;
 
 use crate::game::Player;
 use crate::machine::BeadChange;
@@ -9,7 +9,8 @@ use crate::picture::Picture;
 use crate::symmetry::Symmetry;
 use crate::web::session::apart::Deferred;
 use crate::web::session::game::views::{
-    to_json, BoardView, BoxDrawn, Change, Curves, Draw, DrawnBead, MoveShown, SessionView,
+    to_json, BoardView, BoxCard, BoxDrawn, BoxesPage, Change, Curves, Draw, DrawnBead, ListedBead, MoveBoxes,
+    MoveShown, SessionView,
 };
 use crate::web::session::game::{GameSession, Listed};
 use crate::web::session::requests::BoxQuery;
@@ -98,17 +99,22 @@ impl<G: Picture> GameSession<G> {
             .map(copy)
             .collect();
         let last: Vec<Listed<G>> = last.iter().map(copy).collect();
-        let head = json!({
-            "game": game.spec(),
-            "machine": self.name,
-            "side": self.side_name(machine.side()),
-            "total": all.len(),
-            "matched": matched.len(),
-            "page": page,
-            "pages": pages,
-            "per_page": per_page,
-            "moves": moves.iter().map(|&(m, n)| json!({"own_move": m, "boxes": n})).collect::<Vec<_>>(),
-        });
+        let mut answer = BoxesPage {
+            game: game.spec(),
+            machine: self.name,
+            side: self.side_name(machine.side()),
+            total: all.len(),
+            matched: matched.len(),
+            page,
+            pages,
+            per_page,
+            moves: moves
+                .iter()
+                .map(|&(own_move, boxes)| MoveBoxes { own_move, boxes })
+                .collect(),
+            last_game: Vec::new(),
+            boxes: Vec::new(),
+        };
         let (game, turned) = (game.clone(), self.turned);
         Deferred::new(move || {
             let card = |l: &Listed<G>| {
@@ -126,27 +132,31 @@ impl<G: Picture> GameSession<G> {
                         drawn: false,
                     })
                     .collect();
-                let beads: Vec<Json> = marks
+                let beads = marks
                     .iter()
                     .map(|m| {
                         let (colour, css) = bead_colour(m.colour);
-                        json!({"move": game.move_name(&pos, m.mv), "beads": m.beads, "colour": colour, "css": css})
+                        ListedBead {
+                            mv: game.move_name(&pos, m.mv),
+                            beads: m.beads,
+                            colour,
+                            css,
+                        }
                     })
                     .collect();
-                json!({
-                    "box": l.index + 1,
-                    "own_move": b.own_move,
-                    "position": game.position_string(&pos),
-                    "svg": box_svg_as(&game, &pos, &marks, 30.0, turned),
-                    "beads": beads,
-                    "in_last_game": l.in_last_game,
-                    "changed": l.changed,
-                })
+                BoxCard {
+                    number: l.index + 1,
+                    own_move: b.own_move,
+                    position: game.position_string(&pos),
+                    svg: box_svg_as(&game, &pos, &marks, 30.0, turned),
+                    beads,
+                    in_last_game: l.in_last_game,
+                    changed: l.changed,
+                }
             };
-            let mut answer = head;
-            answer["last_game"] = json!(last.iter().map(card).collect::<Vec<_>>());
-            answer["boxes"] = json!(list.iter().map(card).collect::<Vec<_>>());
-            answer
+            answer.last_game = last.iter().map(card).collect();
+            answer.boxes = list.iter().map(card).collect();
+            to_json(&answer)
         })
     }
 

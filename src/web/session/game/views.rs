@@ -171,3 +171,50 @@ pub(super) struct SessionView<'a> {
     pub(super) last_changes: &'a [Change],
     pub(super) message: Option<&'a str>,
 }
+
+/// A bead colour of a box listed.
+#[derive(Debug, Serialize)]
+pub(super) struct ListedBead {
+    #[serde(rename = "move")]
+    pub(super) mv: String,
+    pub(super) beads: u32,
+    pub(super) colour: String,
+    pub(super) css: String,
+}
+
+/// A box listed, drawn with its beads.
+#[derive(Debug, Serialize)]
+pub(super) struct BoxCard {
+    /// From 1.
+    #[serde(rename = "box")]
+    pub(super) number: usize,
+    pub(super) own_move: u32,
+    pub(super) position: String,
+    pub(super) svg: String,
+    pub(super) beads: Vec<ListedBead>,
+    pub(super) in_last_game: bool,
+    pub(super) changed: bool,
+}
+
+/// How many boxes serve one of the machine's moves.
+#[derive(Debug, Serialize)]
+pub(super) struct MoveBoxes {
+    pub(super) own_move: u32,
+    pub(super) boxes: usize,
+}
+
+/// A page of the machine's boxes, and those of the last game.
+#[derive(Debug, Serialize)]
+pub(super) struct BoxesPage {
+    pub(super) game: String,
+    pub(super) machine: &'static str,
+    pub(super) side: &'static str,
+    pub(super) total: usize,
+    pub(super) matched: usize,
+    pub(super) page: usize,
+    pub(super) pages: usize,
+    pub(super) per_page: usize,
+    pub(super) moves: Vec<MoveBoxes>,
+    pub(super) last_game: Vec<BoxCard>,
+    pub(super) boxes: Vec<BoxCard>,
+}
