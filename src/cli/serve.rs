@@ -8,7 +8,7 @@ use anyhow::{anyhow, Context};
 use clap::Args;
 
 use menace::fsutil::{lock, read_text, remove_leftovers};
-use menace::web::server::{serve, Config};
+use menace::web::server::{serve_with, Config, TestHooks};
 use menace::web::session::load_session;
 
 #[derive(Args)]
@@ -34,8 +34,11 @@ pub struct ServeArgs {
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let mut config = Config {
         hosts: args.allow_host.clone(),
-        stats: args.test_stats,
         ..Config::default()
+    };
+    let hooks = TestHooks {
+        stats: args.test_stats,
+        ..TestHooks::default()
     };
     // Held while the server runs: a `train` or `play` (or another server)
     // on the same state file is refused at once instead of losing games.
@@ -80,7 +83,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
                 std::process::exit(130);
             });
         };
-        serve(listener, config, shutdown).await.context("the server stopped")
+        serve_with(listener, config, hooks, shutdown)
+            .await
+            .context("the server stopped")
     });
     // Blocking work still running (a request's solve) is not waited for.
     runtime.shutdown_timeout(Duration::from_millis(100));

@@ -13,7 +13,7 @@ use std::sync::{Arc, Barrier};
 use std::time::Duration;
 
 use common::http::{call, wait_until, Reply};
-use menace::web::server::{start, Config, Gate, Running};
+use menace::web::server::{start_with, Config, Gate, Running, TestHooks};
 use serde_json::Value;
 
 const PATIENCE: Duration = Duration::from_secs(120);
@@ -33,8 +33,12 @@ struct Server {
 
 impl Server {
     fn with(config: Config) -> Server {
+        Server::with_hooks(config, TestHooks::default())
+    }
+
+    fn with_hooks(config: Config, hooks: TestHooks) -> Server {
         let addr: SocketAddr = "127.0.0.1:0".parse().unwrap();
-        let running = start(addr, config).expect("start the server");
+        let running = start_with(addr, config, hooks).expect("start the server");
         Server {
             base: format!("http://{}", running.addr),
             running: std::sync::Mutex::new(Some(running)),
@@ -318,10 +322,13 @@ fn training_runs_on_the_server_and_the_curves_follow() {
 fn while_training_the_page_is_answered_and_the_machine_is_left_alone() {
     // The gate lets the run play only the games the test allows: no timing.
     let gate = Gate::new();
-    let s = Server::with(Config {
-        gate: Some(gate.clone()),
-        ..Config::default()
-    });
+    let s = Server::with_hooks(
+        Config::default(),
+        TestHooks {
+            gate: Some(gate.clone()),
+            ..TestHooks::default()
+        },
+    );
     let (id, _) = s.session(r#"{"game": "tictactoe", "seed": 2}"#);
     let r = s.post(
         &format!("/api/sessions/{id}/train"),
@@ -1119,11 +1126,16 @@ fn a_closed_tabs_training_run_never_writes_the_state_file() {
     let dir = scratch("closed-tab");
     let path = dir.join("her.json");
     let gate = Gate::new();
-    let s = Server::with(Config {
-        state: Some(path.clone()),
-        gate: Some(gate.clone()),
-        ..Config::default()
-    });
+    let s = Server::with_hooks(
+        Config {
+            state: Some(path.clone()),
+            ..Config::default()
+        },
+        TestHooks {
+            gate: Some(gate.clone()),
+            ..TestHooks::default()
+        },
+    );
     let (first, v) = s.session(r#"{"seed": 3}"#);
     assert_eq!(v["state_held_elsewhere"], false);
     let r = s.post(
@@ -1781,10 +1793,13 @@ fn stop_cuts_short_a_perfect_hex_6x6_proof_and_the_tab_goes_on() {
     // CPU time here). Stop, sent as a watched game or a
     // training run begins, cuts that search short: the game is left
     // unfinished (nothing counted, no beads changed), and the tab is free.
-    let s = Arc::new(Server::with(Config {
-        stats: true,
-        ..Config::default()
-    }));
+    let s = Arc::new(Server::with_hooks(
+        Config::default(),
+        TestHooks {
+            stats: true,
+            ..TestHooks::default()
+        },
+    ));
     let (id, v) = s.session(r#"{"game": "hex:6,first=red", "side": "blue", "seed": 2}"#);
     assert_eq!(v["board"]["over"], false, "the person's game, Red to move");
     let at = |suffix: &str| format!("/api/sessions/{id}{suffix}");

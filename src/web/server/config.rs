@@ -1,0 +1,59 @@
+//! How the server behaves: its limits, and the one file it may use.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::web::session::limits::Limits;
+
+/// How the server behaves: its limits, and the one file it may use.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub limits: Limits,
+    /// Sessions (browser tabs) open at once.
+    pub max_sessions: usize,
+    /// A session unused this long is dropped (unless it is training).
+    pub idle: Duration,
+    /// The largest request body accepted, but for an uploaded state file.
+    pub max_body: usize,
+    /// The largest uploaded state file (at least the largest download).
+    pub max_upload: usize,
+    /// Boxes listed at most by the boxes endpoint.
+    pub max_listed_boxes: usize,
+    /// `--state`: new tabs start from this machine if the file exists, and
+    /// the first tab's machine is saved to it after each game and training run.
+    pub state: Option<PathBuf>,
+    /// Connections open at once; more are closed as they arrive.
+    pub max_connections: usize,
+    /// The time a connection has to send a request's head, and the most an
+    /// idle connection is kept open.
+    pub header_timeout: Duration,
+    /// The time a request has to send its body.
+    pub body_timeout: Duration,
+    /// Threads doing requests' blocking work (a move, an upload) at once.
+    pub workers: usize,
+    /// Training slices running at once.
+    pub trainers: usize,
+    /// Host names accepted besides the address served (`--allow-host`).
+    pub hosts: Vec<String>,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        Config {
+            limits: Limits::default(),
+            max_sessions: 32,
+            idle: Duration::from_secs(30 * 60),
+            max_body: 64 << 10,
+            max_upload: 128 << 20,
+            max_listed_boxes: 2000,
+            state: None,
+            max_connections: 256,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(60),
+            workers: 4,
+            trainers: cores.max(1),
+            hosts: Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,30 @@
+//! Extractors answering with our error: a JSON body read into its type,
+//! refusing malformed JSON and unknown fields by name.
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Request};
+use serde::de::DeserializeOwned;
+
+use crate::web::server::error::ApiError;
+
+/// A request body, as JSON, read into `T` (no body or only white space: `{}`).
+pub(super) struct JsonBody<T>(pub(super) T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<JsonBody<T>, ApiError> {
+        let bytes = Bytes::from_request(request, state)
+            .await
+            .map_err(|e| ApiError::bad(format!("request body unreadable: {}", e.body_text())))?;
+        parse(&bytes).map(JsonBody)
+    }
+}
+
+/// Read a JSON request body into `T`, refusing malformed JSON and unknown fields by name.
+fn parse<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return serde_json::from_str("{}").map_err(|e| ApiError::bad(format!("request body: {e}")));
+    }
+    serde_json::from_slice(bytes).map_err(|e| ApiError::bad(format!("request body: not the JSON expected: {e}")))
+}

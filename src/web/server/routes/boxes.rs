@@ -1,0 +1,34 @@
+//! A session's boxes listed, a page at a time, drawn off the lock.
+
+use std::sync::Arc;
+
+use axum::extract::{Path, State};
+use axum::routing::get;
+use axum::Router;
+
+use crate::web::server::error::{ApiError, ApiResult};
+use crate::web::server::reply::ok_json;
+use crate::web::server::shared::Shared;
+use crate::web::session::requests::BoxQuery;
+
+/// A session's boxes.
+pub(super) fn router() -> Router<Arc<Shared>> {
+    Router::new().route("/api/sessions/{id}/boxes", get(boxes))
+}
+
+async fn boxes(
+    State(shared): State<Arc<Shared>>,
+    Path(id): Path<String>,
+    query: Result<axum::extract::Query<BoxQuery>, axum::extract::rejection::QueryRejection>,
+) -> ApiResult {
+    let axum::extract::Query(query) = query.map_err(|e| ApiError::bad(format!("boxes: {}", e.body_text())))?;
+    shared
+        .work(move |shared| {
+            let entry = shared.entry(&id)?;
+            let limit = shared.config.max_listed_boxes;
+            // The boxes shown are copied under the lock and drawn after it.
+            let listed = shared.read(&entry, |slot| Ok(slot.session.boxes(&query, limit)))?;
+            Ok(ok_json(&listed.run()))
+        })
+        .await
+}

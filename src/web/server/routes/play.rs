@@ -1,0 +1,65 @@
+//! A person's game against the machine: a new game, a move, resigning.
+
+use std::sync::Arc;
+
+use axum::extract::{Path, State};
+use axum::routing::post;
+use axum::Router;
+
+use crate::web::server::error::ApiResult;
+use crate::web::server::extract::JsonBody;
+use crate::web::server::reply::ok_json;
+use crate::web::server::routes::checks::not_while_training;
+use crate::web::server::shared::Shared;
+use crate::web::session::error::SessionError;
+use crate::web::session::requests::MoveRequest;
+use crate::web::session::traits::Played;
+
+/// A session's game, move and resign.
+pub(super) fn router() -> Router<Arc<Shared>> {
+    Router::new()
+        .route("/api/sessions/{id}/game", post(new_game))
+        .route("/api/sessions/{id}/move", post(play))
+        .route("/api/sessions/{id}/resign", post(resign))
+}
+
+/// Run `f` on an idle session, save the machine if a game ended, and answer with the view.
+async fn act(
+    shared: Arc<Shared>,
+    id: String,
+    f: impl FnOnce(&mut dyn Played) -> Result<(), SessionError> + Send + 'static,
+) -> ApiResult {
+    shared
+        .work(move |shared| {
+            let entry = shared.entry(&id)?;
+            not_while_training(&entry)?;
+            shared.change(&entry, |slot| {
+                slot.idle()?;
+                slot.note = None;
+                let before = slot.session.games_played();
+                f(slot.session.as_mut())?;
+                if slot.session.games_played() != before {
+                    slot.note = shared.save(slot);
+                }
+                Ok(())
+            })?;
+            Ok(ok_json(&entry.view()))
+        })
+        .await
+}
+
+async fn new_game(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> ApiResult {
+    act(shared, id, |s| s.new_game()).await
+}
+
+async fn play(
+    State(shared): State<Arc<Shared>>,
+    Path(id): Path<String>,
+    JsonBody(ask): JsonBody<MoveRequest>,
+) -> ApiResult {
+    act(shared, id, move |s| s.play(&ask.text)).await
+}
+
+async fn resign(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> ApiResult {
+    act(shared, id, |s| s.resign()).await
+}

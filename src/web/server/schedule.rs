@@ -1,0 +1,202 @@
+//! Where blocking work runs, and when: the request pool (a fair queue of
+//! bounded width), the training pool's slices under a session's lock, the
+//! opponent's moves and the opponent itself made off the lock, and the stop
+//! of every run when the server stops.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tokio::sync::Semaphore;
+
+use crate::training::opponent::OpponentSpec;
+use crate::web::server::error::ApiError;
+use crate::web::server::shared::Shared;
+use crate::web::server::slot::{lock, Entry, Slot};
+use crate::web::server::store::panic_text;
+use crate::web::session::apart::{Made, Pending};
+use crate::web::session::error::SessionError;
+
+/// How long a training slice holds its session (then it lets go, and the
+/// next slice waits its turn on the training pool).
+pub(super) const SLICE: Duration = Duration::from_millis(40);
+
+/// How long an opponent's search chosen apart runs at a time on the
+/// training pool before it lets another run have its turn.
+const THINK: Duration = Duration::from_millis(100);
+
+impl Shared {
+    /// Run blocking work on the request pool: its turn comes in order of
+    /// arrival, and at most `workers` run at once however many wait.
+    pub(super) async fn work<T: Send + 'static>(
+        self: &Arc<Self>,
+        f: impl FnOnce(&Arc<Shared>) -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let permit = self
+            .work
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|_| ApiError::stopping())?;
+        let shared = self.clone();
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            f(&shared)
+        })
+        .await
+        .unwrap_or_else(|e| Err(ApiError::internal(format!("internal error: {e}"))))
+    }
+
+    /// One step of a training run on `pool` (the training pool for slices of
+    /// games; the request pool for its start and end, so that a request
+    /// waiting on them does not queue behind every other run's slice),
+    /// under the session's lock; nothing at once if the session
+    /// changed since the run began (`None`, as after a panic).
+    pub(super) async fn slice<T: Send + 'static>(
+        self: &Arc<Self>,
+        pool: &Arc<Semaphore>,
+        entry: &Arc<Entry>,
+        generation: u64,
+        f: impl FnOnce(&Shared, &mut Slot) -> T + Send + 'static,
+    ) -> Option<T> {
+        let permit = pool.clone().acquire_owned().await.ok()?;
+        let shared = self.clone();
+        let entry = entry.clone();
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            let mut slot = lock(&entry.slot);
+            if slot.closed || slot.generation != generation {
+                return None;
+            }
+            lock(&entry.published).last_used = Instant::now();
+            match catch_unwind(AssertUnwindSafe(|| {
+                let s = f(&shared, &mut slot);
+                shared.publish(&entry, &slot);
+                s
+            })) {
+                Ok(s) => Some(s),
+                Err(panic) => {
+                    let why = panic_text(panic.as_ref());
+                    shared.reset_broken(&entry, &mut slot, &format!("the training run failed: {why}"));
+                    None
+                }
+            }
+        })
+        .await
+        .ok()
+        .flatten()
+    }
+
+    /// Choose a move taken out of a session ([`Pending`]) on the training
+    /// pool, holding no session's lock; then play it in the session, unless
+    /// the session changed since `generation` (`None`: touch nothing more).
+    /// A panic while thinking resets the session as one under its lock does.
+    /// A search that takes longer (a perfect Hex player's proof) is thought
+    /// a [`THINK`] at a time, letting the pool's other runs take their turns between.
+    pub(super) async fn think_apart(
+        self: &Arc<Self>,
+        entry: &Arc<Entry>,
+        generation: u64,
+        mut pending: Pending,
+    ) -> Option<()> {
+        let thought = loop {
+            let permit = self.train.clone().acquire_owned().await.ok()?;
+            let (done, back) = tokio::task::spawn_blocking(move || {
+                let _permit = permit;
+                match catch_unwind(AssertUnwindSafe(|| pending.think_before(Instant::now() + THINK))) {
+                    Ok(done) => (done, Ok(pending)),
+                    Err(panic) => (true, Err(panic_text(panic.as_ref()))),
+                }
+            })
+            .await
+            .ok()?;
+            match back {
+                Ok(p) if !done => pending = p,
+                back => break back,
+            }
+        };
+        match thought {
+            Ok(pending) => {
+                let played = entry.clone();
+                self.slice(&self.train, entry, generation, move |_, slot| {
+                    slot.session.resume(pending);
+                    played.signals.moved();
+                })
+                .await
+            }
+            Err(why) => {
+                let broken = entry.clone();
+                self.slice(&self.train, entry, generation, move |shared, slot| {
+                    shared.reset_broken(&broken, slot, &format!("the opponent failed: {why}"))
+                })
+                .await;
+                None
+            }
+        }
+    }
+
+    /// The opponent `spec` for a session, made on the request pool without
+    /// the session's lock (a perfect player's solve takes up to a second):
+    /// `Ok(None)` where the session holds it already; `None` if the session
+    /// changed meanwhile.
+    pub(super) async fn make_apart(
+        self: &Arc<Self>,
+        entry: &Arc<Entry>,
+        generation: u64,
+        spec: &OpponentSpec,
+    ) -> Option<Result<Option<Made>, SessionError>> {
+        let spec = spec.clone();
+        let maker = self
+            .slice(&self.work, entry, generation, move |_, slot| {
+                slot.session.opponent_maker(&spec)
+            })
+            .await?;
+        let Some(maker) = maker else {
+            return Some(Ok(None));
+        };
+        let permit = self.work.clone().acquire_owned().await.ok()?;
+        let made = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            catch_unwind(AssertUnwindSafe(|| maker.run()))
+        })
+        .await
+        .ok()?;
+        Some(match made {
+            Ok(made) => made.map(Some),
+            Err(panic) => Err(SessionError::Internal(format!(
+                "internal error (making the opponent failed: {})",
+                panic_text(panic.as_ref())
+            ))),
+        })
+    }
+
+    /// Stop every training run and wait (at most `patience`) for them to end and save.
+    pub(super) async fn stop_training(&self, patience: Duration) {
+        self.stopping.store(true, Ordering::Relaxed);
+        let all: Vec<Arc<Entry>> = lock(&self.sessions).values().cloned().collect();
+        all.iter().for_each(|e| e.stop());
+        let deadline = tokio::time::Instant::now() + patience;
+        loop {
+            let ended = self.run_ended.notified();
+            tokio::pin!(ended);
+            ended.as_mut().enable();
+            if self.runs.load(Ordering::SeqCst) == 0 {
+                return;
+            }
+            if tokio::time::timeout_at(deadline, ended).await.is_err() {
+                return;
+            }
+        }
+    }
+}
+
+/// Counts a training run as live until dropped.
+pub(super) struct RunToken(pub(super) Arc<Shared>);
+
+impl Drop for RunToken {
+    fn drop(&mut self) {
+        self.0.runs.fetch_sub(1, Ordering::SeqCst);
+        self.0.run_ended.notify_waiters();
+    }
+}

@@ -1,0 +1,158 @@
+//! The accept loop and shutdown: connections capped and timed out, idle
+//! sessions swept, and on shutdown training stopped and saved before the
+//! connections are closed.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::Semaphore;
+
+use crate::web::server::config::Config;
+use crate::web::server::hooks::TestHooks;
+use crate::web::server::routes::build;
+
+/// Serve on `listener` until `shutdown` completes; idle sessions are swept
+/// every minute. Connections are capped at `max_connections` (more are
+/// closed at once) and time out when idle or slow to send a request. On
+/// shutdown, training runs stop and save, and connections get a moment to
+/// finish their answers.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    config: Config,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    serve_with(listener, config, TestHooks::default(), shutdown).await
+}
+
+/// [`serve`] with test hooks set.
+pub async fn serve_with(
+    listener: tokio::net::TcpListener,
+    config: Config,
+    hooks: TestHooks,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use hyper_util::service::TowerToHyperService;
+
+    let addr = listener.local_addr()?;
+    let max_connections = config.max_connections.max(1);
+    let header_timeout = config.header_timeout;
+    let (router, shared) = build(config, hooks, addr);
+    let sweeper = {
+        let shared = shared.clone();
+        tokio::spawn(async move {
+            // The first sweep a minute from now, not at once (an interval's first tick is immediate).
+            let minute = Duration::from_secs(60);
+            let mut every = tokio::time::interval_at(tokio::time::Instant::now() + minute, minute);
+            loop {
+                every.tick().await;
+                let shared = shared.clone();
+                let _ = tokio::task::spawn_blocking(move || shared.expire()).await;
+            }
+        })
+    };
+    let connections = Arc::new(Semaphore::new(max_connections));
+    let (closing, closed) = tokio::sync::watch::channel(false);
+    tokio::pin!(shutdown);
+    loop {
+        let accepted = tokio::select! {
+            _ = &mut shutdown => break,
+            accepted = listener.accept() => accepted,
+        };
+        let stream = match accepted {
+            Ok((stream, _)) => stream,
+            // Out of file descriptors, a connection reset before accept: go on.
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+                continue;
+            }
+        };
+        let Ok(permit) = connections.clone().try_acquire_owned() else {
+            // Over the cap: closed at once.
+            drop(stream);
+            continue;
+        };
+        let service = TowerToHyperService::new(router.clone());
+        let mut closed = closed.clone();
+        tokio::spawn(async move {
+            let _permit = permit;
+            let _ = stream.set_nodelay(true);
+            let mut builder = hyper::server::conn::http1::Builder::new();
+            builder.timer(TokioTimer::new()).header_read_timeout(header_timeout);
+            let connection = builder.serve_connection(TokioIo::new(stream), service);
+            tokio::pin!(connection);
+            tokio::select! {
+                _ = connection.as_mut() => {}
+                _ = closed.changed() => {
+                    connection.as_mut().graceful_shutdown();
+                    let _ = tokio::time::timeout(Duration::from_millis(200), connection).await;
+                }
+            }
+        });
+    }
+    drop(listener);
+    // Training stops within a move (or an MCTS playout) and saves.
+    shared.stop_training(Duration::from_millis(800)).await;
+    let _ = closing.send(true);
+    let _ = tokio::time::timeout(
+        Duration::from_millis(250),
+        connections.acquire_many(max_connections as u32),
+    )
+    .await;
+    shared.work.close();
+    sweeper.abort();
+    Ok(())
+}
+
+/// A server started on its own threads (for tests and embedding).
+pub struct Running {
+    /// The address it listens on.
+    pub addr: SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Running {
+    /// Stop it as Ctrl-C does, and wait until it has stopped (training
+    /// stopped and saved).
+    pub fn shut_down(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Start a server on `addr` (port 0: any free port) on a thread of its own,
+/// with a runtime of two worker threads; returns once it listens.
+pub fn start(addr: SocketAddr, config: Config) -> std::io::Result<Running> {
+    start_with(addr, config, TestHooks::default())
+}
+
+/// [`start`] with test hooks set.
+pub fn start_with(addr: SocketAddr, config: Config, hooks: TestHooks) -> std::io::Result<Running> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    let listener = runtime.block_on(tokio::net::TcpListener::bind(addr))?;
+    let addr = listener.local_addr()?;
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let thread = std::thread::spawn(move || {
+        let _ = runtime.block_on(serve_with(listener, config, hooks, async {
+            // Dropped without a word (a test done with it): serve on until the process ends.
+            if stopped.await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        }));
+        runtime.shutdown_timeout(Duration::from_millis(100));
+    });
+    Ok(Running {
+        addr,
+        stop: Some(stop),
+        thread: Some(thread),
+    })
+}

@@ -1,0 +1,316 @@
+//! What the page is shown of a game session, as JSON: its view, its board,
+//! the box drawn from, the beads a game changed, and its boxes listed.
+
+use serde_json::Value as Json;
+
+use crate::game::Player;
+use crate::machine::BeadChange;
+use crate::picture::Picture;
+use crate::symmetry::Symmetry;
+use crate::web::session::apart::Deferred;
+use crate::web::session::game::views::{
+    to_json, BoardView, BoxCard, BoxDrawn, BoxesPage, Change, Curves, Draw, DrawnBead, ListedBead, MoveBoxes,
+    MoveShown, RulesView, SessionView,
+};
+use crate::web::session::game::{GameSession, Listed};
+use crate::web::session::requests::BoxQuery;
+use crate::web::svg::{bead_colour, board_svg, box_svg_as, BeadMark, Options};
+
+impl<G: Picture> GameSession<G> {
+    /// Everything the page shows, as JSON.
+    pub(super) fn view_json(&self) -> Json {
+        let game = self.game();
+        let side = self.trainer.machine().side();
+        let machine = self.trainer.machine();
+        to_json(&SessionView {
+            game: game.spec(),
+            machine: self.name,
+            machine_side: self.side_name(side),
+            person_side: self.side_name(side.other()),
+            players: [self.side_name(Player::One), self.side_name(Player::Two)],
+            colours: game.board().colours,
+            settings: machine.settings().describe(),
+            seed: self.trainer.seed(),
+            games_played: self.trainer.games_played(),
+            score: self.score,
+            against_person: self.against_person,
+            boxes: machine.boxes().len(),
+            beads: machine.total_beads(),
+            exact: self.exact,
+            trained_against: self.parked.as_ref().map(|(spec, _)| spec.to_string()),
+            board: self.board_view(),
+            symmetry_note: self.symmetry_note(),
+            rules: RulesView {
+                title: game.title(),
+                rules: game.rules(),
+                machine: machine.settings().what_it_does(self.name, game.can_draw()),
+            },
+            last_draw: self.last_draw.as_ref(),
+            last_changes: &self.last_changes,
+            message: self.message.as_deref(),
+        })
+    }
+
+    /// The curves so far, as JSON.
+    pub(super) fn curves_json(&self) -> Json {
+        to_json(&Curves {
+            window: self.curves.window(),
+            games_played: self.trainer.games_played(),
+            points: &self.points,
+        })
+    }
+
+    /// The boxes a query asks for (see [`Copied::boxes`](crate::web::session::traits::Copied::boxes)).
+    pub(super) fn boxes_listed(&self, query: &BoxQuery, limit: usize) -> Deferred<Json> {
+        let game = self.game();
+        let machine = self.trainer.machine();
+        let all = machine.boxes();
+        let find = query.find.as_deref().map(str::trim).filter(|f| !f.is_empty());
+        let changed: Vec<u64> = self.last_changes.iter().map(|c| u64::from(c.number)).collect();
+        let per_page = query.per_page.unwrap_or(24).clamp(1, limit.max(1));
+        let mut last: Vec<usize> = self
+            .last_game
+            .iter()
+            .map(|&i| i as usize)
+            .filter(|&i| i < all.len())
+            .collect();
+        last.dedup();
+        let mut matched: Vec<usize> = (0..all.len())
+            .filter(|&i| query.own_move.is_none_or(|m| all[i].own_move == m))
+            .filter(|&i| find.is_none_or(|f| game.position_string(&all[i].position(game)).contains(f)))
+            .collect();
+        matched.sort_by_key(|&i| (all[i].own_move, i));
+        let pages = matched.len().div_ceil(per_page).max(1);
+        let page = query.page.unwrap_or(1).clamp(1, pages);
+        let mut moves: Vec<(u32, usize)> = Vec::new();
+        for b in all {
+            match moves.iter_mut().find(|(m, _)| *m == b.own_move) {
+                Some((_, n)) => *n += 1,
+                None => moves.push((b.own_move, 1)),
+            }
+        }
+        moves.sort();
+        // Only the boxes shown are copied; they are drawn after the lock is let go.
+        let copy = |&i: &usize| Listed {
+            index: i,
+            b: all[i].clone(),
+            in_last_game: self.last_game.contains(&(i as u32)),
+            changed: changed.contains(&(i as u64 + 1)),
+        };
+        let list: Vec<Listed<G>> = matched
+            .iter()
+            .skip((page - 1) * per_page)
+            .take(per_page)
+            .map(copy)
+            .collect();
+        let last: Vec<Listed<G>> = last.iter().map(copy).collect();
+        let mut answer = BoxesPage {
+            game: game.spec(),
+            machine: self.name,
+            side: self.side_name(machine.side()),
+            total: all.len(),
+            matched: matched.len(),
+            page,
+            pages,
+            per_page,
+            moves: moves
+                .iter()
+                .map(|&(own_move, boxes)| MoveBoxes { own_move, boxes })
+                .collect(),
+            last_game: Vec::new(),
+            boxes: Vec::new(),
+        };
+        let (game, turned) = (game.clone(), self.turned);
+        Deferred::new(move || {
+            let card = |l: &Listed<G>| {
+                let b = &l.b;
+                let pos = b.position(&game);
+                let marks: Vec<BeadMark<G::Move>> = b
+                    .moves
+                    .iter()
+                    .zip(b.beads.iter())
+                    .enumerate()
+                    .map(|(c, (&mv, beads))| BeadMark {
+                        mv,
+                        beads,
+                        colour: c,
+                        drawn: false,
+                    })
+                    .collect();
+                let beads = marks
+                    .iter()
+                    .map(|m| {
+                        let (colour, css) = bead_colour(m.colour);
+                        ListedBead {
+                            mv: game.move_name(&pos, m.mv),
+                            beads: m.beads,
+                            colour,
+                            css,
+                        }
+                    })
+                    .collect();
+                BoxCard {
+                    number: l.index + 1,
+                    own_move: b.own_move,
+                    position: game.position_string(&pos),
+                    svg: box_svg_as(&game, &pos, &marks, 30.0, turned),
+                    beads,
+                    in_last_game: l.in_last_game,
+                    changed: l.changed,
+                }
+            };
+            answer.last_game = last.iter().map(card).collect();
+            answer.boxes = list.iter().map(card).collect();
+            to_json(&answer)
+        })
+    }
+
+    /// The beads of box `index` as marks on the real board that `sym` maps
+    /// the box's position to, `drawn` marking colours.
+    fn real_marks(
+        &self,
+        index: u32,
+        sym: G::Symmetry,
+        drawn: impl Fn(G::Move, usize) -> bool,
+    ) -> Vec<BeadMark<G::Move>> {
+        let game = self.game();
+        let b = &self.trainer.machine().boxes()[index as usize];
+        let inverse = sym.inverse();
+        b.moves
+            .iter()
+            .zip(b.beads.iter())
+            .enumerate()
+            .map(|(c, (&m, beads))| {
+                let real = game.map_move(m, inverse);
+                BeadMark {
+                    mv: real,
+                    beads,
+                    colour: c,
+                    drawn: drawn(real, c),
+                }
+            })
+            .collect()
+    }
+
+    /// The box a machine drew from at `pos` (the position before its move
+    /// `mv`), drawn on the real board with the drawn bead marked.
+    pub(super) fn draw(&self, pos: &G::Position, mv: G::Move, ply: usize) -> Draw {
+        let game = self.game();
+        let machine = self.trainer.machine();
+        let Some((index, sym)) = machine.box_for(pos) else {
+            return Draw::Boxless {
+                number: None,
+                mv: game.move_name(pos, mv),
+                note: format!("{} has no box for this position and plays without one.", self.name),
+            };
+        };
+        let b = &machine.boxes()[index as usize];
+        let marks = self.real_marks(index, sym, |real, _| real == mv);
+        let beads = marks
+            .iter()
+            .map(|m| {
+                let (colour, css) = bead_colour(m.colour);
+                DrawnBead {
+                    mv: game.move_name(pos, m.mv),
+                    beads: m.beads,
+                    colour,
+                    css,
+                    drawn: m.drawn,
+                }
+            })
+            .collect();
+        Draw::Boxed(BoxDrawn {
+            number: index + 1,
+            own_move: b.own_move,
+            moment: self.moment(b.own_move, ply),
+            mv: game.move_name(pos, mv),
+            mirrored: !sym.is_identity(),
+            mirror_note: (!sym.is_identity()).then(|| self.mirror_note(index + 1)),
+            position: game.position_string(&b.position(game)),
+            svg: box_svg_as(game, pos, &marks, 44.0, self.turned),
+            beads,
+        })
+    }
+
+    /// The beads the game changed, each box drawn exactly as it was shown
+    /// while the game was played (the real board, the same move names).
+    pub(super) fn changes(&self, changes: &[BeadChange]) -> Vec<Change> {
+        let game = self.game();
+        let boxes = self.trainer.machine().boxes();
+        changes
+            .iter()
+            .map(|c| {
+                let b = &boxes[c.box_index as usize];
+                let colour_index = c.colour as usize;
+                let (colour, css) = bead_colour(colour_index);
+                let seen = self.drawn.iter().rev().find(|d| d.index == c.box_index);
+                let (pos, sym, moment) = match seen {
+                    Some(d) => (d.pos.clone(), d.sym, Some(self.moment(b.own_move, d.ply))),
+                    None => (b.position(game), G::Symmetry::identity(), None),
+                };
+                let marks = self.real_marks(c.box_index, sym, |_, k| k == colour_index);
+                let mv = marks[colour_index].mv;
+                Change {
+                    number: c.box_index + 1,
+                    own_move: b.own_move,
+                    moment,
+                    position: game.position_string(&b.position(game)),
+                    mv: game.move_name(&pos, mv),
+                    mirrored: !sym.is_identity(),
+                    mirror_note: (!sym.is_identity()).then(|| self.mirror_note(c.box_index + 1)),
+                    colour,
+                    css,
+                    before: c.before,
+                    after: c.after,
+                    svg: box_svg_as(game, &pos, &marks, 44.0, self.turned),
+                }
+            })
+            .collect()
+    }
+
+    /// The board the person plays on.
+    pub(super) fn board_view(&self) -> BoardView<'_> {
+        let game = self.game();
+        let person = self.trainer.machine().side().other();
+        let (pos, last, over, result) = match (&self.current, &self.finished) {
+            (Some(m), _) => (m.position().clone(), m.last_move(), false, None),
+            (None, Some(f)) => (f.pos.clone(), f.last, true, Some(f.result.clone())),
+            (None, None) => (game.start(), None, true, None),
+        };
+        let options = Options {
+            unit: 64.0,
+            interactive: true,
+            // The cells of a move do not depend on the position (for every game so far).
+            last: last.map(|mv| game.move_cells(&pos, mv)),
+            names: true,
+            turned: self.turned,
+            ..Options::default()
+        };
+        let moves = if over || game.turn(&pos) != person {
+            Vec::new()
+        } else {
+            game.moves(&pos)
+                .into_iter()
+                .map(|mv| {
+                    let cells = game.move_cells(&pos, mv);
+                    MoveShown {
+                        name: game.move_name(&pos, mv),
+                        from: cells.from,
+                        to: cells.to,
+                    }
+                })
+                .collect()
+        };
+        BoardView {
+            svg: board_svg(game, &pos, &options),
+            position: game.position_string(&pos),
+            moves,
+            to_move: game.player_name(game.turn(&pos)),
+            over,
+            result,
+            history: &self.history,
+            person_moves: self.person_moves,
+            turned: self.turned,
+        }
+    }
+}

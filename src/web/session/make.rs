@@ -1,0 +1,91 @@
+//! A session made fresh as a page asks, or from a state file's text.
+
+use crate::game::Game;
+use crate::machine::boxes::BoxSet;
+use crate::machine::settings::{BeadSchedule, EmptyBox, MachineSettings, Reinforcement};
+use crate::registry::{default_settings, default_side, machine_name, parse_spec, AnyGame};
+use crate::training::opponent::{Opponent, OpponentSpec};
+use crate::training::state;
+use crate::training::trainer::Trainer;
+use crate::web::session::error::{invalid, over_limit, SessionError};
+use crate::web::session::game::GameSession;
+use crate::web::session::limits::Limits;
+use crate::web::session::requests::NewMachine;
+use crate::web::session::traits::Session;
+
+/// Make a fresh machine as asked.
+pub fn new_session(ask: &NewMachine, limits: Limits) -> Result<Box<dyn Session>, SessionError> {
+    let spec = ask.game.as_deref().unwrap_or("hexapawn");
+    let any = parse_spec(spec).map_err(invalid)?;
+    let settings = settings_for(&any, ask)?;
+    let side_default = default_side(&any);
+    let name = machine_name(&any);
+    let seed = ask.seed.unwrap_or_else(rand::random);
+    with_game!(any, g => {
+        let side = match ask.side.as_deref() {
+            Some(s) => g.parse_player(s).map_err(invalid)?,
+            None => side_default,
+        };
+        let trainer = Trainer::new(g, side, settings, OpponentSpec::Human, seed).map_err(invalid)?;
+        Ok(Box::new(GameSession::new(trainer, None, name, limits)) as Box<dyn Session>)
+    })
+}
+
+/// A machine from a state file's text (as `menace train --save` writes it).
+pub fn load_session(text: &str, limits: Limits) -> Result<Box<dyn Session>, SessionError> {
+    let spec = state::peek_game(text).map_err(|e| invalid(format!("state file: {e}")))?;
+    let any = parse_spec(&spec).map_err(|e| invalid(format!("state file: game: {e}")))?;
+    let name = machine_name(&any);
+    let read = state::ReadLimits {
+        enumerate: limits.max_boxes.saturating_mul(40),
+        // Training stops at `max_boxes`, after a game that may have opened a
+        // few more: what a page's machine downloads as, it uploads as.
+        boxes: limits.max_boxes.saturating_add(limits.max_boxes / 10),
+        // A perfect opponent is solved when the machine trains against it, within the page's limits.
+        make_opponent: false,
+    };
+    with_game!(any, g => {
+        let mut trainer = state::from_json_within(&g, text, read).map_err(|e| match e {
+            state::StateError::OverLimit(f) => over_limit(format!("state file: {f}")),
+            e => invalid(format!("state file: {e}")),
+        })?;
+        let parked = match trainer.opponent_spec() {
+            OpponentSpec::Human => None,
+            _ => {
+                let (spec, opponent) = trainer.set_opponent(OpponentSpec::Human, Opponent::Human);
+                Some((spec, (!matches!(opponent, Opponent::Human)).then_some(opponent)))
+            }
+        };
+        Ok(Box::new(GameSession::new(trainer, parked, name, limits)) as Box<dyn Session>)
+    })
+}
+
+fn settings_for(any: &AnyGame, ask: &NewMachine) -> Result<MachineSettings, SessionError> {
+    let mut s = match ask.preset.as_deref() {
+        None | Some("") => default_settings(any),
+        Some(name) => {
+            let mut s = MachineSettings::preset(name).map_err(invalid)?;
+            s.box_mode = default_settings(any).box_mode;
+            s
+        }
+    };
+    let given = |v: &Option<String>| {
+        v.as_deref()
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(str::to_string)
+    };
+    if let Some(b) = given(&ask.beads) {
+        s.beads = BeadSchedule::parse(&b).map_err(invalid)?;
+    }
+    if let Some(r) = given(&ask.reinforcement) {
+        s.reinforcement = Reinforcement::parse(&r).map_err(invalid)?;
+    }
+    if let Some(e) = given(&ask.empty_box) {
+        s.empty_box = EmptyBox::parse(&e).map_err(invalid)?;
+    }
+    if let Some(b) = given(&ask.box_set) {
+        s.box_set = BoxSet::parse(&b).map_err(invalid)?;
+    }
+    Ok(s)
+}
