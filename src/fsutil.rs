@@ -83,12 +83,21 @@ fn write_target(path: &Path) -> Result<PathBuf, FileError> {
     Ok(target)
 }
 
+/// The random characters in a temporary file's name: `.F.XXXXXX.menace-tmp`.
+const TEMP_RANDOM: usize = 6;
+
+/// The suffix of every temporary file the program writes.
+const TEMP_SUFFIX: &str = ".menace-tmp";
+
 /// A fresh, unpredictable temporary file beside `path`, made exclusively (a
 /// planted link cannot redirect the write); one a kill leaves behind is
 /// plainly a leftover. It is made with mode 0666 less the umask, as any
 /// other program's new file is (0644 under 022), so that the file renamed
 /// into place is readable by whom the user intends: tempfile's own default
 /// is 0600 whatever the umask.
+///
+/// It comes locked (an advisory `flock`, let go when the file is closed), so
+/// that [`remove_leftovers`] in another process passes over a live write.
 fn temp_beside(path: &Path) -> Result<tempfile::NamedTempFile, FileError> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
@@ -97,12 +106,30 @@ fn temp_beside(path: &Path) -> Result<tempfile::NamedTempFile, FileError> {
     let name = path.file_name().ok_or_else(|| FileError::NotAFile {
         path: path.to_path_buf(),
     })?;
-    tempfile::Builder::new()
-        .prefix(&format!(".{}.", name.to_string_lossy()))
-        .suffix(".menace-tmp")
-        .permissions(fs::Permissions::from_mode(0o666))
-        .tempfile_in(&dir)
-        .map_err(|e| FileError::io("write", path, e))
+    loop {
+        let tmp = tempfile::Builder::new()
+            .prefix(&format!(".{}.", name.to_string_lossy()))
+            .suffix(TEMP_SUFFIX)
+            .rand_bytes(TEMP_RANDOM)
+            .permissions(fs::Permissions::from_mode(0o666))
+            .tempfile_in(&dir)
+            .map_err(|e| FileError::io("write", path, e))?;
+        tmp.as_file().lock().map_err(|e| FileError::io("write", path, e))?;
+        // A cleaner may have taken it for a leftover between its making and
+        // its lock: then it is gone from the folder, and another is made.
+        if same_file(tmp.as_file(), tmp.path()) {
+            return Ok(tmp);
+        }
+    }
+}
+
+/// Whether `path` names the file open as `file` (not another, not nothing).
+fn same_file(file: &fs::File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), fs::symlink_metadata(path)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
 }
 
 /// Check before any work that [`write_atomic`] can write `path`: its folder
@@ -115,11 +142,23 @@ pub fn check_writable(path: &Path) -> Result<(), FileError> {
 /// renamed over it, so a reader (or a crash) never sees half a file. The
 /// error names the path and what went wrong.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
+    write_atomic_with(path, &mut |w| w.write_all(bytes))
+}
+
+/// [`write_atomic`] of what `write` writes, streamed through a buffer: a
+/// large file is never held whole in memory.
+pub fn write_atomic_with(
+    path: &Path,
+    write: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>,
+) -> Result<(), FileError> {
     // Write through a symbolic link to its target; never replace a device or folder.
     let path = write_target(path)?;
     let mut tmp = temp_beside(&path)?;
     let result = (|| -> io::Result<()> {
-        tmp.write_all(bytes)?;
+        let mut w = io::BufWriter::new(tmp.as_file_mut());
+        write(&mut w)?;
+        w.flush()?;
+        drop(w);
         tmp.as_file().sync_all()?;
         tmp.persist(&path).map_err(|e| e.error)?;
         Ok(())
@@ -154,8 +193,21 @@ fn resolve_links(path: &Path) -> PathBuf {
     path
 }
 
-/// Remove the temporary files a killed write to `path` left beside it
-/// (call while holding its [`lock`]); how many were removed.
+/// Whether `file_name` is that of a temporary file of a write to a file
+/// named `name`: `.NAME.XXXXXX.menace-tmp`, exactly (not that of a write to
+/// `NAME.x`, say).
+fn is_temp_of(file_name: &str, name: &str) -> bool {
+    let random = file_name
+        .strip_prefix('.')
+        .and_then(|n| n.strip_prefix(name))
+        .and_then(|n| n.strip_prefix('.'))
+        .and_then(|n| n.strip_suffix(TEMP_SUFFIX));
+    random.is_some_and(|r| r.len() == TEMP_RANDOM && r.bytes().all(|b| b.is_ascii_alphanumeric()))
+}
+
+/// Remove the temporary files killed writes to `path` left beside it; how
+/// many were removed. A temporary file being written by a live process is
+/// locked (see [`temp_beside`]) and kept, so this is safe to call at any time.
 pub fn remove_leftovers(path: &Path) -> usize {
     let path = resolve_links(path);
     let (Some(name), dir) = (path.file_name(), path.parent()) else {
@@ -165,16 +217,27 @@ pub fn remove_leftovers(path: &Path) -> usize {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let prefix = format!(".{}.", name.to_string_lossy());
+    let name = name.to_string_lossy();
     let Ok(entries) = fs::read_dir(&dir) else { return 0 };
     entries
         .filter_map(Result::ok)
-        .filter(|e| {
-            let n = e.file_name().to_string_lossy().into_owned();
-            n.starts_with(&prefix) && n.ends_with(".menace-tmp") && e.file_type().is_ok_and(|t| t.is_file())
-        })
-        .filter(|e| fs::remove_file(e.path()).is_ok())
+        .filter(|e| is_temp_of(&e.file_name().to_string_lossy(), &name) && e.file_type().is_ok_and(|t| t.is_file()))
+        .filter(|e| remove_if_unlocked(&e.path()))
         .count()
+}
+
+/// Remove the temporary file `path` unless a live write holds its lock.
+fn remove_if_unlocked(path: &Path) -> bool {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK | libc::O_NOFOLLOW);
+    let Ok(file) = options.open(path) else { return false };
+    if file.try_lock().is_err() {
+        return false;
+    }
+    // Still the file opened (not renamed into place in the meantime): the
+    // lock held keeps a writer from taking it until it is gone.
+    same_file(&file, path) && fs::remove_file(path).is_ok()
 }
 
 /// Lock `path` for this process (see [`FileLock`]); the lock is the file's
@@ -244,4 +307,55 @@ fn read_open(file: fs::File, path: &Path) -> Result<String, FileError> {
         });
     }
     String::from_utf8(bytes).map_err(|e| FileError::io("read", path, io::Error::new(io::ErrorKind::InvalidData, e)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_write_to_the_file_itself_is_its_temporary_file() {
+        assert!(is_temp_of(".m.json.Ab3dE9.menace-tmp", "m.json"));
+        // Another file's: a write to `m.json.x`, or to `m`.
+        assert!(!is_temp_of(".m.json.x.Zq81Lm.menace-tmp", "m.json"));
+        assert!(!is_temp_of(".m.json.Ab3dE9.menace-tmp", "m"));
+        // Not the pattern: the wrong length, characters, prefix or suffix.
+        assert!(!is_temp_of(".m.json.Ab3dE.menace-tmp", "m.json"));
+        assert!(!is_temp_of(".m.json.Ab3d-9.menace-tmp", "m.json"));
+        assert!(!is_temp_of("m.json.Ab3dE9.menace-tmp", "m.json"));
+        assert!(!is_temp_of(".m.json.Ab3dE9.menace-tmpx", "m.json"));
+        assert!(!is_temp_of(".m.json.lock", "m.json"));
+    }
+
+    #[test]
+    fn a_cleaner_never_takes_a_live_writers_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.json");
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let bytes = vec![b'x'; 1 << 20];
+        std::thread::scope(|s| {
+            let writers: Vec<_> = (0..2)
+                .map(|_| {
+                    s.spawn(|| {
+                        for _ in 0..40 {
+                            write_atomic(&path, &bytes).unwrap();
+                        }
+                    })
+                })
+                .collect();
+            s.spawn(|| {
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    remove_leftovers(&path);
+                }
+            });
+            for w in writers {
+                w.join().unwrap();
+            }
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        assert_eq!(fs::read(&path).unwrap().len(), 1 << 20);
+        // A temporary file nobody holds is a leftover, and goes.
+        fs::write(dir.path().join(".f.json.Ab3dE9.menace-tmp"), b"half").unwrap();
+        assert_eq!(remove_leftovers(&path), 1);
+    }
 }

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use anyhow::anyhow;
 use clap::Args;
 
-use menace::fsutil::{check_writable, lock, read_text, write_atomic};
+use menace::fsutil::{check_writable, lock, read_text, remove_leftovers, write_atomic};
 use menace::machine::{BeadChange, GameResult};
 use menace::registry::{default_side, machine_name};
 use menace::training::driver::{Ending, Match, Mover, Step};
@@ -184,6 +184,8 @@ fn session<G: Game>(
     let _lock = args.state.as_deref().map(lock).transpose()?;
     // Refused now rather than after the first game is played.
     if let Some(path) = &args.state {
+        // What a killed save left behind goes (a live write's is kept).
+        remove_leftovers(path);
         check_writable(path)?;
     }
     let mut trainer = match &args.state {

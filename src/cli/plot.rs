@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use anyhow::anyhow;
 use clap::Args;
 
-use menace::experiment::charts::{draw_charts, CHARTS, DEFAULT_CHARTS};
-use menace::experiment::curves::CurveTable;
+use menace::experiment::charts::{CHARTS, DEFAULT_CHARTS};
+use menace::experiment::report::draw_from_curves;
 
 #[derive(Args)]
 pub struct PlotArgs {
@@ -34,7 +34,6 @@ fn chart_name(text: &str) -> Result<String, super::args::ArgError> {
 }
 
 pub fn run(args: PlotArgs) -> anyhow::Result<()> {
-    let table = CurveTable::read(&args.csv).map_err(|e| anyhow!(e))?;
     let dir = args.out.clone().unwrap_or_else(|| {
         args.csv
             .parent()
@@ -46,7 +45,8 @@ pub fn run(args: PlotArgs) -> anyhow::Result<()> {
     } else {
         args.charts.clone()
     };
-    let written = draw_charts(&table, &names, &dir).map_err(|e| anyhow!(e))?;
+    // A chart at a time, with only its columns read: a million rows of curves fit.
+    let written = draw_from_curves(&args.csv, &names, &dir).map_err(|e| anyhow!(e))?;
     if written.is_empty() {
         anyhow::bail!(
             "curves file '{}': no data for the charts asked for ({}): nothing drawn",

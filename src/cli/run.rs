@@ -203,7 +203,7 @@ fn run_experiment(
         return Ok(());
     }
     let results = units::assemble(exp, done)?;
-    let written = write_outputs(exp, &results, out).map_err(|e| anyhow!(e))?;
+    let written = write_outputs(exp, results, out).map_err(|e| anyhow!(e))?;
     units::clear(out);
     report(exp, &written)?;
     Ok(())

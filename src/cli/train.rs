@@ -6,7 +6,7 @@ use anyhow::{anyhow, bail};
 use clap::Args;
 use serde_json::json;
 
-use menace::fsutil::{check_writable, lock, read_text, write_atomic};
+use menace::fsutil::{check_writable, lock, read_text, remove_leftovers, write_atomic};
 use menace::registry::default_side;
 use menace::training::opponent::OpponentSpec;
 use menace::training::trainer::{make_opponent, ExactPair, Tally, Trainer, LEARNED_MIN_GAMES};
@@ -76,6 +76,10 @@ fn train<G: Game>(
         .filter(|&(i, p)| i == 0 || Some(p) != args.resume.as_ref())
         .map(|(_, p)| lock(p))
         .collect::<Result<Vec<_>, _>>()?;
+    // What a killed save of these files left behind goes (a live write's is kept).
+    for path in [&args.resume, &args.save].into_iter().flatten() {
+        remove_leftovers(path);
+    }
     // Refused now rather than after a long run is thrown away.
     if let Some(path) = &args.save {
         check_writable(path)?;

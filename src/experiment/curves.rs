@@ -296,6 +296,8 @@ pub fn run_curves(run: &SeedRun, window: u64) -> Vec<MetricRow> {
 pub struct RunningCurves {
     window: usize,
     recent: VecDeque<GameResult>,
+    /// Wins, draws and losses among `recent`: a game costs the same whatever the window.
+    in_window: [usize; 3],
     wins_minus_losses: i64,
     michie_score: i64,
 }
@@ -306,6 +308,7 @@ impl RunningCurves {
         RunningCurves {
             window: usize::try_from(window).unwrap_or(usize::MAX),
             recent: VecDeque::new(),
+            in_window: [0; 3],
             wins_minus_losses: 0,
             michie_score: 0,
         }
@@ -329,13 +332,20 @@ impl RunningCurves {
                 self.michie_score -= 1;
             }
         }
+        let slot = |res: GameResult| match res {
+            GameResult::Win => 0,
+            GameResult::Draw => 1,
+            GameResult::Loss => 2,
+        };
         self.recent.push_back(r.result);
+        self.in_window[slot(r.result)] += 1;
         while self.recent.len() > self.window {
-            self.recent.pop_front();
+            if let Some(old) = self.recent.pop_front() {
+                self.in_window[slot(old)] -= 1;
+            }
         }
-        let recent = &self.recent;
-        let share = |res: GameResult| recent.iter().filter(|&&g| g == res).count() as f64 / recent.len() as f64;
-        let rates = [share(GameResult::Win), share(GameResult::Draw), share(GameResult::Loss)];
+        let n = self.recent.len() as f64;
+        let rates = self.in_window.map(|k| k as f64 / n);
         let (wml, score) = (self.wins_minus_losses, self.michie_score);
         row(rates, wml, score, r.total_beads, r.first_box_beads, r.boxes, r.exact)
     }
@@ -373,18 +383,97 @@ impl ArmCurves {
     }
 }
 
+/// The most rows a curves file may have: the most a run writes (see
+/// `MAX_CURVE_ROWS`: an arm's game 0 and last game come on top).
+pub const MAX_FILE_ROWS: u64 = 1_000_400;
+
+/// The longest row a curves file may have: its 70 numbers take at most
+/// 1 750 bytes, the rest is the arm's words (an experiment whose words do
+/// not fit is refused before it runs).
+pub const MAX_ROW_BYTES: u64 = 64 << 10;
+
+/// What a curves file read may hold: the bounds every run writes within.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReadLimits {
+    pub rows: u64,
+    pub row_bytes: u64,
+}
+
+impl Default for ReadLimits {
+    fn default() -> ReadLimits {
+        ReadLimits {
+            rows: MAX_FILE_ROWS,
+            row_bytes: MAX_ROW_BYTES,
+        }
+    }
+}
+
+/// The csv reader's buffer: how far it may read past the row it is on.
+const READ_BUFFER: usize = 8 << 10;
+
+/// A reader that counts its bytes and refuses to go `limit` past `mark`
+/// (the end of the last whole row): one endless row cannot fill memory.
+struct RowBound<R> {
+    inner: R,
+    read: std::rc::Rc<std::cell::Cell<u64>>,
+    mark: std::rc::Rc<std::cell::Cell<u64>>,
+    limit: u64,
+}
+
+impl<R: std::io::Read> std::io::Read for RowBound<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.read.get().saturating_sub(self.mark.get()) > self.limit {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("a row longer than {} bytes", self.limit - READ_BUFFER as u64),
+            ));
+        }
+        let n = self.inner.read(buf)?;
+        self.read.set(self.read.get() + n as u64);
+        Ok(n)
+    }
+}
+
 impl CurveTable {
     /// Read a curves CSV written by `menace run`. Errors name the file, line and column.
     pub fn read(path: &Path) -> Result<CurveTable, OutputError> {
-        let text = crate::fsutil::read_text(path)?;
-        Self::parse(&text).map_err(|error| OutputError::Curves {
+        Self::read_metrics(path, None, ReadLimits::default())
+    }
+
+    /// Read a curves CSV, keeping only the columns of `metrics` (all where
+    /// `None`), streamed from the file: memory is the columns kept, whatever
+    /// the file's size, within `limits`.
+    pub fn read_metrics(
+        path: &Path,
+        metrics: Option<&[Metric]>,
+        limits: ReadLimits,
+    ) -> Result<CurveTable, OutputError> {
+        let file = std::fs::File::open(path).map_err(|io| crate::fsutil::FileError::Io {
+            action: "read",
+            path: path.to_path_buf(),
+            io,
+        })?;
+        Self::parse(std::io::BufReader::new(file), metrics, limits).map_err(|error| OutputError::Curves {
             path: path.to_path_buf(),
             error,
         })
     }
 
-    fn parse(text: &str) -> Result<CurveTable, FieldError> {
-        let mut r = csv::Reader::from_reader(text.as_bytes());
+    fn parse(
+        input: impl std::io::Read,
+        metrics: Option<&[Metric]>,
+        limits: ReadLimits,
+    ) -> Result<CurveTable, FieldError> {
+        let (read, mark) = Default::default();
+        let bounded = RowBound {
+            inner: input,
+            read: std::rc::Rc::clone(&read),
+            mark: std::rc::Rc::clone(&mark),
+            limit: limits.row_bytes + READ_BUFFER as u64,
+        };
+        let mut r = csv::ReaderBuilder::new()
+            .buffer_capacity(READ_BUFFER)
+            .from_reader(bounded);
         let header: Vec<String> = r
             .headers()
             .map_err(|e| FieldError::new("header", e))?
@@ -417,6 +506,13 @@ impl CurveTable {
             col("window")?,
             col("game")?,
         );
+        // The metric columns kept, found once rather than on every row.
+        let kept: Vec<(usize, (Metric, Stat))> = header
+            .iter()
+            .enumerate()
+            .filter_map(|(c, h)| Some((c, Stat::of_column(h)?)))
+            .filter(|(_, (m, _))| metrics.is_none_or(|ms| ms.contains(m)))
+            .collect();
         let mut table = CurveTable {
             title: String::new(),
             game_spec: String::new(),
@@ -424,21 +520,41 @@ impl CurveTable {
             window: String::new(),
             arms: Vec::new(),
         };
-        for (i, rec) in r.records().enumerate() {
-            let rec = rec.map_err(|e| FieldError::new(format!("line {}", i + 2), e))?;
-            let get = |c: usize| rec.get(c).unwrap_or("").to_string();
-            table.title = get(title_c);
-            table.game_spec = get(spec_c);
-            table.seeds = get(seeds_c);
-            table.window = get(win_c);
+        let set = |to: &mut String, from: &str| {
+            if to != from {
+                from.clone_into(to);
+            }
+        };
+        let mut rec = csv::StringRecord::new();
+        let mut rows = 0u64;
+        loop {
+            let line = rows + 2;
+            match r.read_record(&mut rec) {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(e) => return Err(FieldError::new(format!("line {line}"), e)),
+            }
+            mark.set(r.position().byte());
+            rows += 1;
+            if rows > limits.rows {
+                return Err(FieldError::new(
+                    format!("line {line}"),
+                    format!("more than {} rows: a run writes at most that many", limits.rows),
+                ));
+            }
+            let get = |c: usize| rec.get(c).unwrap_or("");
+            set(&mut table.title, get(title_c));
+            set(&mut table.game_spec, get(spec_c));
+            set(&mut table.seeds, get(seeds_c));
+            set(&mut table.window, get(win_c));
             let name = get(arm_c);
             if table.arms.last().is_none_or(|a| a.name != name) {
                 table.arms.push(ArmCurves {
-                    name: name.clone(),
-                    game_spec: get(spec_c),
-                    side: get(side_c),
-                    opponent: get(opp_c),
-                    settings: get(set_c),
+                    name: name.to_string(),
+                    game_spec: get(spec_c).to_string(),
+                    side: get(side_c).to_string(),
+                    opponent: get(opp_c).to_string(),
+                    settings: get(set_c).to_string(),
                     games: Vec::new(),
                     columns: BTreeMap::new(),
                 });
@@ -446,26 +562,24 @@ impl CurveTable {
             let Some(arm) = table.arms.last_mut() else { continue };
             let game: f64 = get(game_c).parse().map_err(|_| {
                 FieldError::new(
-                    format!("line {}", i + 2),
+                    format!("line {line}"),
                     format!("column 'game': '{}' is not a number", get(game_c)),
                 )
             })?;
             arm.games.push(game);
-            for (c, h) in header.iter().enumerate() {
-                if let Some(column) = Stat::of_column(h) {
-                    let cell = get(c);
-                    let v = if cell.is_empty() {
-                        f64::NAN
-                    } else {
-                        cell.parse().map_err(|_| {
-                            FieldError::new(
-                                format!("line {}", i + 2),
-                                format!("column '{h}': '{cell}' is not a number"),
-                            )
-                        })?
-                    };
-                    arm.columns.entry(column).or_default().push(v);
-                }
+            for &(c, column) in &kept {
+                let cell = get(c);
+                let v = if cell.is_empty() {
+                    f64::NAN
+                } else {
+                    cell.parse().map_err(|_| {
+                        FieldError::new(
+                            format!("line {line}"),
+                            format!("column '{}': '{cell}' is not a number", header[c]),
+                        )
+                    })?
+                };
+                arm.columns.entry(column).or_default().push(v);
             }
         }
         if table.arms.is_empty() {

@@ -6,6 +6,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::charts::{CHARTS, DEFAULT_CHARTS, SUMMARY_CHARTS};
+use super::curves::{MAX_FILE_ROWS, MAX_ROW_BYTES};
 use super::error::ExperimentError;
 use crate::error::FieldError;
 use crate::game::Player;
@@ -277,6 +278,14 @@ pub fn content_hash(bytes: &[u8]) -> String {
 /// The most rows a curves file may have (arms × games), to keep it and memory bounded.
 pub const MAX_CURVE_ROWS: u64 = 1_000_000;
 
+// A curves file a run writes is one it can read back: each arm adds its game 0 and last game.
+const _: () = assert!(MAX_CURVE_ROWS + 2 * MAX_ARMS as u64 <= MAX_FILE_ROWS);
+
+/// The most a curves row's numbers take: 70 of at most 24 characters and a
+/// comma (2^53 beads with six decimals), the seeds, window and game, and
+/// the commas and quotes between the words.
+const ROW_NUMBERS_BYTES: u64 = 70 * 25 + 3 * 21 + 64;
+
 /// The most games times seeds an experiment may ask for: every game's record
 /// is kept (about 120 bytes), so this keeps a run under a gigabyte.
 pub const MAX_GAME_RECORDS: u64 = 5_000_000;
@@ -444,8 +453,31 @@ impl Experiment {
             arms.push(arm);
         }
         let game_spec = game.spec();
+        let title = file.title.unwrap_or_else(|| file.name.clone());
+        // Every row of the curves names its arm in full: it must fit a row
+        // that the curves file is read back with (quotes may double it).
+        for (i, arm) in arms.iter().enumerate() {
+            let words = [
+                file.name.len(),
+                title.len(),
+                arm.game_spec.len(),
+                arm.name.len(),
+                arm.side_name.len(),
+                arm.opponent.to_string().len(),
+                arm.settings.describe().len(),
+            ];
+            let row = 2 * words.iter().sum::<usize>() as u64 + ROW_NUMBERS_BYTES;
+            if row > MAX_ROW_BYTES {
+                return Err(FieldError::new(
+                    if title.len() > arm.name.len() { "title".to_string() } else { format!("arms[{i}].name") },
+                    format!(
+                        "too long: each row of the curves names the experiment and arm, and would take {row} bytes: at most {MAX_ROW_BYTES}"
+                    ),
+                ));
+            }
+        }
         Ok(Experiment {
-            title: file.title.unwrap_or_else(|| file.name.clone()),
+            title,
             name: file.name,
             description: file.description.unwrap_or_default(),
             game,

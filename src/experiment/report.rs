@@ -6,13 +6,13 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Value as Json};
 
 use super::charts::SafePoint;
-use super::curves::{quantile, run_curves, Band, Metric, SeedRun, Stat};
+use super::curves::{quantile, Band, Metric, MetricRow, RunningCurves, SeedRun, Stat};
 use super::error::OutputError;
 use super::file::{Arm, Experiment};
 #[cfg(feature = "charts")]
 use super::{
-    charts::{draw_charts, draw_loss_vs_boxes, draw_safe_vs_boxes, SUMMARY_CHARTS},
-    curves::CurveTable,
+    charts::{draw_charts, draw_loss_vs_boxes, draw_safe_vs_boxes, CHARTS, SUMMARY_CHARTS},
+    curves::{CurveTable, ReadLimits},
 };
 use crate::fsutil::{create_dir, write_atomic, FileError};
 use crate::machine::settings::EmptyBox;
@@ -27,9 +27,12 @@ pub struct Written {
     pub losses: Vec<Option<Band>>,
 }
 
-/// Write `curves.csv`, `summary.json` and the charts into `dir`, from runs in memory.
-pub fn write_outputs(exp: &Experiment, results: &[Vec<SeedRun>], dir: &Path) -> Result<Written, OutputError> {
-    write_outputs_with(exp, dir, &mut |a| Ok(Cow::Borrowed(&results[a][..])))
+/// Write `curves.csv`, `summary.json` and the charts into `dir`, from runs in
+/// memory, each arm's let go once its rows and summary are written.
+pub fn write_outputs(exp: &Experiment, mut results: Vec<Vec<SeedRun>>, dir: &Path) -> Result<Written, OutputError> {
+    write_outputs_with(exp, dir, &mut |a| {
+        Ok(Cow::Owned(results.get_mut(a).map(std::mem::take).unwrap_or_default()))
+    })
 }
 
 /// Write `curves.csv`, `summary.json` and the charts into `dir`, taking the
@@ -71,7 +74,15 @@ fn write_set<'r>(
         })?;
     let mut made = Vec::new();
     // One pass over the arms: each arm's curve rows and summary, then its runs are let go.
-    let mut csv = curves_header()?;
+    let csv_path = tmp.path().join("curves.csv");
+    let fail = |io: std::io::Error| FileError::Io {
+        action: "write",
+        path: csv_path.clone(),
+        io,
+    };
+    let file = std::fs::File::create(&csv_path).map_err(fail)?;
+    // Streamed to the file: a million rows are never held in memory.
+    let mut csv = curves_header(std::io::BufWriter::new(file))?;
     let mut arms = Vec::with_capacity(exp.arms.len());
     let mut losses = Vec::with_capacity(exp.arms.len());
     let mut safe_points = Vec::new();
@@ -101,9 +112,10 @@ fn write_set<'r>(
             r.games.iter().filter(|g| g.result == GameResult::Loss).count() as f64
         })));
     }
-    let csv = csv.into_inner().map_err(|e| OutputError::Csv(e.into_error().into()))?;
-    let csv_path = tmp.path().join("curves.csv");
-    write_atomic(&csv_path, &csv)?;
+    let file = csv.into_inner().map_err(|e| fail(e.into_error()))?;
+    let file = file.into_inner().map_err(|e| fail(e.into_error()))?;
+    file.sync_all().map_err(fail)?;
+    drop(file);
     made.push(csv_path.clone());
     let summary_path = tmp.path().join("summary.json");
     let summary = serde_json::to_string_pretty(&summary(exp, arms))? + "\n";
@@ -117,8 +129,9 @@ fn write_set<'r>(
             .iter()
             .cloned()
             .partition(|c| SUMMARY_CHARTS.contains(&c.as_str()));
+        // Drawn from the file as `menace plot` draws them.
         made.extend(
-            draw_charts(&CurveTable::read(&csv_path)?, &from_curves, tmp.path())?
+            draw_from_curves(&csv_path, &from_curves, tmp.path())?
                 .into_iter()
                 .map(PathBuf::from),
         );
@@ -159,13 +172,27 @@ fn write_set<'r>(
     Ok(Written { files: written, losses })
 }
 
+/// Draw the named charts from the curves file `path` into `dir` (see
+/// [`draw_charts`]), a chart at a time with only its metric's columns read:
+/// memory stays a few columns of the curves, however many rows.
+#[cfg(feature = "charts")]
+pub fn draw_from_curves(path: &Path, names: &[String], dir: &Path) -> Result<Vec<String>, OutputError> {
+    let mut written = Vec::new();
+    for name in names {
+        let metrics: Vec<Metric> = CHARTS.iter().filter(|k| k.name == name).map(|k| k.metric).collect();
+        let table = CurveTable::read_metrics(path, Some(&metrics), ReadLimits::default())?;
+        written.extend(draw_charts(&table, std::slice::from_ref(name), dir)?);
+    }
+    Ok(written)
+}
+
 /// The quantiles of seeds drawn as thin lines beside each mean: where seeds
 /// diverge (a machine that learns or resigns for ever), they show the split.
 pub const SPREAD: (f64, f64) = (0.1, 0.9);
 
 /// A curves file's writer, its header written.
-fn curves_header() -> Result<csv::Writer<Vec<u8>>, OutputError> {
-    let mut w = csv::Writer::from_writer(Vec::new());
+fn curves_header<W: std::io::Write>(out: W) -> Result<csv::Writer<W>, OutputError> {
+    let mut w = csv::Writer::from_writer(out);
     let mut header: Vec<String> = [
         "experiment",
         "title",
@@ -189,47 +216,75 @@ fn curves_header() -> Result<csv::Writer<Vec<u8>>, OutputError> {
 }
 
 /// One arm's rows of the curves file: for every game, each curve's mean,
-/// band and spread over the seeds.
-fn arm_rows(w: &mut csv::Writer<Vec<u8>>, exp: &Experiment, arm: &Arm, runs: &[SeedRun]) -> Result<(), OutputError> {
-    {
-        let curves: Vec<_> = runs.iter().map(|r| run_curves(r, exp.window)).collect();
-        let every = exp.curves_every as usize;
-        let last = exp.games as usize;
-        for g in (0..=last).filter(|&g| g % every == 0 || g == last) {
-            let mut row = vec![
-                exp.name.clone(),
-                exp.title.clone(),
-                arm.game_spec.clone(),
-                arm.name.clone(),
-                arm.side_name.clone(),
-                arm.opponent.to_string(),
-                arm.settings.describe(),
-                runs.len().to_string(),
-                exp.window.to_string(),
-                g.to_string(),
-            ];
-            for m in Metric::ALL {
-                let values = curves.iter().map(|c| c[g][m]);
-                match Band::of(values.clone()) {
-                    Some(b) => {
-                        // A band never reaches past what is possible (a rate below 0, say).
-                        let (lo, hi) = m.bounds(g as u64);
-                        let mut sorted: Vec<f64> = values.filter(|x| !x.is_nan()).collect();
-                        sorted.sort_by(f64::total_cmp);
-                        let cells = [
-                            b.mean,
-                            b.low.clamp(lo, hi),
-                            b.high.clamp(lo, hi),
-                            quantile(&sorted, SPREAD.0),
-                            quantile(&sorted, SPREAD.1),
-                        ];
-                        row.extend(cells.map(|x| format!("{:.6}", x)));
+/// band and spread over the seeds. The seeds' curves are followed game by
+/// game side by side, so memory is a row a seed, however long the runs.
+fn arm_rows<W: std::io::Write>(
+    w: &mut csv::Writer<W>,
+    exp: &Experiment,
+    arm: &Arm,
+    runs: &[SeedRun],
+) -> Result<(), OutputError> {
+    let words = [
+        exp.name.clone(),
+        exp.title.clone(),
+        arm.game_spec.clone(),
+        arm.name.clone(),
+        arm.side_name.clone(),
+        arm.opponent.to_string(),
+        arm.settings.describe(),
+        runs.len().to_string(),
+        exp.window.to_string(),
+    ];
+    let mut following: Vec<RunningCurves> = runs.iter().map(|_| RunningCurves::new(exp.window)).collect();
+    let mut now: Vec<MetricRow> = runs.iter().map(|r| MetricRow::start(&r.start)).collect();
+    let every = exp.curves_every as usize;
+    let last = exp.games as usize;
+    let mut cell = String::new();
+    let mut sorted = Vec::with_capacity(runs.len());
+    for g in 0..=last {
+        if g > 0 {
+            for ((row, curves), run) in now.iter_mut().zip(&mut following).zip(runs) {
+                *row = curves.push(&run.games[g - 1]);
+            }
+        }
+        if g % every != 0 && g != last {
+            continue;
+        }
+        for word in &words {
+            w.write_field(word)?;
+        }
+        w.write_field(g.to_string())?;
+        for m in Metric::ALL {
+            let values = now.iter().map(|row| row[m]);
+            match Band::of(values.clone()) {
+                Some(b) => {
+                    // A band never reaches past what is possible (a rate below 0, say).
+                    let (lo, hi) = m.bounds(g as u64);
+                    sorted.clear();
+                    sorted.extend(values.filter(|x| !x.is_nan()));
+                    sorted.sort_by(f64::total_cmp);
+                    let cells = [
+                        b.mean,
+                        b.low.clamp(lo, hi),
+                        b.high.clamp(lo, hi),
+                        quantile(&sorted, SPREAD.0),
+                        quantile(&sorted, SPREAD.1),
+                    ];
+                    for x in cells {
+                        use std::fmt::Write as _;
+                        cell.clear();
+                        let _ = write!(cell, "{x:.6}");
+                        w.write_field(&cell)?;
                     }
-                    None => row.extend(std::iter::repeat_n(String::new(), 5)),
+                }
+                None => {
+                    for _ in 0..5 {
+                        w.write_field("")?;
+                    }
                 }
             }
-            w.write_record(&row)?;
         }
+        w.write_record(None::<&[u8]>)?;
     }
     Ok(())
 }

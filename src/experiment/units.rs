@@ -17,7 +17,7 @@ use super::curves::SeedRun;
 pub use super::error::UnitError;
 use super::file::{content_hash, Experiment};
 use crate::error::FieldError;
-use crate::fsutil::{create_dir, read_regular_text, write_atomic};
+use crate::fsutil::{create_dir, read_regular_text, write_atomic, write_atomic_with};
 use crate::training::trainer::{ExactPair, GameRecord, Snapshot};
 
 /// The format tag of a unit file.
@@ -134,6 +134,19 @@ struct UnitFile {
     games: Vec<GameRecord>,
 }
 
+/// A [`UnitFile`] as written: the same fields, borrowed from the run.
+#[derive(Serialize)]
+struct UnitFileOut<'a> {
+    format: &'a str,
+    experiment: &'a str,
+    arm: usize,
+    arm_name: &'a str,
+    seed_index: usize,
+    seed: u64,
+    start: Snapshot,
+    games: &'a [GameRecord],
+}
+
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ShardFile {
@@ -161,21 +174,20 @@ pub fn save_source(dir: &Path, exp: &Experiment) -> Result<(), UnitError> {
 
 /// Save one finished unit (atomically: a kill leaves it whole or absent).
 pub fn save_unit(dir: &Path, exp: &Experiment, unit: Unit, run: &SeedRun) -> Result<(), UnitError> {
-    let file = UnitFile {
-        format: UNIT_FORMAT.to_string(),
-        experiment: exp.hash.clone(),
+    let file = UnitFileOut {
+        format: UNIT_FORMAT,
+        experiment: &exp.hash,
         arm: unit.0,
-        arm_name: exp.arms[unit.0].name.clone(),
+        arm_name: &exp.arms[unit.0].name,
         seed_index: unit.1,
         seed: exp.seeds[unit.1],
         start: run.start,
-        games: run.games.clone(),
+        games: &run.games,
     };
-    let text = serde_json::to_string(&file).map_err(|e| UnitError::Bad {
-        path: unit_path(dir, unit),
-        error: FieldError::new("", e),
+    // Streamed into the file: a million games are not copied, nor held as text.
+    write_atomic_with(&unit_path(dir, unit), &mut |w| {
+        serde_json::to_writer(w, &file).map_err(std::io::Error::from)
     })?;
-    write_atomic(&unit_path(dir, unit), text.as_bytes())?;
     Ok(())
 }
 

@@ -526,3 +526,86 @@ fn solve_a_position_given() {
     let out = menace(&["solve", "hex:4", "--max-seconds", "0"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// The temporary files beside `state` that a write to it makes (`.NAME.XXXXXX.menace-tmp`).
+fn temp_files_of(state: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let name = state.file_name().unwrap().to_str().unwrap();
+    let mut found: Vec<_> = std::fs::read_dir(state.parent().unwrap())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            let n = p.file_name().unwrap().to_str().unwrap();
+            n.strip_prefix(&format!(".{name}."))
+                .and_then(|r| r.strip_suffix(".menace-tmp"))
+                .is_some_and(|r| r.len() == 6 && !r.contains('.'))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn a_killed_save_leaves_nothing_behind_once_the_next_run_writes() {
+    use std::time::Instant;
+    let dir = std::env::temp_dir().join(format!("menace-cli-{}-kills", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let state = dir.join("m.json");
+    let state_arg = state.to_str().unwrap().to_string();
+    // Chessapawn: 300 games make a state of some 8 MB, so a kill often lands in its save.
+    let train = |games: &str| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_menace"));
+        c.args(["train", "chessapawn", "--games", games, "--save", &state_arg]);
+        c.stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        c
+    };
+    let started = Instant::now();
+    assert!(train("300").status().unwrap().success());
+    let whole = started.elapsed();
+    let complete = |why: &str| {
+        let text = std::fs::read_to_string(&state).unwrap();
+        serde_json::from_str::<serde_json::Value>(&text).unwrap_or_else(|e| panic!("{why}: {e}"));
+    };
+    // kill -9 at points spread over a whole run, the save at its end among them.
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut left = 0;
+    for i in 0..30 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let at = whole.mul_f64((x % 1000) as f64 / 1000.0 * 1.1);
+        let mut child = train("300").spawn().unwrap();
+        std::thread::sleep(at);
+        let _ = child.kill();
+        let _ = child.wait();
+        // The state is always old-complete or new-complete.
+        complete(&format!("after kill {i} at {at:?}"));
+        left = left.max(temp_files_of(&state).len());
+    }
+    // Should no kill have landed in a write, one is left as a kill leaves it.
+    if temp_files_of(&state).is_empty() {
+        std::fs::write(dir.join(".m.json.Ab3dE9.menace-tmp"), b"{\"format\": \"men").unwrap();
+    }
+    // Not ours to remove: another file's temporary file, and one a live writer holds.
+    let other = dir.join(".m.json.x.Zq81Lm.menace-tmp");
+    std::fs::write(&other, b"another file's").unwrap();
+    let live = dir.join(".m.json.Lv0123.menace-tmp");
+    let held = std::fs::File::create(&live).unwrap();
+    held.lock().unwrap();
+    assert!(train("20").status().unwrap().success());
+    complete("after the next run");
+    assert_eq!(
+        temp_files_of(&state),
+        vec![live.clone()],
+        "only the live writer's temp file is left"
+    );
+    assert!(other.exists(), "another file's temporary file is kept");
+    drop(held);
+    // Once its writer is gone, the next run takes it too.
+    assert!(train("20").status().unwrap().success());
+    assert_eq!(temp_files_of(&state), Vec::<std::path::PathBuf>::new());
+    eprintln!("kills left up to {left} temp files at once; whole run {whole:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

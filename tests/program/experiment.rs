@@ -421,3 +421,120 @@ fn a_bad_game_of_an_arm_is_refused_naming_the_arm() {
         "{err}"
     );
 }
+
+/// A curves file of `rows` rows (of arm `a`, one game each) with only the
+/// columns a reader requires, each row carrying `title` as its title.
+fn bare_curves(path: &Path, rows: u64, title: &str) {
+    use std::io::Write;
+    let mut w = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    writeln!(
+        w,
+        "experiment,title,game_spec,arm,side,opponent,settings,seeds,window,game"
+    )
+    .unwrap();
+    for g in 0..rows {
+        writeln!(w, "t,{title},hexapawn,a,White,random,beads 1,1,10,{g}").unwrap();
+    }
+    w.flush().unwrap();
+}
+
+#[test]
+fn a_curves_file_as_large_as_a_run_writes_is_read_back() {
+    use menace::experiment::curves::CurveTable;
+    // A million games of one seed write 1 000 001 rows: with a longish
+    // title, more than the 256 MiB that whole files are read up to (the
+    // run used to fail there, after all its games, reading its own curves).
+    let dir = scratch("big-curves");
+    let path = dir.join("curves.csv");
+    bare_curves(&path, 1_000_001, &"t".repeat(280));
+    assert!(std::fs::metadata(&path).unwrap().len() > 256 << 20);
+    let table = CurveTable::read(&path).unwrap();
+    assert_eq!(table.arms.len(), 1);
+    assert_eq!(table.arms[0].games.len(), 1_000_001);
+    assert_eq!(table.arms[0].games[1_000_000], 1e6);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_curves_file_past_what_a_run_writes_is_refused_naming_the_limit() {
+    use menace::experiment::curves::{CurveTable, ReadLimits, MAX_FILE_ROWS, MAX_ROW_BYTES};
+    use menace::experiment::file::{MAX_ARMS, MAX_CURVE_ROWS};
+    // The reader takes every row a run can write, and no more.
+    assert!(MAX_FILE_ROWS >= MAX_CURVE_ROWS + 2 * MAX_ARMS as u64);
+    let dir = scratch("curves-limits");
+    let path = dir.join("curves.csv");
+    bare_curves(&path, 5, "t");
+    let limits = ReadLimits {
+        rows: 5,
+        row_bytes: 100,
+    };
+    assert_eq!(
+        CurveTable::read_metrics(&path, None, limits).unwrap().arms[0]
+            .games
+            .len(),
+        5
+    );
+    let err = CurveTable::read_metrics(&path, None, ReadLimits { rows: 4, ..limits })
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("line 6: more than 4 rows"), "{err}");
+    // One endless row is refused as it is read, not held whole.
+    bare_curves(&path, 2, &"t".repeat(MAX_ROW_BYTES as usize + 20_000));
+    let err = CurveTable::read(&path).unwrap_err().to_string();
+    assert!(
+        err.contains(&format!("a row longer than {MAX_ROW_BYTES} bytes")),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_title_too_long_for_a_curves_row_is_refused_before_running() {
+    let dir = scratch("long-title");
+    let long = "x".repeat(40_000);
+    let file = write(
+        &dir,
+        "t.json",
+        &format!(
+            r#"{{"name":"t","title":"{long}","game":"hexapawn","games":5,"seeds":1,"arms":[{{"name":"a","opponent":"random"}}]}}"#
+        ),
+    );
+    let out = dir.join("out");
+    let o = menace(&["run", &file, "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("title: too long") && err.contains("at most 65536"),
+        "{err}"
+    );
+    assert!(!out.exists(), "nothing is run or written");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+#[ignore = "minutes: a million games of one seed, end to end"]
+fn a_million_games_of_one_seed_run_and_plot() {
+    let dir = scratch("million");
+    let file = write(
+        &dir,
+        "t.json",
+        r#"{"name":"t","game":"hexapawn","games":1000000,"seeds":1,"arms":[{"name":"a","opponent":"random"}]}"#,
+    );
+    let out = dir.join("out");
+    let o = menace(&["run", &file, "--out", out.to_str().unwrap(), "--threads", "1"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.join("loss_rate.svg").is_file());
+    let curves = out.join("curves.csv");
+    let o = menace(&[
+        "plot",
+        curves.to_str().unwrap(),
+        "--out",
+        dir.join("again").to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        std::fs::read(out.join("loss_rate.svg")).unwrap(),
+        std::fs::read(dir.join("again/loss_rate.svg")).unwrap()
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
