@@ -19,7 +19,7 @@
 //!
 //! The random stream is spent exactly as on the general path (the same
 //! draws, of the same types, in the same order), so a seed gives the same
-//! games, the same beads and the same records on both: `tests/compiled.rs`
+//! games, the same beads and the same records on both: `tests/library/compiled.rs`
 //! checks this over many seeds, settings and games.
 //!
 //! Exact evaluation is incremental: the values of every position against
