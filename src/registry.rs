@@ -82,7 +82,10 @@ macro_rules! game_table {
         /// Any game of the table, chosen by a spec string.
         #[derive(Clone, Debug)]
         pub enum $any {
-            $( $variant($ty), )+
+            $(
+                #[doc = concat!("A game of type `", stringify!($ty), "`.")]
+                $variant($ty),
+            )+
         }
 
         /// Run a generic expression on the game inside (`g` is the game by value).
