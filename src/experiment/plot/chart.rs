@@ -31,11 +31,11 @@ pub struct Chart {
     /// up): the y axis starts at the floor and stops at the ceiling, so that
     /// a change is drawn at its true size.
     pub y_floor: Option<f64>,
-    /// See `y_floor`.
+    /// The top of the quantity's natural range, where it has one.
     pub y_ceiling: Option<f64>,
-    /// Logarithmic axes (values at or below 0 are left out of them).
+    /// Whether the x axis is logarithmic (values at or below 0 are left out).
     pub log_x: bool,
-    /// See `log_x`.
+    /// Whether the y axis is logarithmic (values at or below 0 are left out).
     pub log_y: bool,
     /// Points, not curves: each point marked, its band an error bar, and
     /// the points of a series joined by a thin line.
