@@ -1,7 +1,7 @@
 //! The compiled fast path: every position reachable from the start gets a
 //! compact id, and a game becomes walks through flat tables.
 //!
-//! A [`Table`] is built for one machine and one opponent (the trainer
+//! A `Table` is built for one machine and one opponent (the trainer
 //! builds another when either changes), for a game of at most
 //! [`COMPILED_LIMIT`] positions without cycles (Hexapawn 5×5, 969 170
 //! positions, fits), and a random or perfect opponent. It holds, per
