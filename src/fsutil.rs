@@ -19,22 +19,40 @@ pub enum FileError {
     Io {
         /// `read`, `write` or `create folder`.
         action: &'static str,
+        /// The file or folder.
         path: PathBuf,
+        /// The operating system's error.
         io: io::Error,
     },
     /// The path names something that is not a regular file (a folder, a device).
     #[error("cannot write '{}': it exists and is not a regular file", path.display())]
-    NotAFile { path: PathBuf },
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+    },
     /// A file expected to be one the program wrote is not a regular file (a
     /// FIFO would block the read for ever, a device never end).
     #[error("cannot read '{}': not a regular file", path.display())]
-    NotRegular { path: PathBuf },
+    NotRegular {
+        /// The path.
+        path: PathBuf,
+    },
     /// The file is larger than the program reads.
     #[error("cannot read '{}': larger than {limit} bytes", path.display())]
-    TooLarge { path: PathBuf, limit: u64 },
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The most bytes read.
+        limit: u64,
+    },
     /// Another process holds the file's lock.
     #[error("'{}' is in use by another menace process (its lock '{}' is held): wait for it to finish", path.display(), lock.display())]
-    Locked { path: PathBuf, lock: PathBuf },
+    Locked {
+        /// The file.
+        path: PathBuf,
+        /// Its lock file.
+        lock: PathBuf,
+    },
 }
 
 impl FileError {

@@ -60,6 +60,7 @@
 //!
 //! All three are on by default.
 
+#![warn(missing_docs)]
 // The name `with_game!` expands to, inside the library as outside it.
 extern crate self as menace;
 

@@ -34,9 +34,13 @@ pub enum CellShape {
 /// colours (0 for a plain board).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Cell {
+    /// The cell's name in the game's notation (`a1`).
     pub name: String,
+    /// Its centre, across.
     pub x: f64,
+    /// Its centre, down.
     pub y: f64,
+    /// Its shade, for boards whose cells alternate (0 for a plain board).
     pub shade: u8,
 }
 
@@ -44,17 +48,22 @@ pub struct Cell {
 /// player joins).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Edge {
+    /// The player whose edge it is.
     pub owner: Player,
+    /// Where the line starts.
     pub from: (f64, f64),
+    /// Where it ends.
     pub to: (f64, f64),
 }
 
 /// The board without its pieces.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Board {
+    /// Whether the cells are squares or hexagons.
     pub shape: CellShape,
     /// Cells in the order [`Piece::cell`] and [`MoveCells`] count them.
     pub cells: Vec<Cell>,
+    /// Lines in a player's colour along the board (Hex's edges).
     pub edges: Vec<Edge>,
     /// The colour of each player's pieces, as CSS colours (`#d33`).
     pub colours: [&'static str; 2],
@@ -90,8 +99,11 @@ pub enum Look {
 /// A piece on a cell of the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Piece {
+    /// The cell it stands on.
     pub cell: usize,
+    /// The player whose piece it is.
     pub owner: Player,
+    /// How it is drawn.
     pub look: Look,
     /// Drawn emphasised (Hex: the winning chain).
     pub marked: bool,
@@ -102,6 +114,8 @@ pub struct Piece {
 /// front end offers as a button).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MoveCells {
+    /// The cell a piece leaves, if any.
     pub from: Option<usize>,
+    /// The cell a piece or stone goes to, if any.
     pub to: Option<usize>,
 }

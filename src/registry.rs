@@ -3,7 +3,7 @@
 //! [`with_game!`](crate::with_game) dispatch.
 //!
 //! Adding a game is its file(s) plus one line in the table at the bottom of
-//! this file; the shared rule suite (tests/rules.rs) then runs on each of its
+//! this file; the shared rule suite (tests/library/rules.rs) then runs on each of its
 //! [`GameSpec::EXAMPLES`] without further edits.
 
 use std::collections::BTreeMap;
@@ -82,7 +82,10 @@ macro_rules! game_table {
         /// Any game of the table, chosen by a spec string.
         #[derive(Clone, Debug)]
         pub enum $any {
-            $( $variant($ty), )+
+            $(
+                #[doc = concat!("A game of type `", stringify!($ty), "`.")]
+                $variant($ty),
+            )+
         }
 
         /// Run a generic expression on the game inside (`g` is the game by value).

@@ -28,6 +28,7 @@ pub trait Symmetry: Copy + Eq + Ord + Hash + Debug + Send + Sync + 'static {
 /// The group of a board with no symmetry: the identity alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Unit {
+    /// The board as it is.
     Identity,
 }
 
@@ -42,7 +43,9 @@ impl Symmetry for Unit {
 /// The identity and one reflection (Hexapawn's left-right mirror).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Mirror {
+    /// The board as it is.
     Identity,
+    /// The board reflected left to right.
     Reflect,
 }
 
@@ -57,7 +60,9 @@ impl Symmetry for Mirror {
 /// The identity and the half turn (Hex's rhombus turned by 180°).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum HalfTurn {
+    /// The board as it is.
     Identity,
+    /// The board turned half round.
     Rotate,
 }
 
@@ -74,7 +79,9 @@ impl Symmetry for HalfTurn {
 /// reflects left to right.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Square {
+    /// Turned by this many quarter turns.
     Rotate(u8),
+    /// Turned by this many quarter turns, then reflected left to right.
     Reflect(u8),
 }
 

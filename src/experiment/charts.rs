@@ -18,9 +18,13 @@ use crate::registry::parse_spec;
 
 /// A chart that can be drawn from a curves file.
 pub struct ChartKind {
+    /// The chart's name in an experiment file's `charts` (`loss_rate`).
     pub name: &'static str,
+    /// The curve it plots.
     pub metric: Metric,
+    /// Its title.
     pub title: &'static str,
+    /// Its y axis's label, with units.
     pub y_label: &'static str,
 }
 
@@ -338,7 +342,9 @@ pub const SUMMARY_CHARTS: [&str; 2] = ["safe_vs_boxes", "loss_vs_boxes"];
 pub struct SafePoint {
     /// The arm of the experiment file (one series a file arm).
     pub group: usize,
+    /// The arm's name.
     pub group_name: String,
+    /// The arm's game spec.
     pub game: String,
     /// The machine's boxes after its last game, mean over seeds.
     pub boxes: f64,

@@ -27,7 +27,9 @@ pub struct SeedRun {
 pub enum Metric {
     /// The share of the games in the window won.
     WinRate,
+    /// The share of the games in the window drawn.
     DrawRate,
+    /// The share of the games in the window lost.
     LossRate,
     /// Wins less losses so far.
     WinsMinusLosses,
@@ -41,11 +43,15 @@ pub enum Metric {
     Boxes,
     /// The machine's exact chance of each result against a perfect opponent.
     ExactPerfectWin,
+    /// Against a perfect opponent, the chance of a draw.
     ExactPerfectDraw,
+    /// Against a perfect opponent, the chance of a loss.
     ExactPerfectLoss,
     /// The machine's exact chance of each result against a random opponent.
     ExactRandomWin,
+    /// Against a random opponent, the chance of a draw.
     ExactRandomDraw,
+    /// Against a random opponent, the chance of a loss.
     ExactRandomLoss,
 }
 
@@ -151,11 +157,13 @@ impl std::ops::Index<Metric> for MetricRow {
 pub enum Stat {
     /// The mean.
     Mean,
-    /// The 95% band's low and high ends.
+    /// The 95% band's low end.
     Low,
+    /// The 95% band's high end.
     High,
-    /// The 10th and 90th percentiles.
+    /// The 10th percentile.
     P10,
+    /// The 90th percentile.
     P90,
 }
 
@@ -190,9 +198,13 @@ impl Stat {
 /// A mean over seeds with its 95% band (mean ± 1.96 standard errors).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Band {
+    /// The mean over seeds.
     pub mean: f64,
+    /// The band's low end.
     pub low: f64,
+    /// The band's high end.
     pub high: f64,
+    /// How many seeds it is over.
     pub n: usize,
 }
 
@@ -354,9 +366,13 @@ impl RunningCurves {
 /// A curves file read back: per arm, its descriptive fields and metric columns.
 #[derive(Clone, Debug)]
 pub struct CurveTable {
+    /// The experiment's title.
     pub title: String,
+    /// The experiment's game spec.
     pub game_spec: String,
+    /// The seeds, as the file writes them.
     pub seeds: String,
+    /// The rolling window, as the file writes it.
     pub window: String,
     /// Arm name → (side, opponent, settings, rows of (game, column → value)).
     pub arms: Vec<ArmCurves>,
@@ -365,12 +381,17 @@ pub struct CurveTable {
 /// One arm's curves.
 #[derive(Clone, Debug)]
 pub struct ArmCurves {
+    /// The arm's name.
     pub name: String,
     /// The game the arm played.
     pub game_spec: String,
+    /// The side the machine plays.
     pub side: String,
+    /// The opponent, as the experiment file names it.
     pub opponent: String,
+    /// The machine's settings, in words.
     pub settings: String,
+    /// The game number of each row.
     pub games: Vec<f64>,
     /// Each metric column read, a value a game.
     pub columns: BTreeMap<(Metric, Stat), Vec<f64>>,

@@ -14,12 +14,20 @@ pub enum ExperimentError {
     File(#[from] FileError),
     /// A field of the file is wrong.
     #[error("experiment file '{}': {error}", path.display())]
-    InFile { path: PathBuf, error: FieldError },
+    InFile {
+        /// The experiment file.
+        path: PathBuf,
+        /// What is wrong in it.
+        error: FieldError,
+    },
     /// An arm cannot be set up (say, `perfect` on a game too large to solve).
     #[error("arms[{index}] ('{name}'): {error}")]
     Arm {
+        /// The arm's place in `arms`, from 0.
         index: usize,
+        /// The arm's name.
         name: String,
+        /// Why its machine or opponent cannot be made.
         error: TrainError,
     },
     /// A unit of work could not be saved, read back or merged.
@@ -27,7 +35,12 @@ pub enum ExperimentError {
     Unit(#[from] UnitError),
     /// The worker threads could not be started.
     #[error("could not start {threads} worker threads: {reason}")]
-    Threads { threads: usize, reason: String },
+    Threads {
+        /// How many threads were asked for.
+        threads: usize,
+        /// Why they could not start.
+        reason: String,
+    },
 }
 
 /// Curves, a summary or a chart that could not be read or written.
@@ -38,10 +51,20 @@ pub enum OutputError {
     File(#[from] FileError),
     /// A curves file is not as `menace run` writes it.
     #[error("curves file '{}': {error}", path.display())]
-    Curves { path: PathBuf, error: FieldError },
+    Curves {
+        /// The curves file.
+        path: PathBuf,
+        /// What is wrong in it.
+        error: FieldError,
+    },
     /// A chart could not be drawn.
     #[error("cannot draw '{}': {error}", path.display())]
-    Chart { path: PathBuf, error: ChartError },
+    Chart {
+        /// The chart's file.
+        path: PathBuf,
+        /// Why it could not be drawn.
+        error: ChartError,
+    },
     /// The curves could not be encoded as CSV.
     #[error("curves: {0}")]
     Csv(#[from] csv::Error),
@@ -56,11 +79,17 @@ pub enum OutputError {
 /// Units that could not be saved, loaded or merged.
 #[derive(Debug, thiserror::Error)]
 pub enum UnitError {
+    /// A unit's file could not be read or written.
     #[error(transparent)]
     File(#[from] FileError),
     /// A unit or shard file that is not what `menace run` writes.
     #[error("'{}': {error}", path.display())]
-    Bad { path: PathBuf, error: FieldError },
+    Bad {
+        /// The unit or shard file.
+        path: PathBuf,
+        /// What is wrong in it.
+        error: FieldError,
+    },
     /// Files of another experiment (the experiment file changed, or shards were mixed).
     #[error("{0}")]
     Mismatch(String),
@@ -70,9 +99,13 @@ pub enum UnitError {
     /// A unit is in two folders given.
     #[error("unit arm {arm} seed {seed} is in both '{}' and '{}': give each shard once", first.display(), second.display())]
     Duplicate {
+        /// The unit's arm, from 0.
         arm: usize,
+        /// The unit's seed, from 0.
         seed: usize,
+        /// One folder it is in.
         first: PathBuf,
+        /// The other.
         second: PathBuf,
     },
 }
@@ -88,10 +121,22 @@ pub enum ChartError {
     NoSeries(String),
     /// More series than one chart has colours for.
     #[error("chart '{title}' has {series} series: at most {most} fit on one chart (split the arms over several experiments)")]
-    TooManySeries { title: String, series: usize, most: usize },
+    TooManySeries {
+        /// The chart's title.
+        title: String,
+        /// How many series it has.
+        series: usize,
+        /// How many fit on one chart.
+        most: usize,
+    },
     /// A series with no points.
     #[error("chart '{title}': series '{label}' has no points")]
-    EmptySeries { title: String, label: String },
+    EmptySeries {
+        /// The chart's title.
+        title: String,
+        /// The empty series' label.
+        label: String,
+    },
     /// Every point is NaN or infinite.
     #[error("chart '{0}' has no finite points to draw")]
     NoFinitePoints(String),

@@ -223,6 +223,7 @@ fn expand(a: &ArmFile) -> Result<Vec<ArmChoice>, FieldError> {
 /// One arm: a machine's side and settings against one opponent.
 #[derive(Clone, Debug)]
 pub struct Arm {
+    /// The arm's name, with any values a sweep varies.
     pub name: String,
     /// The game this arm plays: its own, or the experiment's.
     pub game: AnyGame,
@@ -233,22 +234,32 @@ pub struct Arm {
     pub file_arm: usize,
     /// That arm's name in the file (before a sweep adds the values it varies).
     pub file_arm_name: String,
+    /// The side the machine plays.
     pub side: Player,
+    /// That side's name in the file (`first`, `second`).
     pub side_name: String,
+    /// The opponent the machine trains against.
     pub opponent: OpponentSpec,
+    /// The machine's settings: beads, reinforcement, empty box, box set.
     pub settings: MachineSettings,
 }
 
 /// A checked experiment, ready to run.
 #[derive(Clone, Debug)]
 pub struct Experiment {
+    /// The experiment's name, its file's stem.
     pub name: String,
+    /// The title on its charts.
     pub title: String,
+    /// What it shows, in a sentence or two.
     pub description: String,
     /// The experiment's game: every arm's that names none of its own.
     pub game: AnyGame,
+    /// That game's spec string.
     pub game_spec: String,
+    /// Games each seed of each arm plays.
     pub games: u64,
+    /// The seeds each arm runs, one machine a seed.
     pub seeds: Vec<u64>,
     /// Record the exact expected result every this many games (and after the last).
     pub exact_every: Option<u64>,
@@ -258,6 +269,7 @@ pub struct Experiment {
     pub window: u64,
     /// Chart names to draw (see [`CHARTS`]).
     pub charts: Vec<String>,
+    /// The arms, sweeps expanded.
     pub arms: Vec<Arm>,
     /// The experiment file's text, kept beside shards so that they can be merged.
     pub source: String,

@@ -23,7 +23,9 @@ use crate::training::trainer::{games_until_learned, last_loss, ExactPair, LEARNE
 /// What [`write_outputs`] wrote: the files, and per arm the band of its
 /// losses per seed (for a report on the terminal).
 pub struct Written {
+    /// The files written.
     pub files: Vec<String>,
+    /// Per arm, the band of its losses over seeds, where it has one.
     pub losses: Vec<Option<Band>>,
 }
 

@@ -36,7 +36,9 @@ pub fn all_units(exp: &Experiment) -> Vec<Unit> {
 /// The K-th of N slices (K from 1), dealt round-robin so each gets every arm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Shard {
+    /// Which slice, from 1.
     pub k: usize,
+    /// How many slices.
     pub n: usize,
 }
 
@@ -104,15 +106,36 @@ pub enum SlurmError {
     #[error(
         "--shard slurm: {0} is not set: run it inside a Slurm array task (sbatch --array=1-N), or give --shard K/N"
     )]
+    /// A variable Slurm sets for an array task is not set.
     Missing(&'static str),
     #[error("--shard slurm: {name} is '{text}', not a whole number")]
-    NotANumber { name: &'static str, text: String },
+    /// A variable Slurm sets is not a whole number.
+    NotANumber {
+        /// The variable.
+        name: &'static str,
+        /// Its value.
+        text: String,
+    },
     #[error(
         "--shard slurm: the array runs tasks {min}-{max} ({count} tasks), so it does not say how many shards there are: give --shard slurm/N (N the shard count of the whole array)"
     )]
-    Partial { min: usize, max: usize, count: usize },
+    /// The array runs only some of its tasks, so its size is not the shard count.
+    Partial {
+        /// The array's first task.
+        min: usize,
+        /// Its last task.
+        max: usize,
+        /// How many tasks it runs.
+        count: usize,
+    },
     #[error("--shard slurm: SLURM_ARRAY_TASK_ID is {k}, outside shards 1 to {n}")]
-    OutOfRange { k: usize, n: usize },
+    /// The task's number is not a shard of the count given.
+    OutOfRange {
+        /// The task's number.
+        k: usize,
+        /// The shard count.
+        n: usize,
+    },
 }
 
 impl fmt::Display for Shard {
@@ -459,6 +482,7 @@ pub fn merge(dirs: &[PathBuf]) -> Result<Merged, UnitError> {
 /// units are read an arm at a time ([`Merged::arm`]), so a merge holds one
 /// arm's runs at most, however many units the sweep has.
 pub struct Merged {
+    /// The experiment the shards ran.
     pub exp: Experiment,
     /// `[arm][seed index]`: the unit's file.
     files: Vec<Vec<PathBuf>>,

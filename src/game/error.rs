@@ -18,12 +18,14 @@ use std::fmt;
 pub enum MoveError {
     /// The text is a move in no notation the game reads.
     Unreadable {
+        /// The move as given.
         text: String,
         /// What a move looks like (`expected a move like b2, axb2 or a1-b2`).
         expected: String,
     },
     /// The text reads as a move, but no legal one.
     Illegal {
+        /// The move as given.
         text: String,
         /// Why not (`no legal step to that cell`).
         why: String,
@@ -32,6 +34,7 @@ pub enum MoveError {
     },
     /// The text fits more than one legal move.
     Ambiguous {
+        /// The move as given.
         text: String,
         /// What would tell them apart (`name the starting file or rank too`).
         hint: String,
@@ -39,7 +42,10 @@ pub enum MoveError {
         candidates: Vec<String>,
     },
     /// The game is over: no move is legal.
-    GameOver { text: String },
+    GameOver {
+        /// The move as given.
+        text: String,
+    },
 }
 
 impl MoveError {

@@ -4,7 +4,9 @@
 /// (`White`/`Black`, `X`/`O`, `Red`/`Blue`); `One` is the colour named first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Player {
+    /// The player who moves first (White, X, Red).
     One,
+    /// The player who moves second.
     Two,
 }
 
@@ -26,8 +28,11 @@ impl Player {
 /// How a position stands: still in play, won by a player, or drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
+    /// The game goes on.
     Ongoing,
+    /// This player has won.
     Win(Player),
+    /// Drawn: no one won.
     Draw,
 }
 

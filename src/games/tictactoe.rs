@@ -19,8 +19,11 @@ pub struct TicTacToe;
 /// A position: one 9-bit set a side (bit `rank * 3 + file`) and the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct TicTacToePosition {
+    /// X's marks, a bit a cell.
     pub x: u16,
+    /// O's marks, a bit a cell.
     pub o: u16,
+    /// Who marks next.
     pub turn: Player,
 }
 

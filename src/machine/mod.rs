@@ -27,8 +27,11 @@ pub const AUTO_ENUMERATE_LIMIT: usize = 200_000;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum GameResult {
+    /// The machine won.
     Win,
+    /// Drawn.
     Draw,
+    /// The machine lost.
     Loss,
 }
 
@@ -125,16 +128,22 @@ pub enum Choice<M> {
 /// The draw the machine made at one turn: which box and which colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Draw {
+    /// The box drawn from, in the machine's order of boxes.
     pub box_index: u32,
+    /// The bead colour drawn (the index of its move in the box).
     pub colour: u32,
 }
 
 /// One bead count changed by reinforcement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BeadChange {
+    /// The box whose beads changed.
     pub box_index: u32,
+    /// The bead colour that changed.
     pub colour: u32,
+    /// Its beads before reinforcement.
     pub before: u32,
+    /// Its beads after.
     pub after: u32,
 }
 

@@ -58,9 +58,13 @@ pub enum Scope {
 /// Beads added (or taken away, if negative) after a win, a draw or a loss.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reinforcement {
+    /// Beads added to each bead played after a win.
     pub win: i32,
+    /// Beads added after a draw.
     pub draw: i32,
+    /// Beads added after a loss (negative: taken away).
     pub loss: i32,
+    /// Which moves' beads change: every move played, or only the last.
     pub scope: Scope,
 }
 
@@ -203,10 +207,15 @@ impl BoxMode {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MachineSettings {
+    /// How many beads a box starts with, by move number.
     pub beads: BeadSchedule,
+    /// What each result adds or takes away.
     pub reinforcement: Reinforcement,
+    /// What the machine does at an empty box.
     pub empty_box: EmptyBox,
+    /// Which positions get a box.
     pub box_set: BoxSet,
+    /// Whether boxes are made up front or on first visit.
     pub box_mode: BoxMode,
     /// Merge positions that are images of each other under the game's symmetries.
     pub symmetry: bool,

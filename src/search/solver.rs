@@ -15,8 +15,11 @@ use crate::game::{Game, Outcome};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(tag = "result", content = "plies", rename_all = "lowercase")]
 pub enum Value {
+    /// The player to move wins, in this many plies.
     Win(u32),
+    /// Drawn with best play.
     Draw,
+    /// The player to move loses, in this many plies.
     Loss(u32),
 }
 

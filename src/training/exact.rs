@@ -21,8 +21,11 @@ use crate::training::opponent::PerfectPlayer;
 /// Probabilities of a win, a draw and a loss for the machine.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Expected {
+    /// The machine's chance of winning.
     pub win: f64,
+    /// Its chance of a draw.
     pub draw: f64,
+    /// Its chance of losing.
     pub loss: f64,
 }
 
@@ -219,6 +222,7 @@ pub struct RandomPlay {
     pub one_wins: f64,
     /// The player named second wins.
     pub two_wins: f64,
+    /// The game ends drawn.
     pub draw: f64,
 }
 

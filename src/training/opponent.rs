@@ -29,7 +29,12 @@ pub enum OpponentSpec {
     /// A second matchbox machine that learns too (self-play), with these settings.
     Menace(Option<Box<MachineSettings>>),
     /// Monte Carlo tree search with this many playouts a move and exploration constant.
-    Mcts { playouts: u32, exploration: f64 },
+    Mcts {
+        /// Playouts a move.
+        playouts: u32,
+        /// The UCT exploration constant.
+        exploration: f64,
+    },
 }
 
 /// The opponents that are programs, as an error lists them.
@@ -280,14 +285,20 @@ pub(crate) fn plays_best<R: Rng>(p: f64, rng: &mut R) -> bool {
 
 /// An opponent ready to play.
 pub enum Opponent<G: Game> {
+    /// Uniformly random legal moves.
     Random,
     /// A person: the match driver waits for their moves.
     Human,
+    /// The perfect player, who plays a random move instead with chance `p`.
     Perfect {
+        /// The chance of a random move instead of a best one.
         p: f64,
+        /// The solved game's best moves.
         player: Box<PerfectPlayer<G>>,
     },
+    /// A second matchbox machine, which learns too.
     Menace(Box<Machine<G>>),
+    /// Monte Carlo tree search.
     Mcts(Box<Mcts<G>>),
 }
 

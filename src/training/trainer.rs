@@ -461,9 +461,13 @@ pub const LEARNED_MIN_GAMES: u64 = 10;
 /// Running totals of a run's games, in constant memory however many games.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
+    /// Games counted.
     pub games: u64,
+    /// Games the machine won.
     pub wins: u64,
+    /// Games drawn.
     pub draws: u64,
+    /// Games the machine lost.
     pub losses: u64,
     /// The game number of the first game counted.
     pub first_game: Option<u64>,

@@ -80,9 +80,13 @@ pub fn escape(text: &str) -> String {
 /// its colour index, and whether it is the bead just drawn.
 #[derive(Clone, Copy, Debug)]
 pub struct BeadMark<M> {
+    /// The move this colour plays.
     pub mv: M,
+    /// Its beads in the box.
     pub beads: u32,
+    /// Its colour index.
     pub colour: usize,
+    /// Whether it is the bead just drawn.
     pub drawn: bool,
 }
 

@@ -17,19 +17,25 @@ pub struct Series {
 /// A chart: title, axis labels (with units), and its series.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Chart {
+    /// The title line.
     pub title: String,
     /// A second, smaller title line (settings), may be empty.
     pub subtitle: String,
+    /// The x axis's label, with units.
     pub x_label: String,
+    /// The y axis's label, with units.
     pub y_label: String,
+    /// The curves drawn, one a series.
     pub series: Vec<Series>,
     /// The quantity's natural range (a probability's 0 to 1, a count's 0
     /// up): the y axis starts at the floor and stops at the ceiling, so that
     /// a change is drawn at its true size.
     pub y_floor: Option<f64>,
+    /// The top of the quantity's natural range, where it has one.
     pub y_ceiling: Option<f64>,
-    /// Logarithmic axes (values at or below 0 are left out of them).
+    /// Whether the x axis is logarithmic (values at or below 0 are left out).
     pub log_x: bool,
+    /// Whether the y axis is logarithmic (values at or below 0 are left out).
     pub log_y: bool,
     /// Points, not curves: each point marked, its band an error bar, and
     /// the points of a series joined by a thin line.

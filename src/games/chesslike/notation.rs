@@ -8,10 +8,13 @@ use crate::game::{Game, MoveError, Outcome};
 /// One legal move as notation sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Described<K> {
+    /// The cell the piece leaves.
     pub from: u8,
+    /// The cell it goes to.
     pub to: u8,
     /// The kind of the piece that moves.
     pub kind: K,
+    /// Whether it takes a piece.
     pub capture: bool,
     /// What a pawn becomes, if it promotes.
     pub promotion: Option<K>,
@@ -20,6 +23,7 @@ pub struct Described<K> {
 /// A chess variant as its notation and pictures see it: its cells' names,
 /// its pieces, and what each move does.
 pub trait ChessLike: Game {
+    /// The variant's kinds of piece.
     type Kind: PieceKind;
 
     /// The word for a cell in messages: `square` or `cell`.

@@ -30,7 +30,9 @@ pub trait PieceKind: Copy + Eq + 'static {
 /// A piece: its owner and kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Piece<K> {
+    /// The player whose piece it is.
     pub owner: Player,
+    /// What piece it is (pawn, knight, ...).
     pub kind: K,
 }
 

@@ -22,22 +22,35 @@ pub struct SideError(pub String);
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RowError {
     #[error("{label} is longer than {len} {word}")]
+    /// The row has more cells than the board.
     TooLong {
+        /// Which row (`row 3`).
         label: String,
+        /// How many cells a row has.
         len: usize,
+        /// What a row counts (`cells`).
         word: &'static str,
     },
     #[error("unexpected character '{found}' in {label}; {expected}")]
+    /// A character that names no piece or count.
     Unexpected {
+        /// The character.
         found: char,
+        /// Which row.
         label: String,
+        /// What may stand there.
         expected: &'static str,
     },
     #[error("{label} has {found} {word}, not {len}")]
+    /// The row has too few cells.
     WrongLength {
+        /// Which row.
         label: String,
+        /// How many cells it has.
         found: usize,
+        /// How many cells a row has.
         len: usize,
+        /// What a row counts (`cells`).
         word: &'static str,
     },
 }

@@ -27,16 +27,22 @@ pub type Cells = [u64; 6];
 /// swap has been used (it is legal once, on the second player's first turn).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct HexPosition {
+    /// Red's stones, a bit a cell.
     pub red: Cells,
+    /// Blue's stones, a bit a cell.
     pub blue: Cells,
+    /// Who places next.
     pub turn: Player,
+    /// Whether the swap was played.
     pub swapped: bool,
 }
 
 /// A stone on a cell, or the swap.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum HexMove {
+    /// A stone placed on this cell.
     Place(u16),
+    /// The swap: the second player takes the first stone as its own.
     Swap,
 }
 

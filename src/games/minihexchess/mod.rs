@@ -20,10 +20,15 @@ pub use tables::{axial, cell_at, cell_name};
 /// The pieces of Mini Hexchess (no queen).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Kind {
+    /// A pawn.
     Pawn,
+    /// A knight.
     Knight,
+    /// A bishop.
     Bishop,
+    /// A rook.
     Rook,
+    /// The king.
     King,
 }
 
@@ -49,8 +54,11 @@ pub(crate) const HISTORY: usize = 101;
 /// threefold repetition).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct HexchessPosition {
+    /// The 37 cells, each empty or holding a piece.
     pub cells: [Option<Piece>; 37],
+    /// Who moves next.
     pub turn: Player,
+    /// Plies since the last capture or pawn move (the fifty-move rule).
     pub halfmoves: u8,
     history_len: u8,
     history: [u64; HISTORY],
@@ -68,8 +76,11 @@ pub struct HexchessKey {
 /// A move from one cell to another, with the piece a pawn promotes to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct HexchessMove {
+    /// The cell the piece leaves.
     pub from: u8,
+    /// The cell it goes to.
     pub to: u8,
+    /// What a pawn becomes on the last rank, if it gets there.
     pub promotion: Option<Kind>,
 }
 

@@ -1,7 +1,7 @@
 //! The compiled fast path: every position reachable from the start gets a
 //! compact id, and a game becomes walks through flat tables.
 //!
-//! A [`Table`] is built for one machine and one opponent (the trainer
+//! A `Table` is built for one machine and one opponent (the trainer
 //! builds another when either changes), for a game of at most
 //! [`COMPILED_LIMIT`] positions without cycles (Hexapawn 5×5, 969 170
 //! positions, fits), and a random or perfect opponent. It holds, per
@@ -19,7 +19,7 @@
 //!
 //! The random stream is spent exactly as on the general path (the same
 //! draws, of the same types, in the same order), so a seed gives the same
-//! games, the same beads and the same records on both: `tests/compiled.rs`
+//! games, the same beads and the same records on both: `tests/library/compiled.rs`
 //! checks this over many seeds, settings and games.
 //!
 //! Exact evaluation is incremental: the values of every position against

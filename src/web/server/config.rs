@@ -8,6 +8,7 @@ use crate::web::session::limits::Limits;
 /// How the server behaves: its limits, and the one file it may use.
 #[derive(Clone, Debug)]
 pub struct Config {
+    /// What one session may hold and do.
     pub limits: Limits,
     /// Sessions (browser tabs) open at once.
     pub max_sessions: usize,

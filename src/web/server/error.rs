@@ -79,6 +79,7 @@ pub struct ApiError {
 }
 
 impl ApiError {
+    /// An error of this kind, with what was wrong.
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> ApiError {
         ApiError {
             kind,
@@ -86,26 +87,32 @@ impl ApiError {
         }
     }
 
+    /// A bad request (400): the page asked for something that cannot be.
     pub fn bad(message: impl Into<String>) -> ApiError {
         ApiError::new(ErrorKind::BadRequest, message)
     }
 
+    /// A conflict (409): the session is in no state to do it now.
     pub fn conflict(message: impl Into<String>) -> ApiError {
         ApiError::new(ErrorKind::Conflict, message)
     }
 
+    /// An internal error (500): the server failed, not the request.
     pub fn internal(message: impl Into<String>) -> ApiError {
         ApiError::new(ErrorKind::Internal, message)
     }
 
+    /// The server is shutting down (503).
     pub fn stopping() -> ApiError {
         ApiError::new(ErrorKind::Stopping, "the server is stopping")
     }
 
+    /// What sort of refusal it is, and so its status code.
     pub fn kind(&self) -> ErrorKind {
         self.kind
     }
 
+    /// What was wrong, for the page.
     pub fn message(&self) -> &str {
         &self.message
     }

@@ -7,13 +7,21 @@ use serde::Deserialize;
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewMachine {
+    /// The game spec (`hexapawn`), or the default game.
     pub game: Option<String>,
+    /// The side the machine plays (`first` or `second`).
     pub side: Option<String>,
+    /// A preset machine (`her`, `menace`).
     pub preset: Option<String>,
+    /// The bead schedule, overriding the preset's.
     pub beads: Option<String>,
+    /// The reinforcement scheme, overriding the preset's.
     pub reinforcement: Option<String>,
+    /// The empty-box rule, overriding the preset's.
     pub empty_box: Option<String>,
+    /// The box set, overriding the preset's.
     pub box_set: Option<String>,
+    /// The seed of the machine's random stream.
     pub seed: Option<u64>,
 }
 
@@ -22,9 +30,12 @@ pub struct NewMachine {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TrainRequest {
+    /// The opponent to train against (`random`, `perfect`, ...).
     pub opponent: String,
+    /// How many games to train.
     pub games: u64,
     #[serde(default)]
+    /// Whether the person's game in progress may be dropped.
     pub discard: bool,
 }
 
@@ -34,10 +45,13 @@ pub struct TrainRequest {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WatchRequest {
+    /// The opponent to watch the machine play.
     pub opponent: String,
     #[serde(default)]
+    /// Whether to send the board after every move.
     pub frames: bool,
     #[serde(default)]
+    /// Whether the person's game in progress may be dropped.
     pub discard: bool,
 }
 
@@ -48,6 +62,7 @@ pub struct WatchRequest {
 pub struct BoxQuery {
     /// From 1.
     pub page: Option<usize>,
+    /// Boxes a page.
     pub per_page: Option<usize>,
     /// The machine's own move number (1 = its first move).
     pub own_move: Option<u32>,
@@ -60,5 +75,6 @@ pub struct BoxQuery {
 #[serde(deny_unknown_fields)]
 pub struct MoveRequest {
     #[serde(rename = "move")]
+    /// The move, in the game's notation.
     pub text: String,
 }
