@@ -8,11 +8,17 @@ use crate::games::chesslike::{self, PieceKind};
 /// also a pawn: it never moves backward, and moves sideways only to capture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Kind {
+    /// As in chess: one forward (two from its first rank), capturing one diagonally forward.
     Pawn,
+    /// The four forward knight leaps, or as a pawn.
     KnightPawn,
+    /// Slides diagonally forward, or steps one straight forward.
     BishopPawn,
+    /// Slides straight forward, captures one diagonally forward, slides sideways only to capture.
     RookPawn,
+    /// Bishop and rook together.
     QueenPawn,
+    /// One step straight or diagonally forward, or captures beside it; no check.
     KingPawn,
 }
 
@@ -40,8 +46,11 @@ pub type Piece = chesslike::Piece<Kind>;
 /// the square a pawn passed over with a double step on the last move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ChessapawnPosition {
+    /// The piece on each square, if any.
     pub squares: [Option<Piece>; 64],
+    /// The side to move.
     pub turn: Player,
+    /// The square a pawn just passed over with a double step.
     pub en_passant: Option<u8>,
 }
 
@@ -49,7 +58,10 @@ pub struct ChessapawnPosition {
 /// pawn that just passed over its landing square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ChessapawnMove {
+    /// The square the piece leaves.
     pub from: u8,
+    /// The square it lands on.
     pub to: u8,
+    /// Whether it captures en passant.
     pub en_passant: bool,
 }

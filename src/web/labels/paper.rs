@@ -102,7 +102,9 @@ impl Paper {
 /// A label's size in millimetres.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LabelSize {
+    /// Width in millimetres.
     pub width: f64,
+    /// Height in millimetres.
     pub height: f64,
 }
 
@@ -139,7 +141,9 @@ impl LabelSize {
 
 /// The machine a sheet is for.
 pub struct Subject<'a, G: Game> {
+    /// The game the machine plays.
     pub game: &'a G,
+    /// The machine: its boxes and beads.
     pub machine: &'a Machine<G>,
     /// The machine's name (`HER`, `MENACE`).
     pub name: &'a str,
