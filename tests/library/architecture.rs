@@ -366,30 +366,11 @@ fn layer(file: &str) -> String {
 #[test]
 fn no_import_cycles_between_library_files() {
     let (root, files) = library_files();
-    let mut edges = graph(&root, &files);
+    let edges = graph(&root, &files);
     print_arrows(&edges, "src/lib.rs");
-    for (parent, child) in PARENT_CALLS_LEFT {
-        let kept = edges.get_mut(*parent).is_some_and(|to| to.remove(*child));
-        println!(
-            "  (left to fix: {parent} -> {child}{})",
-            if kept { "" } else { ", gone now: take it off the list" }
-        );
-    }
     // lib.rs declares and re-exports every layer; any file naming it would close a cycle.
     assert_eq!(find_cycle(&edges), None, "an import cycle between files");
 }
-
-/// A `mod.rs` calling into its child (`moves::arrived(..)`) while the child
-/// takes types from the `mod.rs` (`super::Chessapawn`): cycles found once
-/// such calls counted as arrows, in folders of other branches' work. Not
-/// counted until fixed (the shared types in a file of their own); no new
-/// one may join the list.
-const PARENT_CALLS_LEFT: &[(&str, &str)] = &[
-    ("src/games/chessapawn/mod.rs", "src/games/chessapawn/moves.rs"),
-    ("src/games/hexapawn/mod.rs", "src/games/hexapawn/solver.rs"),
-    ("src/web/labels/mod.rs", "src/web/labels/instructions.rs"),
-    ("src/web/labels/mod.rs", "src/web/labels/pdf.rs"),
-];
 
 #[test]
 fn no_import_cycles_between_command_files() {

@@ -1,6 +1,7 @@
 //! Chessapawn (Robert Price, 2001): Hexapawn carried to a chess board.
 //!
-//! The rules as the `Game` trait sees them; the board's geometry
+//! The rules as the `Game` trait sees them; the pieces, a position and a
+//! move (`pieces.rs`), the board's geometry
 //! (`tables.rs`), the move generator (`moves.rs`), position strings
 //! (`position.rs`) and the diagram and picture (`picture.rs`) each have a
 //! file; the notation is the one every chess-like board shares.
@@ -8,6 +9,7 @@
 mod about;
 mod moves;
 mod picture;
+mod pieces;
 mod position;
 mod tables;
 
@@ -16,48 +18,9 @@ use std::ops::ControlFlow;
 use crate::error::InvalidValue;
 use crate::game::{no_size_or_options, Boxes, GameSpec, Outcome, Player, Rules};
 use crate::games::board::{cell_name, parse_cell};
-use crate::games::chesslike::{self, pack_cells, unpack_cells, ChessLike, Described, PieceKind};
+use crate::games::chesslike::{self, pack_cells, unpack_cells, ChessLike, Described};
 
-/// The six piece types, named as Price named them: every one of them is
-/// also a pawn: it never moves backward, and moves sideways only to capture.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Kind {
-    Pawn,
-    KnightPawn,
-    BishopPawn,
-    RookPawn,
-    QueenPawn,
-    KingPawn,
-}
-
-impl PieceKind for Kind {
-    const ALL: &'static [Kind] = &[
-        Kind::Pawn,
-        Kind::KnightPawn,
-        Kind::BishopPawn,
-        Kind::RookPawn,
-        Kind::QueenPawn,
-        Kind::KingPawn,
-    ];
-    const LETTERS: &'static str = "PNBRQK";
-    const PAWN: Kind = Kind::Pawn;
-
-    fn index(self) -> usize {
-        self as usize
-    }
-}
-
-/// A piece: its owner and kind.
-pub type Piece = chesslike::Piece<Kind>;
-
-/// A position: the 64 squares (`rank * 8 + file`), the side to move, and
-/// the square a pawn passed over with a double step on the last move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct ChessapawnPosition {
-    pub squares: [Option<Piece>; 64],
-    pub turn: Player,
-    pub en_passant: Option<u8>,
-}
+pub use pieces::{ChessapawnMove, ChessapawnPosition, Kind, Piece};
 
 /// The key of a Chessapawn box: the squares packed four bits a square,
 /// the side to move and the en passant square (which decides moves). A
@@ -67,15 +30,6 @@ pub struct ChessapawnKey {
     squares: [u8; 32],
     turn: Player,
     en_passant: Option<u8>,
-}
-
-/// A move from one square to another; `en_passant` when it captures the
-/// pawn that just passed over its landing square.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct ChessapawnMove {
-    pub from: u8,
-    pub to: u8,
-    pub en_passant: bool,
 }
 
 /// Chessapawn on the standard 8×8 chess start.

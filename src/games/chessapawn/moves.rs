@@ -3,8 +3,8 @@
 
 use std::ops::ControlFlow;
 
+use super::pieces::{ChessapawnMove, ChessapawnPosition, Kind};
 use super::tables::{far_rank, opposite, AHEAD, AHEAD_HIGH, AHEAD_LOW, EAST, KNIGHT_LEAPS, NONE, STEP, WEST};
-use super::{ChessapawnMove, ChessapawnPosition, Kind};
 use crate::game::Player;
 
 /// How a step or slide may end: on an empty square, on an enemy, or either.

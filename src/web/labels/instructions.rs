@@ -4,13 +4,13 @@
 
 use std::fmt::Write;
 
+use super::paper::{mm, move_words, move_words_short, page_svg, scaled_board, text_at, LabelSize, Paper, Subject};
 use super::text::wrap;
-use super::{mm, move_words, move_words_short, n, page_svg, scaled_board, text_at, LabelSize, Paper, Subject};
 use crate::game::About;
 use crate::machine::settings::{EmptyBox, Reinforcement, Scope};
 use crate::picture::Picture;
 use crate::symmetry::Symmetry;
-use crate::web::svg::{bead_colour, board_size, Options};
+use crate::web::svg::{bead_colour, board_size, n, Options};
 
 const MARGIN: f64 = 18.0;
 const BODY_PT: f64 = 10.0;

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use pdf_writer::{Content, Finish, Name, Pdf, Rect, Ref, TextStr};
 use svg2pdf::usvg;
 
-use super::LabelError;
+use super::paper::LabelError;
 use crate::font::FONT_BYTES;
 
 /// Points in a millimetre.
