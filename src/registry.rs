@@ -19,6 +19,10 @@ use crate::games::tictactoe::TicTacToe;
 use crate::machine::settings::{BoxMode, MachineSettings};
 use crate::search::solver::winner;
 
+/// The game a new machine plays when no game is asked for: Gardner's
+/// Hexapawn, with HER.
+pub const DEFAULT_SPEC: &str = "hexapawn";
+
 /// A game spec string that names no game the program has, or names one badly.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("game spec '{}': {problem}", crate::error::shown(spec))]

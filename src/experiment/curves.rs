@@ -416,7 +416,9 @@ pub const MAX_ROW_BYTES: u64 = 64 << 10;
 /// What a curves file read may hold: the bounds every run writes within.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReadLimits {
+    /// The most rows, header left out.
     pub rows: u64,
+    /// The longest row, in bytes.
     pub row_bytes: u64,
 }
 

@@ -38,15 +38,20 @@ pub struct Hexapawn {
 /// side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct HexapawnPosition {
+    /// White's pawns, a bit a cell.
     pub white: u64,
+    /// Black's pawns, a bit a cell.
     pub black: u64,
+    /// The side to move.
     pub turn: Player,
 }
 
 /// A pawn move from one cell to another (cell = `rank * W + file`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct HexapawnMove {
+    /// The cell the pawn leaves.
     pub from: u8,
+    /// The cell it moves to (a capture if an enemy pawn stood there).
     pub to: u8,
 }
 

@@ -28,6 +28,7 @@ use text::{fitted, width, MIN_PT};
 /// What a sheet is printed on.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Layout {
+    /// The paper size.
     pub paper: Paper,
     /// The label size asked for; none for a matchbox top, made taller if a
     /// game's boxes need it.
@@ -37,14 +38,19 @@ pub struct Layout {
 /// A sheet: its pages as whole SVG documents in millimetres.
 #[derive(Clone, Debug)]
 pub struct Sheet {
+    /// Every page, front pages first.
     pub pages: Vec<String>,
+    /// The paper the pages are laid out for.
     pub paper: Paper,
+    /// The size of one label.
     pub label: LabelSize,
+    /// How many labels (one a box).
     pub labels: usize,
     /// Labels a page (the last page may hold fewer).
     pub per_page: usize,
     /// Pages before the labels (instructions, the board).
     pub front_pages: usize,
+    /// The sheet's title, as the PDF names it.
     pub title: String,
 }
 

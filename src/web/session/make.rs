@@ -3,7 +3,7 @@
 use crate::game::Game;
 use crate::machine::boxes::BoxSet;
 use crate::machine::settings::{BeadSchedule, EmptyBox, MachineSettings, Reinforcement};
-use crate::registry::{default_settings, default_side, machine_name, parse_spec, AnyGame};
+use crate::registry::{default_settings, default_side, machine_name, parse_spec, AnyGame, DEFAULT_SPEC};
 use crate::training::opponent::{Opponent, OpponentSpec};
 use crate::training::state;
 use crate::training::trainer::Trainer;
@@ -15,7 +15,7 @@ use crate::web::session::traits::Session;
 
 /// Make a fresh machine as asked.
 pub fn new_session(ask: &NewMachine, limits: Limits) -> Result<Box<dyn Session>, SessionError> {
-    let spec = ask.game.as_deref().unwrap_or("hexapawn");
+    let spec = ask.game.as_deref().unwrap_or(DEFAULT_SPEC);
     let any = parse_spec(spec).map_err(invalid)?;
     let settings = settings_for(&any, ask)?;
     let side_default = default_side(&any);
