@@ -225,7 +225,7 @@ fn is_temp_of(file_name: &str, name: &str) -> bool {
 
 /// Remove the temporary files killed writes to `path` left beside it; how
 /// many were removed. A temporary file being written by a live process is
-/// locked (see [`temp_beside`]) and kept, so this is safe to call at any time.
+/// locked (see `temp_beside`) and kept, so this is safe to call at any time.
 pub fn remove_leftovers(path: &Path) -> usize {
     let path = resolve_links(path);
     let (Some(name), dir) = (path.file_name(), path.parent()) else {
