@@ -7,7 +7,7 @@ use std::time::Duration;
 use anyhow::{anyhow, Context};
 use clap::Args;
 
-use menace::fsutil::{lock, read_text, remove_leftovers};
+use menace::fsutil::{check_writable, lock, read_regular_text, remove_leftovers};
 use menace::web::server::{serve_with, Config, TestHooks};
 use menace::web::session::load_session;
 
@@ -44,11 +44,15 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     // on the same state file is refused at once instead of losing games.
     let _lock = args.state.as_deref().map(lock).transpose()?;
     if let Some(path) = &args.state {
+        // A FIFO, a device or a loop of links is refused before it is
+        // opened (a FIFO's open would wait for ever; a loop's every save
+        // would fail).
+        check_writable(path).map_err(|e| anyhow!("--state: {e}"))?;
         // Ours alone now: what a killed save left behind goes.
         remove_leftovers(path);
         if path.exists() {
             // Refuse a bad file now rather than in the page.
-            let text = read_text(path).map_err(|e| anyhow!(e))?;
+            let text = read_regular_text(path).map_err(|e| anyhow!(e))?;
             load_session(&text, config.limits).map_err(|e| anyhow!("state file '{}': {e}", path.display()))?;
         }
         config.state = Some(path.clone());

@@ -363,6 +363,17 @@ impl<G: Game> Machine<G> {
         }
     }
 
+    /// Whether [`Machine::choose`] at `pos` would open a new box: it has none
+    /// for the position yet, and its box set takes it.
+    pub fn would_open(&self, pos: &G::Position) -> bool {
+        if self.enumerated || self.box_for(pos).is_some() {
+            return false;
+        }
+        let mut moves = Vec::new();
+        self.game.legal_moves(pos, &mut moves);
+        self.settings.box_set.includes(&self.game, pos, &moves)
+    }
+
     /// Pick a move for the real position `pos`, at the machine's `own_move`-th
     /// move, drawing a bead from its box (opening the box if needed).
     /// Positions outside the machine's box set are played without a box: the

@@ -113,6 +113,15 @@ impl<G: Game> Match<G> {
         }
     }
 
+    /// Whether the next step is the machine's move from a position it has
+    /// no box for yet, so that the step would open one.
+    pub fn opens_box(&self, t: &Trainer<G>) -> bool {
+        self.over.is_none()
+            && self.mover(t) == Mover::Machine
+            && t.machine().game().outcome(&self.pos) == Outcome::Ongoing
+            && t.machine().would_open(&self.pos)
+    }
+
     /// The result and ending once the game is over.
     pub fn ending(&self) -> Option<(GameResult, Ending)> {
         self.over

@@ -139,6 +139,69 @@ impl Default for ReadLimits {
     }
 }
 
+/// How many boxes each machine of a state file holds, counted without
+/// keeping any: a file of too many boxes is refused before it is read into
+/// memory (a 100 MB file of half a million boxes would take about a
+/// gigabyte to read whole).
+#[derive(Deserialize)]
+struct Census {
+    machine: Option<MachineCensus>,
+    opponent_machine: Option<MachineCensus>,
+}
+
+#[derive(Deserialize)]
+struct MachineCensus {
+    boxes: Option<Counted>,
+}
+
+/// The length of a JSON array, its elements skipped as they are read.
+struct Counted(usize);
+
+impl<'de> Deserialize<'de> for Counted {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Counted, D::Error> {
+        struct Count;
+        impl<'de> serde::de::Visitor<'de> for Count {
+            type Value = Counted;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an array of boxes")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Counted, A::Error> {
+                let mut n = 0usize;
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {
+                    n += 1;
+                }
+                Ok(Counted(n))
+            }
+        }
+        d.deserialize_seq(Count)
+    }
+}
+
+/// Refuse a file one of whose machines has more boxes than `limit`, having
+/// counted them without reading them in.
+fn count_boxes(text: &str, limit: usize) -> Result<(), StateError> {
+    let census: Census = serde_json::from_str(text)?;
+    let machines = [
+        ("machine", census.machine),
+        ("opponent_machine", census.opponent_machine),
+    ];
+    for (field, machine) in machines {
+        if let Some(Counted(n)) = machine.and_then(|m| m.boxes) {
+            if n > limit {
+                return Err(StateError::OverLimit(over_box_limit(field, n, limit)));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn over_box_limit(field: &str, boxes: usize, limit: usize) -> FieldError {
+    FieldError::new(
+        format!("{field}.boxes"),
+        format!("{boxes} boxes, more than the {limit} accepted here"),
+    )
+}
+
 fn read_machine<G: Game>(
     game: &G,
     file: MachineFile,
@@ -146,13 +209,10 @@ fn read_machine<G: Game>(
     limits: ReadLimits,
 ) -> Result<Machine<G>, StateError> {
     if file.boxes.len() > limits.boxes {
-        return Err(StateError::OverLimit(FieldError::new(
-            format!("{field}.boxes"),
-            format!(
-                "{} boxes, more than the {} accepted here",
-                file.boxes.len(),
-                limits.boxes
-            ),
+        return Err(StateError::OverLimit(over_box_limit(
+            field,
+            file.boxes.len(),
+            limits.boxes,
         )));
     }
     let machine = read_boxes(game, file, field)?;
@@ -387,6 +447,9 @@ pub fn from_json_within<G: Game>(game: &G, text: &str, limits: ReadLimits) -> Re
     if spec != game.spec() {
         let reason = format!("the file is for '{spec}', not '{}'", game.spec());
         return Err(FieldError::new("game", reason).into());
+    }
+    if limits.boxes < usize::MAX {
+        count_boxes(text, limits.boxes)?;
     }
     let file: StateFile = serde_json::from_str(text)?;
     let opponent_spec = OpponentSpec::parse(&file.opponent).map_err(|e| FieldError::new("opponent", e))?;

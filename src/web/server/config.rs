@@ -34,6 +34,11 @@ pub struct Config {
     pub workers: usize,
     /// Training slices running at once.
     pub trainers: usize,
+    /// Label sheets (PDFs) drawn at once, on their own threads: a sheet of
+    /// the most boxes listed takes seconds, and the request workers stay free.
+    pub renderers: usize,
+    /// Label sheets drawn or waiting at once, in all; more are refused (429).
+    pub max_renders: usize,
     /// Host names accepted besides the address served (`--allow-host`).
     pub hosts: Vec<String>,
 }
@@ -54,6 +59,8 @@ impl Default for Config {
             body_timeout: Duration::from_secs(60),
             workers: 4,
             trainers: cores.max(1),
+            renderers: 1,
+            max_renders: 8,
             hosts: Vec::new(),
         }
     }

@@ -2,7 +2,8 @@
 //! refusing malformed JSON and unknown fields by name.
 
 use axum::body::Bytes;
-use axum::extract::{FromRequest, Request};
+use axum::extract::{FromRequest, FromRequestParts, Path, Request};
+use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 
 use crate::web::server::error::ApiError;
@@ -27,4 +28,24 @@ fn parse<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
         return serde_json::from_str("{}").map_err(|e| ApiError::bad(format!("request body: {e}")));
     }
     serde_json::from_slice(bytes).map_err(|e| ApiError::bad(format!("request body: not the JSON expected: {e}")))
+}
+
+/// The one parameter of a route's path (a session's id, a game's spec),
+/// refused with our JSON error where it is not UTF-8 once decoded (axum's
+/// own answer is plain text).
+pub(super) struct Param(pub(super) String);
+
+impl<S: Send + Sync> FromRequestParts<S> for Param {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Param, ApiError> {
+        match Path::<String>::from_request_parts(parts, state).await {
+            Ok(Path(value)) => Ok(Param(value)),
+            Err(e) => Err(ApiError::bad(format!(
+                "the path '{}' is not one this server knows: {}",
+                crate::error::shown(parts.uri.path()),
+                e.body_text()
+            ))),
+        }
+    }
 }

@@ -14,6 +14,9 @@ pub struct TestHooks {
     pub gate: Option<Gate>,
     /// `GET /api/stats` answers how requests waited for sessions.
     pub stats: bool,
+    /// A label sheet is drawn only once this gate lets one through (it
+    /// holds its place on the render pool meanwhile).
+    pub renders: Option<Gate>,
 }
 
 /// Training's pace set from outside, for tests that must know where a run

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::Semaphore;
 
 use crate::training::opponent::OpponentSpec;
-use crate::web::server::error::ApiError;
+use crate::web::server::error::{ApiError, ErrorKind};
 use crate::web::server::shared::Shared;
 use crate::web::server::slot::{lock, Entry, Slot};
 use crate::web::server::store::panic_text;
@@ -43,6 +43,49 @@ impl Shared {
         tokio::task::spawn_blocking(move || {
             let _permit = permit;
             f(&shared)
+        })
+        .await
+        .unwrap_or_else(|e| Err(ApiError::internal(format!("internal error: {e}"))))
+    }
+
+    /// Draw a label sheet of `entry` on the render pool, one a session at
+    /// a time and at most `max_renders` drawn or waiting in all (refused
+    /// at once past either): the request workers stay free for the other
+    /// tabs however many sheets are asked for.
+    pub(super) async fn render<T: Send + 'static>(
+        self: &Arc<Self>,
+        entry: Arc<Entry>,
+        f: impl FnOnce(&Arc<Shared>, &Entry) -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        if entry.rendering.swap(true, Ordering::SeqCst) {
+            return Err(ApiError::new(
+                ErrorKind::Full,
+                "this tab's labels are being drawn already: wait for that sheet",
+            ));
+        }
+        let asked = Rendering(entry.clone(), self.clone());
+        let limit = self.config.max_renders;
+        if self.renders_asked.fetch_add(1, Ordering::SeqCst) >= limit {
+            return Err(ApiError::new(
+                ErrorKind::Full,
+                format!("the server is drawing {limit} label sheets already: try again in a minute"),
+            ));
+        }
+        let permit = self
+            .renders
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|_| ApiError::stopping())?;
+        if let Some(gate) = &self.hooks.renders {
+            gate.0.acquire().await.map_err(|_| ApiError::stopping())?.forget();
+        }
+        let shared = self.clone();
+        tokio::task::spawn_blocking(move || {
+            // Counted until drawn, even if the request that asked is gone.
+            let _asked = asked;
+            let _permit = permit;
+            f(&shared, &entry)
         })
         .await
         .unwrap_or_else(|e| Err(ApiError::internal(format!("internal error: {e}"))))
@@ -188,6 +231,17 @@ impl Shared {
                 return;
             }
         }
+    }
+}
+
+/// A label sheet asked for, counted until dropped (drawn, refused, or its
+/// request gone).
+struct Rendering(Arc<Entry>, Arc<Shared>);
+
+impl Drop for Rendering {
+    fn drop(&mut self) {
+        self.0.rendering.store(false, Ordering::SeqCst);
+        self.1.renders_asked.fetch_sub(1, Ordering::SeqCst);
     }
 }
 

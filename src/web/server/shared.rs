@@ -28,6 +28,10 @@ pub(super) struct Shared {
     pub(super) train: Arc<Semaphore>,
     /// Bodies larger than `max_body` (uploads) read at once: memory.
     pub(super) big_bodies: Arc<Semaphore>,
+    /// Label sheets drawn at once (their own pool, apart from `work`).
+    pub(super) renders: Arc<Semaphore>,
+    /// Label sheets drawn or waiting now, capped by `max_renders`.
+    pub(super) renders_asked: AtomicUsize,
     /// Games found too large for a perfect opponent, with why: asked
     /// again, refused at once.
     pub(super) unsolvable: Mutex<HashMap<String, String>>,
@@ -68,6 +72,8 @@ impl Shared {
             work: Arc::new(Semaphore::new(config.workers.max(1))),
             train: Arc::new(Semaphore::new(config.trainers.max(1))),
             big_bodies: Arc::new(Semaphore::new(2)),
+            renders: Arc::new(Semaphore::new(config.renderers.max(1))),
+            renders_asked: AtomicUsize::new(0),
             unsolvable: Mutex::new(HashMap::new()),
             config,
             sessions: Mutex::new(HashMap::new()),

@@ -2,7 +2,7 @@
 //! generation a training run carries, and what readers see of it without
 //! waiting ([`Published`]), together an [`Entry`] of the store.
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
@@ -82,6 +82,8 @@ pub(super) struct Entry {
     pub(super) signals: Signals,
     /// Wakes a run waiting at the gate when it is stopped.
     pub(super) stopped: Notify,
+    /// A label sheet of this session is being drawn or waits to be.
+    pub(super) rendering: AtomicBool,
 }
 
 /// Lock a mutex that no panic can poison: every change to a session runs

@@ -11,7 +11,7 @@ use std::time::Instant;
 use serde_json::{json, Value as Json};
 use tokio::sync::Notify;
 
-use crate::fsutil::read_text;
+use crate::fsutil::read_regular_text;
 use crate::web::server::error::{ApiError, ErrorKind};
 use crate::web::server::shared::Shared;
 use crate::web::server::slot::{lock, Entry, Progress, Published, Slot};
@@ -117,6 +117,7 @@ impl Shared {
             slot: Mutex::new(slot),
             signals: Signals::default(),
             stopped: Notify::new(),
+            rendering: std::sync::atomic::AtomicBool::new(false),
         });
         self.publish(&entry, &lock(&entry.slot));
         sessions.insert(id.clone(), entry.clone());
@@ -226,7 +227,7 @@ impl Shared {
         if ask.game.is_none() {
             if let Some(file) = self.state.as_ref().filter(|f| f.path.exists()) {
                 let path = &file.path;
-                let text = read_text(path).map_err(|e| ApiError::bad(e.to_string()))?;
+                let text = read_regular_text(path).map_err(|e| ApiError::bad(e.to_string()))?;
                 return load_session(&text, limits)
                     .map_err(|e| ApiError::from(e).reworded(|m| format!("'{}': {m}", path.display())));
             }

@@ -38,9 +38,9 @@ pub fn load_session(text: &str, limits: Limits) -> Result<Box<dyn Session>, Sess
     let name = machine_name(&any);
     let read = state::ReadLimits {
         enumerate: limits.max_boxes.saturating_mul(40),
-        // Training stops at `max_boxes`, after a game that may have opened a
-        // few more: what a page's machine downloads as, it uploads as.
-        boxes: limits.max_boxes.saturating_add(limits.max_boxes / 10),
+        // Training stops at `max_boxes` exactly: what a page's machine
+        // downloads as, it uploads as.
+        boxes: limits.max_boxes,
         // A perfect opponent is solved when the machine trains against it, within the page's limits.
         make_opponent: false,
     };

@@ -2,11 +2,12 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::routing::get;
 use axum::Router;
 
 use crate::web::server::error::{ApiError, ApiResult};
+use crate::web::server::extract::Param;
 use crate::web::server::reply::ok_json;
 use crate::web::server::shared::Shared;
 use crate::web::session::requests::BoxQuery;
@@ -18,7 +19,7 @@ pub(super) fn router() -> Router<Arc<Shared>> {
 
 async fn boxes(
     State(shared): State<Arc<Shared>>,
-    Path(id): Path<String>,
+    Param(id): Param,
     query: Result<axum::extract::Query<BoxQuery>, axum::extract::rejection::QueryRejection>,
 ) -> ApiResult {
     let axum::extract::Query(query) = query.map_err(|e| ApiError::bad(format!("boxes: {}", e.body_text())))?;

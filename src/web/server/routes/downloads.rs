@@ -2,13 +2,14 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{header, HeaderMap, Uri};
 use axum::routing::get;
 use axum::Router;
 
 use crate::web::labels::{pdf_of_state, LabelError, Paper};
 use crate::web::server::error::{ApiError, ApiResult, ErrorKind};
+use crate::web::server::extract::Param;
 use crate::web::server::reply::attachment;
 use crate::web::server::shared::Shared;
 use crate::web::server::slot::{Entry, Slot};
@@ -32,7 +33,7 @@ fn state_of(
     Ok((state.run(), spec))
 }
 
-pub(super) async fn download(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> ApiResult {
+pub(super) async fn download(State(shared): State<Arc<Shared>>, Param(id): Param) -> ApiResult {
     shared
         .work(move |shared| {
             let entry = shared.entry(&id)?;
@@ -45,12 +46,7 @@ pub(super) async fn download(State(shared): State<Arc<Shared>>, Path(id): Path<S
 /// The tab's machine as matchbox labels to print, the PDF `menace boxes
 /// --pdf` writes: on the paper `?paper=a4|letter` names, else on that of the
 /// browser's first language (Letter for `en-US`), else A4.
-async fn labels_pdf(
-    State(shared): State<Arc<Shared>>,
-    Path(id): Path<String>,
-    uri: Uri,
-    headers: HeaderMap,
-) -> ApiResult {
+async fn labels_pdf(State(shared): State<Arc<Shared>>, Param(id): Param, uri: Uri, headers: HeaderMap) -> ApiResult {
     let asked = uri
         .query()
         .and_then(|q| q.split('&').find_map(|kv| kv.strip_prefix("paper=")))
@@ -63,11 +59,11 @@ async fn labels_pdf(
         Some(p) => p.map_err(|e| ApiError::bad(e.to_string()))?,
         None => language.unwrap_or(Paper::A4),
     };
+    let entry = shared.entry(&id)?;
     shared
-        .work(move |shared| {
-            let entry = shared.entry(&id)?;
+        .render(entry, move |shared, entry| {
             let limit = shared.config.max_listed_boxes;
-            let (text, spec) = state_of(shared, &entry, |slot| {
+            let (text, spec) = state_of(shared, entry, |slot| {
                 let boxes = slot.session.box_count();
                 if boxes > limit {
                     return Err(ApiError::new(

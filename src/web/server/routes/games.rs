@@ -1,12 +1,12 @@
 //! The games the page offers, and one game spec checked.
 
-use axum::extract::Path;
 use axum::response::Response;
 use axum::routing::get;
 use axum::Router;
 use serde_json::{json, Value as Json};
 
 use crate::web::server::error::{ApiError, ApiResult};
+use crate::web::server::extract::Param;
 use crate::web::server::reply::ok_json;
 
 /// `/api/games`, `/api/games/{spec}`.
@@ -47,7 +47,7 @@ fn game_entry(spec: &str, g: &crate::registry::AnyGame) -> Json {
 }
 
 /// One game spec, checked: its entry, or what is wrong with it.
-async fn one_game(Path(spec): Path<String>) -> ApiResult {
+async fn one_game(Param(spec): Param) -> ApiResult {
     let g = crate::registry::parse_spec(&spec).map_err(|e| ApiError::bad(e.to_string()))?;
     Ok(ok_json(&game_entry(&spec, &g)))
 }

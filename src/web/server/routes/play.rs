@@ -2,12 +2,12 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::routing::post;
 use axum::Router;
 
 use crate::web::server::error::ApiResult;
-use crate::web::server::extract::JsonBody;
+use crate::web::server::extract::{JsonBody, Param};
 use crate::web::server::reply::ok_json;
 use crate::web::server::routes::checks::not_while_training;
 use crate::web::server::shared::Shared;
@@ -48,18 +48,14 @@ async fn act(
         .await
 }
 
-async fn new_game(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> ApiResult {
+async fn new_game(State(shared): State<Arc<Shared>>, Param(id): Param) -> ApiResult {
     act(shared, id, |s| s.new_game()).await
 }
 
-async fn play(
-    State(shared): State<Arc<Shared>>,
-    Path(id): Path<String>,
-    JsonBody(ask): JsonBody<MoveRequest>,
-) -> ApiResult {
+async fn play(State(shared): State<Arc<Shared>>, Param(id): Param, JsonBody(ask): JsonBody<MoveRequest>) -> ApiResult {
     act(shared, id, move |s| s.play(&ask.text)).await
 }
 
-async fn resign(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> ApiResult {
+async fn resign(State(shared): State<Arc<Shared>>, Param(id): Param) -> ApiResult {
     act(shared, id, |s| s.resign()).await
 }

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
@@ -12,7 +12,7 @@ use axum::Router;
 use serde_json::json;
 
 use crate::web::server::error::{ApiError, ApiResult};
-use crate::web::server::extract::JsonBody;
+use crate::web::server::extract::{JsonBody, Param};
 use crate::web::server::guard::BigBody;
 use crate::web::server::reply::{json_response, ok_json};
 use crate::web::server::routes::checks::not_while_training;
@@ -50,12 +50,12 @@ async fn create(State(shared): State<Arc<Shared>>, JsonBody(ask): JsonBody<NewMa
         .await
 }
 
-async fn view(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> ApiResult {
+async fn view(State(shared): State<Arc<Shared>>, Param(id): Param) -> ApiResult {
     let entry = shared.entry(&id)?;
     Ok(ok_json(&entry.view()))
 }
 
-async fn close(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> ApiResult {
+async fn close(State(shared): State<Arc<Shared>>, Param(id): Param) -> ApiResult {
     let entry = lock(&shared.sessions).remove(&id).ok_or_else(|| shared.gone(&id))?;
     // Waits for a training slice to let go (a move at most).
     shared
@@ -90,7 +90,7 @@ async fn replace(
 
 async fn new_machine(
     State(shared): State<Arc<Shared>>,
-    Path(id): Path<String>,
+    Param(id): Param,
     JsonBody(ask): JsonBody<NewMachine>,
 ) -> ApiResult {
     replace(shared, id, move |shared| shared.make(&ask)).await
@@ -98,7 +98,7 @@ async fn new_machine(
 
 pub(super) async fn upload(
     State(shared): State<Arc<Shared>>,
-    Path(id): Path<String>,
+    Param(id): Param,
     turn: Option<axum::Extension<BigBody>>,
     bytes: Bytes,
 ) -> ApiResult {
@@ -110,7 +110,7 @@ pub(super) async fn upload(
     .await
 }
 
-async fn curves(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> ApiResult {
+async fn curves(State(shared): State<Arc<Shared>>, Param(id): Param) -> ApiResult {
     let entry = shared.entry(&id)?;
     let curves = lock(&entry.published).curves.clone();
     Ok(ok_json(&curves))

@@ -30,6 +30,7 @@ async fn stats(State(shared): State<Arc<Shared>>) -> ApiResult {
             "lock_waits": w.requests.load(Ordering::Relaxed),
             "moves_waited": w.moves.load(Ordering::Relaxed),
             "most_moves_waited": w.most_moves.load(Ordering::Relaxed),
+            "renders_asked": shared.renders_asked.load(Ordering::SeqCst),
         }),
     ))
 }

@@ -5,7 +5,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::post;
@@ -14,7 +14,7 @@ use serde_json::json;
 
 use crate::training::opponent::OpponentSpec;
 use crate::web::server::error::{ApiError, ApiResult};
-use crate::web::server::extract::JsonBody;
+use crate::web::server::extract::{JsonBody, Param};
 use crate::web::server::reply::{json_response, ok_json};
 use crate::web::server::routes::checks::{known_unsolvable, refuse_to_drop, remember_unsolvable};
 use crate::web::server::schedule::{RunToken, SLICE};
@@ -33,7 +33,7 @@ pub(super) fn router() -> Router<Arc<Shared>> {
 
 async fn train(
     State(shared): State<Arc<Shared>>,
-    Path(id): Path<String>,
+    Param(id): Param,
     JsonBody(ask): JsonBody<TrainRequest>,
 ) -> ApiResult {
     let limits = shared.config.limits;
@@ -93,7 +93,7 @@ async fn train(
     }
 }
 
-async fn stop(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> ApiResult {
+async fn stop(State(shared): State<Arc<Shared>>, Param(id): Param) -> ApiResult {
     let entry = shared.entry(&id)?;
     entry.stop();
     Ok(json_response(StatusCode::OK, &json!({"stopping": entry.running()})))

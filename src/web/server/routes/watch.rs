@@ -5,7 +5,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Instant;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::post;
 use axum::Router;
@@ -13,7 +13,7 @@ use serde_json::Value as Json;
 
 use crate::training::opponent::OpponentSpec;
 use crate::web::server::error::{ApiError, ApiResult};
-use crate::web::server::extract::JsonBody;
+use crate::web::server::extract::{JsonBody, Param};
 use crate::web::server::reply::json_response;
 use crate::web::server::routes::checks::{known_unsolvable, not_while_training, refuse_to_drop, remember_unsolvable};
 use crate::web::server::schedule::SLICE;
@@ -35,7 +35,7 @@ pub(super) fn router() -> Router<Arc<Shared>> {
 /// session. Stop ends it within a move (an MCTS search within a playout).
 async fn watch(
     State(shared): State<Arc<Shared>>,
-    Path(id): Path<String>,
+    Param(id): Param,
     JsonBody(ask): JsonBody<WatchRequest>,
 ) -> ApiResult {
     let opponent = parse_opponent(&ask.opponent, shared.config.limits)?;

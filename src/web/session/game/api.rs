@@ -183,17 +183,14 @@ impl<G: Picture> Trains for GameSession<G> {
                     .games_played()
                     .saturating_add(1)
                     .is_multiple_of(exact_every);
+            let full = self.trainer.machine().boxes().len() >= self.limits.max_boxes;
             match self.training_match.as_mut() {
                 None => {
                     if played >= games {
                         break;
                     }
-                    if self.trainer.machine().boxes().len() >= self.limits.max_boxes {
-                        self.message = Some(format!(
-                            "Training stopped: {} has {} boxes, the most a page's machine may open.",
-                            self.name,
-                            self.trainer.machine().boxes().len()
-                        ));
+                    if full {
+                        self.say_box_cap();
                         halted = true;
                         break;
                     }
@@ -203,6 +200,16 @@ impl<G: Picture> Trains for GameSession<G> {
                     } else {
                         self.training_match = Some(Match::start(&mut self.trainer));
                     }
+                }
+                // A game that would open a box past the cap is dropped
+                // unfinished (no beads change), so the cap holds exactly.
+                Some(m) if full && m.opens_box(&self.trainer) => {
+                    if let Some(m) = self.training_match.take() {
+                        m.abandon(&mut self.trainer);
+                    }
+                    self.say_box_cap();
+                    halted = true;
+                    break;
                 }
                 Some(m) => match m.detach_opponent(&mut self.trainer, slow) {
                     Some(thinking) => {
@@ -253,8 +260,10 @@ impl<G: Picture> Trains for GameSession<G> {
             self.exact = Some(self.trainer.exact());
         }
         let message = self.message.take();
-        let _ = self.new_game();
-        self.message = message;
+        self.open_board();
+        if message.is_some() {
+            self.message = message;
+        }
     }
 }
 

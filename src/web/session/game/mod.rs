@@ -147,8 +147,40 @@ impl<G: Picture> GameSession<G> {
         s.exact = exact;
         s.turned = s.person_at_top();
         s.start_point(exact);
-        let _ = s.new_game();
+        s.open_board();
         s
+    }
+
+    /// Set out the board for the person's next game, as New game does; but
+    /// a game that may be over before the person's first move (over at the
+    /// start, or by a first move of the machine's: Hex 1×1, Hexapawn 1×3)
+    /// is left for the person to ask for, so that loading a machine or
+    /// ending a training run never plays and counts one more game.
+    fn open_board(&mut self) {
+        if self.may_end_before_the_person_moves() {
+            self.drop_person_game();
+            self.message = Some(
+                "On this board a game may be over before your first move: press New game to play one.".to_string(),
+            );
+            return;
+        }
+        let _ = self.new_game();
+    }
+
+    fn may_end_before_the_person_moves(&self) -> bool {
+        let game = self.game();
+        let side = self.trainer.machine().side();
+        let mut moves = Vec::new();
+        game.starts().iter().any(|(start, _)| {
+            if game.outcome(start).is_over() {
+                return true;
+            }
+            if game.turn(start) != side {
+                return false;
+            }
+            game.legal_moves(start, &mut moves);
+            moves.iter().any(|&m| game.outcome(&game.play(start, m)).is_over())
+        })
     }
 
     /// Whether the person's side is the one drawn at the top of the board:
@@ -301,6 +333,15 @@ impl<G: Picture> GameSession<G> {
     }
 
     /// Let the machine move until the person is to move or the game ends.
+    /// Say why training stopped at the box cap.
+    fn say_box_cap(&mut self) {
+        self.message = Some(format!(
+            "Training stopped: {} has {} boxes, the most a page's machine may open.",
+            self.name,
+            self.trainer.machine().boxes().len()
+        ));
+    }
+
     fn advance(&mut self) {
         loop {
             let Some(m) = self.current.as_mut() else { return };
