@@ -8,6 +8,7 @@ use serde_json::json;
 
 use menace::fsutil::{check_writable, lock, read_text, remove_leftovers, write_atomic};
 use menace::registry::default_side;
+use menace::training::lifetime::{life_against, Life, LifeError, LifeLimits};
 use menace::training::opponent::OpponentSpec;
 use menace::training::trainer::{make_opponent, ExactPair, Tally, Trainer, LEARNED_MIN_GAMES};
 use menace::{training::state, with_game, Game};
@@ -131,6 +132,18 @@ fn train<G: Game>(
             );
         }
     }
+    // The whole learning life of the machine this run starts from, exactly,
+    // where its scheme only takes beads away and the opponent is random or perfect.
+    let life = life_against(
+        trainer.machine(),
+        trainer.opponent_spec(),
+        usize::try_from(args.games.min(LIFE_CURVE_GAMES)).unwrap_or(0),
+        LifeLimits {
+            states: LIFE_STATES,
+            nodes: LIFE_NODES,
+            bytes: LIFE_BYTES,
+        },
+    );
     let bar = games_bar(args.games);
     // Running totals only: memory stays flat however many games. With
     // --json each game's record is streamed out as one line.
@@ -183,6 +196,17 @@ fn train<G: Game>(
             "compiled_memory_bytes": compiled.map(|(bytes, _)| bytes),
             "beads": m.total_beads(),
             "exact": final_exact,
+            "life": life.as_ref().map(|l| match l {
+                Ok(l) => json!({
+                    "machines": l.states,
+                    "expected_losses_in_run": (args.games <= LIFE_CURVE_GAMES).then(|| l.expected_losses_within(l.loss_at.len())),
+                    "safe_by_end_of_run": (args.games <= LIFE_CURVE_GAMES).then(|| l.safe_by.last().copied().unwrap_or(l.safe_at_start)),
+                    "expected_losses": finite(l.expected_losses),
+                    "losses": l.losses,
+                    "expected_games_until_safe": finite(l.expected_games_until_safe),
+                }),
+                Err(e) => json!({ "refused": e.to_string() }),
+            }),
         });
         outln!("{summary}");
         return Ok(());
@@ -242,8 +266,77 @@ fn train<G: Game>(
         None => outln!("general path"),
     }
     print_exact(&final_exact)?;
+    if let Some(life) = &life {
+        print_life(life, args.games, trainer.opponent_spec())?;
+    }
     if let Some(path) = &args.save {
         outln!("state saved to {}", path.display());
+    }
+    Ok(())
+}
+
+/// Games a run's exact learning curve follows at most (the whole life's
+/// figures have no such bound).
+const LIFE_CURVE_GAMES: u64 = 10_000;
+
+/// Distinct machines exact learning stores at most in `train` (HER against
+/// random: 65 536, in about a second).
+const LIFE_STATES: usize = 250_000;
+
+/// Game-tree nodes exact learning walks at most in `train` (HER against
+/// random: 7.5 million), so that a game too large refuses within a second or two.
+const LIFE_NODES: u64 = 50_000_000;
+
+/// Memory exact learning's states may take at most in `train`.
+const LIFE_BYTES: usize = 128 << 20;
+
+/// JSON has no infinity: a life that never ends safe is `null`.
+fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x)
+}
+
+fn print_life(
+    life: &Result<Life, LifeError>,
+    games: u64,
+    opponent: &OpponentSpec,
+) -> Result<(), super::output::StdoutError> {
+    let l = match life {
+        Ok(l) => l,
+        Err(e) => {
+            outln!("exact learning against {opponent}: not computed: {e}");
+            return Ok(());
+        }
+    };
+    let most = l.losses.len().saturating_sub(1);
+    let run = if games <= LIFE_CURVE_GAMES {
+        format!(
+            "{:.4} losses expected in these {games} games, ",
+            l.expected_losses_within(l.loss_at.len())
+        )
+    } else {
+        String::new()
+    };
+    let whole = if l.expected_losses.is_finite() {
+        format!("{:.4} in its whole life (at most {most})", l.expected_losses)
+    } else {
+        "no end of them in its whole life (it can come to lose for ever)".to_string()
+    };
+    outln!(
+        "exact learning against {opponent}: {run}{whole}, over the {} machines it can become",
+        l.states
+    );
+    let until = if l.expected_games_until_safe.is_finite() {
+        format!("{:.2} games until safe on average", l.expected_games_until_safe)
+    } else {
+        "never safe on some lines".to_string()
+    };
+    if games <= LIFE_CURVE_GAMES {
+        let safe = l.safe_by.last().copied().unwrap_or(l.safe_at_start);
+        outln!(
+            "exact learning: safe for good (no chance of a loss left) by game {games} with chance {safe:.4}; {until}"
+        );
+    } else {
+        outln!("exact learning: {until}");
     }
     Ok(())
 }

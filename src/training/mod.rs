@@ -4,6 +4,7 @@
 pub mod compiled;
 pub mod driver;
 pub mod exact;
+pub mod lifetime;
 pub mod opponent;
 pub mod state;
 pub mod trainer;

@@ -12,6 +12,7 @@ mod chessapawn;
 mod compiled;
 mod hex;
 mod hexapawn;
+mod lifetime;
 mod machine;
 mod mcts;
 mod minihexchess;

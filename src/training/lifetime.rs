@@ -1,0 +1,554 @@
+//! A machine's whole learning life, computed exactly, without sampling.
+//!
+//! Under a scheme that only ever takes beads away (Gardner's rule: after a
+//! loss the last move's bead goes, and a win changes nothing), a machine's
+//! bead counts form a finite graph: every game either leaves the counts as
+//! they are or lowers them. So the machines it can become are finitely
+//! many, and the chance of each after every game, against an opponent whose
+//! move probabilities are known (random, or perfect among its best moves),
+//! follows by dynamic programming over that graph: the chance of losing at
+//! game n, the expected losses over the machine's whole life and their
+//! distribution, the expected games until it is safe (its chance of losing
+//! is 0 for good) and the chance of being safe by game n.
+//!
+//! A state is the bead counts of every box, identical counts merged; boxes
+//! must be made up front (a box opened on first visit is a box of the
+//! enumerated set with its first beads, so [`life`] makes those itself).
+//! Schemes that add beads (Michie's) or refill an empty box have no finite
+//! graph and are refused, saying so.
+
+use std::collections::VecDeque;
+
+use rustc_hash::FxHashMap;
+
+use crate::game::{Game, Outcome};
+use crate::machine::settings::{EmptyBox, Scope};
+use crate::machine::{GameResult, Machine};
+use crate::symmetry::Symmetry;
+use crate::training::exact::{Reference, EXACT_LIMIT};
+use crate::training::opponent::{OpponentSpec, PerfectPlayer};
+
+/// How far [`life`] may go before it refuses.
+#[derive(Clone, Copy, Debug)]
+pub struct LifeLimits {
+    /// Distinct machines (bead counts) stored.
+    pub states: usize,
+    /// Game-tree nodes walked in all, over every state (time).
+    pub nodes: u64,
+    /// Bytes the states' bead counts may take (memory: a state is a byte a
+    /// colour of every box, so a machine of many boxes stores fewer).
+    pub bytes: usize,
+}
+
+impl Default for LifeLimits {
+    fn default() -> LifeLimits {
+        LifeLimits {
+            states: 2_000_000,
+            nodes: 2_000_000_000,
+            bytes: 1 << 30,
+        }
+    }
+}
+
+/// Why a machine's life cannot be computed exactly.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum LifeError {
+    /// The scheme adds beads (or refills a box): the machines it can become
+    /// are not a finite graph that only goes down.
+    #[error("{0}: a machine under it can gain beads, so the machines it can become are not finite; exact learning is for schemes that only take beads away (Gardner's rule)")]
+    AddsBeads(String),
+    /// More machines than the state budget.
+    #[error("more than {0} distinct machines (bead counts) reachable: over the state budget")]
+    States(usize),
+    /// More game-tree nodes than the node budget.
+    #[error("more than {0} game-tree nodes walked: over the node budget")]
+    Nodes(u64),
+    /// The machine plays positions it has no box for; the game is too large to make every box.
+    #[error("the machine's boxes cannot all be made up front: {0}")]
+    Boxes(String),
+    /// The opponent's moves cannot be known exactly here.
+    #[error("{0}")]
+    Opponent(String),
+}
+
+/// A machine's whole learning life against one opponent.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Life {
+    /// Distinct machines it can become (its start included).
+    pub states: usize,
+    /// Game-tree nodes walked to find them.
+    pub nodes: u64,
+    /// The chance of losing game n, for n = 1..=games (index n − 1).
+    pub loss_at: Vec<f64>,
+    /// The chance of being safe for good after game n (index n − 1; a
+    /// machine safe from the start is safe after game 0 as well).
+    pub safe_by: Vec<f64>,
+    /// The chance that the machine is safe before its first game.
+    pub safe_at_start: f64,
+    /// Expected losses over the machine's whole life (infinite where it
+    /// can reach a machine that loses for ever).
+    pub expected_losses: f64,
+    /// The chance of each number of losses over the whole life, index k;
+    /// the last entry holds every count from its index on.
+    pub losses: Vec<f64>,
+    /// Expected games until safe for good (the game of its last loss, or
+    /// later where a win still changes it); infinite where it may never be.
+    pub expected_games_until_safe: f64,
+}
+
+impl Life {
+    /// Expected losses over the first `n` games.
+    pub fn expected_losses_within(&self, n: usize) -> f64 {
+        self.loss_at.iter().take(n).sum()
+    }
+}
+
+/// Where each box's colours start in a flat list of every bead count.
+struct Layout {
+    offsets: Vec<usize>,
+}
+
+/// The ways out of one machine's state after one game.
+#[derive(Default)]
+struct Ways {
+    /// Chance of a loss that leaves the counts as they are.
+    stay_loss: f64,
+    /// Chance of any other game that leaves them as they are.
+    stay_other: f64,
+    /// To another state: its index, the chance with a loss, without.
+    to: Vec<(usize, f64, f64)>,
+}
+
+impl Ways {
+    fn loss(&self) -> f64 {
+        self.stay_loss + self.to.iter().map(|t| t.1).sum::<f64>()
+    }
+    fn leave(&self) -> f64 {
+        self.to.iter().map(|t| t.1 + t.2).sum()
+    }
+}
+
+/// What the game tree's walk knows of the positions met (shared by every
+/// state): the machine's box and symmetry, or the opponent's moves.
+enum Node<G: Game> {
+    Over(GameResult),
+    /// The machine's box, the moves of its colours on the real board.
+    Boxed(usize, Vec<G::Move>),
+    /// The machine has no box here: uniform over the legal moves.
+    Unboxed(Vec<G::Move>),
+    /// The opponent's moves, each as likely.
+    Opponent(Vec<G::Move>),
+}
+
+/// The whole learning life of `machine` (as it is now) against `opponent`,
+/// with the chances game by game for its first `games` games.
+pub fn life<G: Game>(
+    machine: &Machine<G>,
+    opponent: &mut Reference<'_, G>,
+    games: usize,
+    limits: LifeLimits,
+) -> Result<Life, LifeError> {
+    let settings = machine.settings();
+    let r = settings.reinforcement;
+    if r.win > 0 || r.draw > 0 || r.loss > 0 || settings.empty_box == EmptyBox::Restock {
+        return Err(LifeError::AddsBeads(format!(
+            "reinforcement {r}, empty box {}",
+            settings.empty_box
+        )));
+    }
+    // Every position of the game may be met: within the exact evaluation's bound.
+    let bound = crate::search::solver::memory_bounded::<G::Position>(EXACT_LIMIT);
+    if machine.game().exceeds(bound) {
+        return Err(LifeError::Opponent(format!(
+            "{} has more positions than the {bound} an exact walk of its games may store",
+            machine.game().spec()
+        )));
+    }
+    let machine = up_front(machine)?;
+    let game = machine.game().clone();
+    let side = machine.side();
+    let mut offsets = Vec::with_capacity(machine.boxes().len() + 1);
+    let mut start: Vec<u8> = Vec::new();
+    for b in machine.boxes() {
+        offsets.push(start.len());
+        for n in b.beads.iter() {
+            start.push(u8::try_from(n).map_err(|_| {
+                LifeError::Boxes(format!(
+                    "a box holds {n} beads of one colour; exact learning counts at most 255"
+                ))
+            })?);
+        }
+    }
+    offsets.push(start.len());
+    let layout = Layout { offsets };
+    // A state costs its counts twice (the list and the index) and about 96
+    // bytes of the index and its ways out.
+    let per_state = 2 * start.len() + 96;
+    let most_states = limits.states.min(limits.bytes / per_state);
+    let floor = match settings.empty_box {
+        EmptyBox::Floor(n) => n,
+        _ => 0,
+    };
+    let resigns = settings.empty_box == EmptyBox::Resign;
+
+    // The positions of the game met, with what is played there.
+    let mut nodes: FxHashMap<G::Position, std::rc::Rc<Node<G>>> = FxHashMap::default();
+    let mut node_of = |pos: &G::Position, opponent: &mut Reference<'_, G>| -> std::rc::Rc<Node<G>> {
+        if let Some(n) = nodes.get(pos) {
+            return n.clone();
+        }
+        let outcome = game.outcome(pos);
+        let node = if outcome != Outcome::Ongoing {
+            Node::Over(GameResult::for_player(outcome, side))
+        } else if game.turn(pos) == side {
+            match machine.box_for(pos) {
+                Some((i, sym)) => {
+                    let inverse = sym.inverse();
+                    let moves = machine.boxes()[i as usize]
+                        .moves
+                        .iter()
+                        .map(|&m| game.map_move(m, inverse))
+                        .collect();
+                    Node::Boxed(i as usize, moves)
+                }
+                None => Node::Unboxed(game.moves(pos)),
+            }
+        } else {
+            Node::Opponent(opponent.moves(&game, pos))
+        };
+        let node = std::rc::Rc::new(node);
+        nodes.insert(pos.clone(), node.clone());
+        node
+    };
+
+    let mut index: FxHashMap<Box<[u8]>, usize> = FxHashMap::default();
+    let mut counts: Vec<Box<[u8]>> = Vec::new();
+    let mut ways: Vec<Ways> = Vec::new();
+    let first: Box<[u8]> = start.into_boxed_slice();
+    index.insert(first.clone(), 0);
+    counts.push(first);
+    let mut queue = VecDeque::from([0usize]);
+    let mut walked = 0u64;
+    let starts = game.starts();
+    while let Some(s) = queue.pop_front() {
+        // Every game from this state: its chance, its result, and the
+        // colours drawn (flat indices), in order.
+        let here = counts[s].clone();
+        let mut ends: FxHashMap<Box<[u8]>, (f64, f64)> = FxHashMap::default();
+        let mut stay = (0.0, 0.0);
+        let mut drawn: Vec<usize> = Vec::new();
+        let mut end = |p: f64, result: GameResult, drawn: &[usize]| {
+            let delta = match result {
+                GameResult::Win => r.win,
+                GameResult::Draw => r.draw,
+                GameResult::Loss => r.loss,
+            };
+            let touched = match r.scope {
+                Scope::All => drawn,
+                Scope::Last => &drawn[drawn.len().saturating_sub(1)..],
+            };
+            let mut after: Option<Vec<u8>> = None;
+            for &c in touched {
+                let before = u32::from(after.as_ref().map_or(here[c], |a| a[c]));
+                // Only ever down (no delta is positive): it fits in a byte still.
+                let now =
+                    (i64::from(before) + i64::from(delta)).clamp(i64::from(floor.min(before)), i64::from(before)) as u8;
+                if u32::from(now) != before {
+                    after.get_or_insert_with(|| here.to_vec())[c] = now;
+                }
+            }
+            let loss = result == GameResult::Loss;
+            let slot = match after {
+                None => &mut stay,
+                Some(a) => ends.entry(a.into_boxed_slice()).or_insert((0.0, 0.0)),
+            };
+            if loss {
+                slot.0 += p;
+            } else {
+                slot.1 += p;
+            }
+        };
+        for (pos, p) in &starts {
+            walk(
+                pos,
+                *p,
+                &game,
+                &here,
+                &layout,
+                resigns,
+                opponent,
+                &mut node_of,
+                &mut drawn,
+                &mut end,
+                &mut walked,
+                limits.nodes,
+            )?;
+        }
+        let mut w = Ways {
+            stay_loss: stay.0,
+            stay_other: stay.1,
+            to: Vec::with_capacity(ends.len()),
+        };
+        for (next, (loss, other)) in ends {
+            let id = match index.get(&next) {
+                Some(&id) => id,
+                None => {
+                    if counts.len() >= most_states {
+                        return Err(LifeError::States(most_states));
+                    }
+                    let id = counts.len();
+                    index.insert(next.clone(), id);
+                    counts.push(next);
+                    queue.push_back(id);
+                    id
+                }
+            };
+            w.to.push((id, loss, other));
+        }
+        // In the order of the states, so that sums run the same way every time.
+        w.to.sort_unstable_by_key(|t| t.0);
+        if ways.len() <= s {
+            ways.resize_with(s + 1, Ways::default);
+        }
+        ways[s] = w;
+    }
+    drop(index);
+    let n = counts.len();
+    ways.resize_with(n, Ways::default);
+
+    // Every move to another state lowers the total beads: the states by
+    // total, fewest first, have every successor before them.
+    let totals: Vec<u64> = counts.iter().map(|c| c.iter().map(|&x| u64::from(x)).sum()).collect();
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&s| (totals[s], s));
+    let mut safe = vec![false; n];
+    let mut expected_losses = vec![0.0f64; n];
+    let mut until_safe = vec![0.0f64; n];
+    let most = usize::try_from(totals[0])
+        .unwrap_or(usize::MAX)
+        .saturating_add(1)
+        .min(4096);
+    let mut dist: Vec<Vec<f64>> = vec![Vec::new(); n];
+    for &s in &order {
+        let w = &ways[s];
+        debug_assert!(w.to.iter().all(|t| totals[t.0] < totals[s]));
+        let loss = w.loss();
+        let leave = w.leave();
+        safe[s] = loss == 0.0 && w.to.iter().all(|t| safe[t.0]);
+        let mut d = vec![0.0; most + 1];
+        if safe[s] {
+            d[0] = 1.0;
+            dist[s] = d;
+            continue;
+        }
+        if leave == 0.0 {
+            // Never leaves, and loses: for ever.
+            expected_losses[s] = f64::INFINITY;
+            until_safe[s] = f64::INFINITY;
+            d[most] = 1.0;
+            dist[s] = d;
+            continue;
+        }
+        let mut e = loss;
+        let mut g = 1.0;
+        for &(t, l, o) in &w.to {
+            e += (l + o) * expected_losses[t];
+            g += (l + o) * until_safe[t];
+            // Leaving with a loss shifts the successor's count by one.
+            for (k, &x) in dist[t].iter().enumerate() {
+                d[k] += o / leave * x;
+                d[(k + 1).min(most)] += l / leave * x;
+            }
+        }
+        expected_losses[s] = e / leave;
+        until_safe[s] = g / leave;
+        // Losses while staying, before it leaves: geometric.
+        if w.stay_loss > 0.0 {
+            let stop = leave / (leave + w.stay_loss);
+            let mut with = vec![0.0; most + 1];
+            for (k, &x) in d.iter().enumerate() {
+                let mut p = stop;
+                for j in 0..=most - k {
+                    with[(k + j).min(most)] += x * p;
+                    p *= 1.0 - stop;
+                }
+                with[most] += x * p / stop;
+            }
+            d = with;
+        }
+        dist[s] = d;
+    }
+
+    // Game by game, from the start.
+    let mut now = vec![0.0f64; n];
+    now[0] = 1.0;
+    let safe_at_start = if safe[0] { 1.0 } else { 0.0 };
+    let mut loss_at = Vec::with_capacity(games);
+    let mut safe_by = Vec::with_capacity(games);
+    for _ in 0..games {
+        let mut next = vec![0.0f64; n];
+        let mut lost = 0.0;
+        for s in 0..n {
+            let p = now[s];
+            if p == 0.0 {
+                continue;
+            }
+            let w = &ways[s];
+            lost += p * w.loss();
+            next[s] += p * (w.stay_loss + w.stay_other);
+            for &(t, l, o) in &w.to {
+                next[t] += p * (l + o);
+            }
+        }
+        loss_at.push(lost);
+        safe_by.push((0..n).filter(|&s| safe[s]).map(|s| next[s]).sum());
+        now = next;
+    }
+    let mut losses = std::mem::take(&mut dist[0]);
+    while losses.len() > 1 && losses.last() == Some(&0.0) {
+        losses.pop();
+    }
+    Ok(Life {
+        states: n,
+        nodes: walked,
+        loss_at,
+        safe_by,
+        safe_at_start,
+        expected_losses: expected_losses[0],
+        losses,
+        expected_games_until_safe: until_safe[0],
+    })
+}
+
+/// Positions the boxes of a machine opening boxes on first visit may be
+/// enumerated from, to make them all for its life.
+const UP_FRONT_LIMIT: usize = 200_000;
+
+/// The machine with every box of its set made (a machine opening boxes on
+/// first visit would open them with these beads).
+fn up_front<G: Game>(machine: &Machine<G>) -> Result<std::borrow::Cow<'_, Machine<G>>, LifeError> {
+    if machine.is_enumerated() {
+        return Ok(std::borrow::Cow::Borrowed(machine));
+    }
+    let mut settings = machine.settings().clone();
+    // Counted first within a bound, so that a large game is refused before it fills memory.
+    crate::machine::boxes::enumerate(
+        machine.game(),
+        machine.side(),
+        settings.box_set,
+        settings.symmetry,
+        UP_FRONT_LIMIT,
+    )
+    .map_err(|e| LifeError::Boxes(e.to_string()))?;
+    settings.box_mode = crate::machine::settings::BoxMode::Enumerate;
+    let fresh = Machine::new(machine.game().clone(), machine.side(), settings.clone())
+        .map_err(|e| LifeError::Boxes(e.to_string()))?;
+    // The boxes it has opened keep their beads; the rest start as they would open.
+    let boxes = fresh
+        .boxes()
+        .iter()
+        .map(|b| match machine.find(&b.key) {
+            Some(i) => machine.boxes()[i as usize].clone(),
+            None => b.clone(),
+        })
+        .collect();
+    let made = Machine::from_boxes(machine.game().clone(), machine.side(), settings, true, boxes);
+    Ok(std::borrow::Cow::Owned(made))
+}
+
+/// Walk every game from `pos` (reached with chance `p`), calling `end` at
+/// each end with its chance, result and the colours drawn.
+#[allow(clippy::too_many_arguments)]
+fn walk<G: Game>(
+    pos: &G::Position,
+    p: f64,
+    game: &G,
+    counts: &[u8],
+    layout: &Layout,
+    resigns: bool,
+    opponent: &mut Reference<'_, G>,
+    node_of: &mut impl FnMut(&G::Position, &mut Reference<'_, G>) -> std::rc::Rc<Node<G>>,
+    drawn: &mut Vec<usize>,
+    end: &mut impl FnMut(f64, GameResult, &[usize]),
+    walked: &mut u64,
+    budget: u64,
+) -> Result<(), LifeError> {
+    *walked += 1;
+    if *walked > budget {
+        return Err(LifeError::Nodes(budget));
+    }
+    let node = node_of(pos, opponent);
+    match &*node {
+        Node::Over(result) => end(p, *result, drawn),
+        Node::Boxed(i, moves) => {
+            let at = layout.offsets[*i];
+            let beads = &counts[at..layout.offsets[i + 1]];
+            let total: u64 = beads.iter().map(|&x| u64::from(x)).sum();
+            if total == 0 {
+                // An empty box: the machine resigns (a floor never empties one).
+                debug_assert!(resigns);
+                end(p, GameResult::Loss, drawn);
+                return Ok(());
+            }
+            for (c, (&n, mv)) in beads.iter().zip(moves).enumerate() {
+                if n == 0 {
+                    continue;
+                }
+                drawn.push(at + c);
+                let q = p * f64::from(n) / total as f64;
+                let child = game.play(pos, *mv);
+                walk(
+                    &child, q, game, counts, layout, resigns, opponent, node_of, drawn, end, walked, budget,
+                )?;
+                drawn.pop();
+            }
+        }
+        Node::Unboxed(moves) | Node::Opponent(moves) => {
+            if moves.is_empty() {
+                // An opponent without a move resigns (never in a game with rules for it).
+                end(p, GameResult::Win, drawn);
+                return Ok(());
+            }
+            let q = p / moves.len() as f64;
+            for mv in moves {
+                let child = game.play(pos, *mv);
+                walk(
+                    &child, q, game, counts, layout, resigns, opponent, node_of, drawn, end, walked, budget,
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// [`life`] against the opponent `spec` names: `None` where exact learning
+/// does not apply (a scheme that adds beads, or an opponent other than a
+/// random or a perfect one), so that a caller says nothing unasked.
+pub fn life_against<G: Game>(
+    machine: &Machine<G>,
+    spec: &OpponentSpec,
+    games: usize,
+    limits: LifeLimits,
+) -> Option<Result<Life, LifeError>> {
+    let r = machine.settings().reinforcement;
+    if r.win > 0 || r.draw > 0 || r.loss > 0 || machine.settings().empty_box == EmptyBox::Restock {
+        return None;
+    }
+    match spec {
+        OpponentSpec::Random => Some(life(machine, &mut Reference::Random, games, limits)),
+        OpponentSpec::Perfect(p) if *p >= 1.0 => {
+            let game = machine.game();
+            if game.exceeds(crate::search::solver::memory_bounded::<G::Position>(EXACT_LIMIT)) {
+                return Some(Err(LifeError::Opponent(format!(
+                    "{} is too large to solve for a perfect opponent's every move",
+                    game.spec()
+                ))));
+            }
+            Some(match PerfectPlayer::new(game.clone()) {
+                Ok(mut player) => life(machine, &mut Reference::Perfect(&mut player), games, limits),
+                Err(e) => Err(LifeError::Opponent(e.to_string())),
+            })
+        }
+        _ => None,
+    }
+}
