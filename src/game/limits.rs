@@ -84,6 +84,14 @@ pub trait SearchLimits: Rules {
         None
     }
 
+    /// A winner-only search of the game's own that `menace solve` falls
+    /// back on where the exact solve (with distances) is too large: who wins
+    /// each of `positions`, within a budget of its own (`None`: none).
+    fn winner_fallback(&self, positions: &[Self::Position]) -> Option<Result<Vec<Outcome>, TooLarge>> {
+        let _ = positions;
+        None
+    }
+
     /// The game's own position-by-position solver, for a perfect opponent
     /// where exhaustive solving is over its limit (`None`: there is none,
     /// and such an opponent is refused).

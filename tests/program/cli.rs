@@ -145,8 +145,9 @@ fn errors_are_one_clear_line_with_the_right_exit_code() {
     let out = menace(&["train", "hexapawn", "--preset", "turing"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("preset 'turing'"));
-    // A game too large for what was asked is a runtime error: exit 1.
-    let out = menace(&["solve", "hexapawn:4x4", "--max-positions", "100"]);
+    // A game too large for what was asked is a runtime error: exit 1
+    // (noughts and crosses has no winner-only search to fall back on).
+    let out = menace(&["solve", "tictactoe", "--max-positions", "100"]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     assert!(
@@ -608,4 +609,48 @@ fn a_killed_save_leaves_nothing_behind_once_the_next_run_writes() {
     assert_eq!(temp_files_of(&state), Vec::<std::path::PathBuf>::new());
     eprintln!("kills left up to {left} temp files at once; whole run {whole:?}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn solve_falls_back_on_the_winner_only_search_and_agrees_with_the_exact_solver() {
+    // With too few positions for the exact solve, `solve` answers who wins
+    // each first move by Hexapawn's own winner-only search, and says so; the
+    // exact solver (with distances, given room) is the second implementation.
+    let json = |args: &[&str]| -> serde_json::Value {
+        let out = menace(args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let mut mixed = 0;
+    for board in [
+        "hexapawn",
+        "hexapawn:4x4",
+        "hexapawn:3x4",
+        "hexapawn:4x3",
+        "hexapawn:5x4",
+        "hexapawn:4x5",
+    ] {
+        let exact = json(&["solve", board, "--json"]);
+        let fallback = json(&["solve", board, "--json", "--max-positions", "10"]);
+        assert!(fallback["value"].is_null(), "{board}: {fallback}");
+        let mover = fallback["to_move"].as_str().unwrap().to_string();
+        let mut winning = 0;
+        for m in exact["first_moves"].as_array().unwrap() {
+            let name = m["move"].as_str().unwrap();
+            let wins = m["value"]["result"] == "win";
+            winning += usize::from(wins);
+            let found = fallback["first_moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|f| f["move"] == name)
+                .unwrap_or_else(|| panic!("{board}: {name} missing"));
+            assert_eq!(found["winner"] == mover.as_str(), wins, "{board} {name}: {found}");
+        }
+        mixed += usize::from(winning > 0 && winning < exact["first_moves"].as_array().unwrap().len());
+    }
+    assert!(mixed > 0, "some board has winning and losing first moves");
+    let out = menace(&["solve", "hexapawn:4x4", "--max-positions", "1000"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("winners found by the game's own solver"), "{text}");
 }

@@ -38,12 +38,14 @@ pub fn solve_from<G: Game>(game: &G, args: &SolveArgs, start: G::Position, from_
     // Games with a dedicated winner solver (Hex) try the exact solver briefly,
     // then answer who wins each first move without distances.
     let has_oracle = from_start && game.winner_oracle(&[], 0).is_some();
+    // A winner-only search to fall back on where the exact solve is too large.
+    let has_fallback = from_start && game.winner_fallback(&[]).is_some();
     let limit = args.max_positions.unwrap_or(if has_oracle {
         ORACLE_FIRST_LIMIT
     } else {
         solver::DEFAULT_LIMIT
     });
-    if has_oracle {
+    if has_oracle || has_fallback {
         if let Err(why) = game.check_exhaustive(limit) {
             // Bound to fail: skip the exact solver's attempt (seconds and hundreds of MB).
             return solve_winners(game, args, &why.to_string());
@@ -57,7 +59,7 @@ pub fn solve_from<G: Game>(game: &G, args: &SolveArgs, start: G::Position, from_
     bar.finish_and_clear();
     let value = match value {
         Ok(v) => v,
-        Err(e) if has_oracle => return solve_winners(game, args, &e.to_string()),
+        Err(e) if has_oracle || has_fallback => return solve_winners(game, args, &e.to_string()),
         Err(_) if game.too_large_for_exhaustive_search() => {
             return Err(anyhow::anyhow!(
                 "{} is far too large to solve exactly, whatever --max-positions: play it against a search opponent such as mcts:1000",
@@ -162,7 +164,10 @@ fn solve_winners<G: Game>(game: &G, args: &SolveArgs, why: &str) -> anyhow::Resu
             distinct.push(c.clone());
         }
     }
-    let solved = match game.winner_oracle(&distinct, limit) {
+    let solved = match game
+        .winner_oracle(&distinct, limit)
+        .or_else(|| game.winner_fallback(&distinct))
+    {
         Some(answer) => answer?,
         None => distinct
             .iter()

@@ -2,9 +2,11 @@
 //! [`pushes_only`]), and the winner-only solver offered as the perfect
 //! opponent where it would not fit.
 
-use super::solver::OnDemand;
-use super::{pushes_only, Hexapawn, Pawn};
+use super::solver::{OnDemand, WinnerSearch};
+use super::{pushes_only, Hexapawn, HexapawnPosition, Pawn};
+use crate::game::{Outcome, TooLarge};
 use crate::search::SearchLimits;
+use crate::Rules;
 
 impl SearchLimits for Hexapawn {
     /// For normal pawns, an estimate from below of the positions an
@@ -43,6 +45,27 @@ impl SearchLimits for Hexapawn {
         self.exceeds(limit) || self.position_bound().is_some_and(|b| 3.0 * b > limit as f64)
     }
 
+    /// The winner-only search where the exact solve is too large: who wins
+    /// each position, within 4 000 million positions searched in all
+    /// (`menace solve hexapawn:8x5` takes it).
+    fn winner_fallback(&self, positions: &[HexapawnPosition]) -> Option<Result<Vec<Outcome>, TooLarge>> {
+        if positions.is_empty() {
+            return Some(Ok(Vec::new()));
+        }
+        let mut search = WinnerSearch::new(self.clone(), ORACLE_TABLE_BITS).with_work_budget(ORACLE_NODES);
+        Some(
+            positions
+                .iter()
+                .map(|p| {
+                    search.winner(p).map(Outcome::Win).map_err(|_| TooLarge {
+                        game: self.spec(),
+                        limit: ORACLE_NODES.try_into().unwrap_or(usize::MAX),
+                    })
+                })
+                .collect(),
+        )
+    }
+
     /// The winner-only search with a table of 128 MiB kept across games, on
     /// boards of up to 36 cells (6×6), where it decides the start within
     /// seconds.
@@ -51,6 +74,12 @@ impl SearchLimits for Hexapawn {
             .then(|| Box::new(OnDemand::new(self.clone(), ON_DEMAND_TABLE_BITS)) as _)
     }
 }
+
+/// Positions the winner-only search of `solve` may search in all.
+const ORACLE_NODES: u64 = 4_000_000_000;
+
+/// Its table: 2^22 buckets of 64 bytes (256 MiB).
+const ORACLE_TABLE_BITS: u32 = 22;
 
 /// The largest board (in cells) offered the on-demand perfect opponent.
 const ON_DEMAND_CELLS: u32 = 36;
