@@ -211,10 +211,11 @@ fn run_experiment(
 
 /// Losses per arm, and the files written.
 pub fn report(exp: &Experiment, written: &Written) -> Result<(), super::output::StdoutError> {
-    for (a, band) in exp.arms.iter().zip(&written.losses) {
+    for ((a, band), exact) in exp.arms.iter().zip(&written.losses).zip(&written.exact_losses) {
         if let Some(b) = band {
+            let exact = exact.map_or(String::new(), |x| format!("; exactly {x:.2}"));
             outln!(
-                "  {}: {:.2} losses per run (95% band {:.2} to {:.2})",
+                "  {}: {:.2} losses per run (95% band {:.2} to {:.2}{exact})",
                 a.name,
                 b.mean,
                 b.low,

@@ -268,7 +268,22 @@ fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> 
             if !extra.is_empty() {
                 label = format!("{label} ({})", extra.join("; "));
             }
-            series.push(Series { label, points, spread });
+            // The exact expectation, where the curves file has it.
+            let exact = arm
+                .column(kind.metric, Stat::Exact)
+                .map(|e| {
+                    (0..arm.games.len())
+                        .filter(|&i| e[i].is_finite())
+                        .map(|i| (arm.games[i], e[i]))
+                        .collect()
+                })
+                .unwrap_or_default();
+            series.push(Series {
+                label,
+                points,
+                spread,
+                exact,
+            });
         }
         if series.is_empty() {
             continue;
@@ -412,6 +427,7 @@ pub fn draw_safe_vs_boxes(
                 label: name.to_string(),
                 points: safe,
                 spread: Vec::new(),
+                exact: Vec::new(),
             });
         }
         if !not.is_empty() {
@@ -419,6 +435,7 @@ pub fn draw_safe_vs_boxes(
                 label: format!("{name}: most seeds not safe by game {games} (drawn there)"),
                 points: not,
                 spread: Vec::new(),
+                exact: Vec::new(),
             });
         }
     }
@@ -479,6 +496,7 @@ pub fn draw_loss_vs_boxes(
                 label: name.to_string(),
                 points: drawn,
                 spread: Vec::new(),
+                exact: Vec::new(),
             });
         }
     }

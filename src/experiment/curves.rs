@@ -165,6 +165,9 @@ pub enum Stat {
     P10,
     /// The 90th percentile.
     P90,
+    /// The exact expectation over every seed there could be, computed
+    /// without sampling (`loss_rate_exact`: see [`crate::training::lifetime`]).
+    Exact,
 }
 
 impl Stat {
@@ -178,6 +181,7 @@ impl Stat {
             Stat::High => "high",
             Stat::P10 => "p10",
             Stat::P90 => "p90",
+            Stat::Exact => "exact",
         }
     }
 
@@ -190,7 +194,7 @@ impl Stat {
     fn of_column(name: &str) -> Option<(Metric, Stat)> {
         Metric::ALL
             .into_iter()
-            .flat_map(|m| Stat::ALL.map(|s| (m, s)))
+            .flat_map(|m| Stat::ALL.into_iter().chain([Stat::Exact]).map(move |s| (m, s)))
             .find(|&(m, s)| s.column(m) == name)
     }
 }

@@ -16,8 +16,9 @@ use super::{
 };
 use crate::fsutil::{create_dir, write_atomic, FileError};
 use crate::machine::settings::EmptyBox;
-use crate::machine::GameResult;
+use crate::machine::{GameResult, Machine};
 use crate::training::exact::Expected;
+use crate::training::lifetime::{life_against, Life, LifeError, LifeLimits};
 use crate::training::trainer::{games_until_learned, last_loss, ExactPair, LEARNED_MIN_GAMES};
 
 /// What [`write_outputs`] wrote: the files, and per arm the band of its
@@ -27,6 +28,9 @@ pub struct Written {
     pub files: Vec<String>,
     /// Per arm, the band of its losses over seeds, where it has one.
     pub losses: Vec<Option<Band>>,
+    /// Per arm, its exact expected losses over the run's games, where
+    /// exact learning applies (see [`crate::training::lifetime`]).
+    pub exact_losses: Vec<Option<f64>>,
 }
 
 /// Write `curves.csv`, `summary.json` and the charts into `dir`, from runs in
@@ -87,6 +91,7 @@ fn write_set<'r>(
     let mut csv = curves_header(std::io::BufWriter::new(file))?;
     let mut arms = Vec::with_capacity(exp.arms.len());
     let mut losses = Vec::with_capacity(exp.arms.len());
+    let mut exact_losses = Vec::with_capacity(exp.arms.len());
     let mut safe_points = Vec::new();
     for (a, arm) in exp.arms.iter().enumerate() {
         let runs = arm_runs(a)?;
@@ -108,8 +113,18 @@ fn write_set<'r>(
                 })
                 .collect(),
         });
-        arm_rows(&mut csv, exp, arm, &runs)?;
-        arms.push(arm_summary(exp, arm, &runs));
+        let life = arm_life(exp, arm);
+        let loss_at = life
+            .as_ref()
+            .and_then(|l| l.as_ref().ok())
+            .map(|l| l.loss_at.as_slice());
+        arm_rows(&mut csv, exp, arm, &runs, loss_at)?;
+        let mut part = arm_summary(exp, arm, &runs);
+        if let (Some(life), Some(map)) = (&life, part.as_object_mut()) {
+            map.insert("exact_life".into(), life_json(life));
+        }
+        arms.push(part);
+        exact_losses.push(loss_at.map(|l| l.iter().sum()));
         losses.push(Band::of(runs.iter().map(|r| {
             r.games.iter().filter(|g| g.result == GameResult::Loss).count() as f64
         })));
@@ -171,7 +186,11 @@ fn write_set<'r>(
         })?;
         written.push(to.display().to_string());
     }
-    Ok(Written { files: written, losses })
+    Ok(Written {
+        files: written,
+        losses,
+        exact_losses,
+    })
 }
 
 /// Draw the named charts from the curves file `path` into `dir` (see
@@ -213,6 +232,7 @@ fn curves_header<W: std::io::Write>(out: W) -> Result<csv::Writer<W>, OutputErro
     for m in Metric::ALL {
         header.extend(Stat::ALL.map(|s| s.column(m)));
     }
+    header.push(Stat::Exact.column(Metric::LossRate));
     w.write_record(&header)?;
     Ok(w)
 }
@@ -225,6 +245,7 @@ fn arm_rows<W: std::io::Write>(
     exp: &Experiment,
     arm: &Arm,
     runs: &[SeedRun],
+    loss_at: Option<&[f64]>,
 ) -> Result<(), OutputError> {
     let words = [
         exp.name.clone(),
@@ -286,9 +307,60 @@ fn arm_rows<W: std::io::Write>(
                 }
             }
         }
+        // The exact expected loss rate over the same window as the seeds'.
+        match loss_at.filter(|l| g >= 1 && g <= l.len()) {
+            Some(l) => {
+                let window = (exp.window as usize).clamp(1, g);
+                let rate = l[g - window..g].iter().sum::<f64>() / window as f64;
+                use std::fmt::Write as _;
+                cell.clear();
+                let _ = write!(cell, "{rate:.6}");
+                w.write_field(&cell)?;
+            }
+            None => w.write_field("")?,
+        }
         w.write_record(None::<&[u8]>)?;
     }
     Ok(())
+}
+
+/// Games an arm's exact learning curve follows at most.
+const LIFE_CURVE_GAMES: u64 = 100_000;
+
+/// The exact learning life of an arm's fresh machine against its opponent,
+/// where it applies (a scheme that only takes beads away, a random or
+/// perfect opponent); `None` elsewhere.
+fn arm_life(exp: &Experiment, arm: &Arm) -> Option<Result<Life, LifeError>> {
+    let games = usize::try_from(exp.games.min(LIFE_CURVE_GAMES)).unwrap_or(0);
+    let limits = LifeLimits {
+        states: 500_000,
+        nodes: 200_000_000,
+        bytes: 256 << 20,
+    };
+    with_game!(arm.game.clone(), g => {
+        let machine = Machine::new(g, arm.side, arm.settings.clone());
+        match machine {
+            Ok(m) => life_against(&m, &arm.opponent, games, limits),
+            Err(e) => Some(Err(LifeError::Boxes(e.to_string()))),
+        }
+    })
+}
+
+/// An arm's exact learning life in the summary.
+fn life_json(life: &Result<Life, LifeError>) -> Json {
+    let finite = |x: f64| x.is_finite().then(|| round6(x));
+    match life {
+        Ok(l) => json!({
+            "about": "the machine's learning life computed exactly over every machine it can become (no sampling): the expected losses over the run's games and over its whole life, their distribution (index: losses), the expected games until safe for good, and the chance of being safe by the run's last game; null: without end",
+            "machines": l.states,
+            "expected_losses_in_run": round6(l.loss_at.iter().sum()),
+            "expected_losses": finite(l.expected_losses),
+            "losses": l.losses.iter().map(|&p| round6(p)).collect::<Vec<_>>(),
+            "expected_games_until_safe": finite(l.expected_games_until_safe),
+            "safe_by_last_game": round6(l.safe_by.last().copied().unwrap_or(l.safe_at_start)),
+        }),
+        Err(e) => json!({ "refused": e.to_string() }),
+    }
 }
 
 /// Per seed, the game from which the first move's boxes stay empty to the

@@ -538,3 +538,67 @@ fn a_million_games_of_one_seed_run_and_plot() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn gardners_run_writes_the_exact_expectation_beside_the_seeds_mean() {
+    let dir = scratch("exact-line");
+    let out_dir = dir.join("out");
+    let out = menace(&["run", "experiments/gardner.json", "--out", out_dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("HER vs perfect White: 3.00 losses per run (95% band 3.00 to 3.00; exactly 3.00)"),
+        "{text}"
+    );
+    assert!(text.contains("; exactly 9.02)"), "{text}");
+
+    // Game 1's exact loss rate is the fresh machine's chance of losing one
+    // game: the one-game evaluator's (a module apart) against random, and
+    // 7/8 by hand against perfect (three boxes of a good and a bad bead on
+    // the one line a perfect White keeps to).
+    let her = menace::machine::Machine::new(
+        menace::Hexapawn::new(3, 3).unwrap(),
+        menace::Player::Two,
+        menace::machine::settings::MachineSettings::gardner(),
+    )
+    .unwrap();
+    let one_game = menace::training::exact::expected(&her, &mut menace::training::exact::Reference::Random, 1_000_000)
+        .unwrap()
+        .loss;
+    let mut reader = csv::Reader::from_path(out_dir.join("curves.csv")).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let col = |name: &str| {
+        header
+            .iter()
+            .position(|h| h == name)
+            .unwrap_or_else(|| panic!("no column {name}"))
+    };
+    let (arm_col, game_col, mean_col, exact_col) =
+        (col("arm"), col("game"), col("loss_rate_mean"), col("loss_rate_exact"));
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    let cells = |arm: &str, game: &str| -> (f64, f64) {
+        let row = rows
+            .iter()
+            .find(|r| &r[arm_col] == arm && &r[game_col] == game)
+            .unwrap_or_else(|| panic!("{arm} game {game}"));
+        (row[exact_col].parse().unwrap(), row[mean_col].parse().unwrap())
+    };
+    assert!((cells("HER vs random White", "1").0 - one_game).abs() < 1e-6);
+    assert!((cells("HER vs perfect White", "1").0 - 0.875).abs() < 1e-6);
+    // Late on, against perfect play, both are 0.
+    assert_eq!(cells("HER vs perfect White", "50"), (0.0, 0.0));
+
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out_dir.join("summary.json")).unwrap()).unwrap();
+    let random = &summary["arms"][0]["exact_life"];
+    assert_eq!(random["machines"], 65536);
+    assert!(
+        (random["expected_losses_in_run"].as_f64().unwrap() - 9.020841).abs() < 1e-5,
+        "{random}"
+    );
+    let perfect = &summary["arms"][1]["exact_life"];
+    assert_eq!(perfect["expected_losses"], 3.0);
+    assert!((perfect["expected_games_until_safe"].as_f64().unwrap() - 94.0 / 21.0).abs() < 1e-6);
+    let svg = std::fs::read_to_string(out_dir.join("loss_rate.svg")).unwrap();
+    assert!(svg.contains("the exact expectation, computed without sampling"));
+}

@@ -12,6 +12,9 @@ pub struct Series {
     pub points: Vec<(f64, f64, f64, f64)>,
     /// (x, low quantile, high quantile) per point; empty: none drawn.
     pub spread: Vec<(f64, f64, f64)>,
+    /// (x, exact expectation) per point, computed without sampling, drawn
+    /// as a thin black line over the mean; empty: none drawn.
+    pub exact: Vec<(f64, f64)>,
 }
 
 /// A chart: title, axis labels (with units), and its series.
@@ -47,6 +50,9 @@ pub struct Chart {
 /// The legend's words for the percentile lines (drawn thin and solid, a
 /// style no arm's mean line has).
 pub const SPREAD_LEGEND: &str = "thin lines: 10th and 90th percentiles of the seeds, where they split";
+
+/// The legend's words for the exact lines.
+pub const EXACT_LEGEND: &str = "black line: the exact expectation, computed without sampling";
 
 /// The most series one chart draws, each in a colour of its own, with a legend that fits.
 pub const MAX_SERIES: usize = 10;

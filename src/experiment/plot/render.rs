@@ -7,7 +7,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::chart::SPREAD_LEGEND;
+use super::chart::{EXACT_LEGEND, SPREAD_LEGEND};
 use super::plan::{band_point, finite, mean_point, runs, Plan};
 use super::style::{
     AXIS_DESC_SIZE, DASHES, FAMILY, HEIGHT, LEGEND_ROW, LEGEND_SIZE, PALETTE, SUBTITLE_SIZE, TICK_LABEL_SIZE,
@@ -160,6 +160,17 @@ where
         }
     }
 
+    // The exact expectations: thin black lines over the means.
+    for s in &chart.series {
+        let exact: Vec<(f64, f64, f64, f64)> = s.exact.iter().map(|&(x, y)| (x, y, f64::NAN, f64::NAN)).collect();
+        for line in runs(&exact, mean_point) {
+            if line.len() > 1 {
+                ctx.draw_series(LineSeries::new(line, BLACK.stroke_width(1)))
+                    .map_err(err)?;
+            }
+        }
+    }
+
     // Notes just above their points, raised a line where they would
     // overlap a note already placed (left to right).
     let mut placed: Vec<(i32, i32, i32)> = Vec::new();
@@ -215,7 +226,8 @@ pub(super) fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plan: &P
         1
     };
     let spread = chart.series.iter().any(|s| s.spread.len() > 1);
-    let entries = chart.series.len() + usize::from(spread);
+    let exact = chart.series.iter().any(|s| s.exact.len() > 1);
+    let entries = chart.series.len() + usize::from(spread) + usize::from(exact);
     let rows = entries.div_ceil(columns) as u32;
     let legend_h = rows * LEGEND_ROW + 8;
     let (body, legend_strip) = body.split_vertically(HEIGHT.saturating_sub(top + legend_h).max(HEIGHT / 3));
@@ -286,6 +298,20 @@ pub(super) fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plan: &P
         let style = TextStyle::from((FAMILY, LEGEND_SIZE).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
         legend_strip
             .draw(&Text::new(SPREAD_LEGEND, (x + 34, y), style))
+            .map_err(err)?;
+    }
+
+    if exact {
+        let i = chart.series.len() as i32 + i32::from(spread);
+        let (row, col) = (i / columns as i32, i % columns as i32);
+        let x = 90 + col * col_w;
+        let y = 4 + row * LEGEND_ROW as i32 + LEGEND_ROW as i32 / 2;
+        legend_strip
+            .draw(&PathElement::new(vec![(x, y), (x + 26, y)], BLACK.stroke_width(1)))
+            .map_err(err)?;
+        let style = TextStyle::from((FAMILY, LEGEND_SIZE).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
+        legend_strip
+            .draw(&Text::new(EXACT_LEGEND, (x + 34, y), style))
             .map_err(err)?;
     }
 

@@ -49,11 +49,13 @@ fn sample() -> Chart {
                 label: "MENACE (first)".into(),
                 points: a,
                 spread: Vec::new(),
+                exact: Vec::new(),
             },
             Series {
                 label: "HER (second)".into(),
                 points: b,
                 spread: Vec::new(),
+                exact: Vec::new(),
             },
         ],
         y_floor: None,
@@ -182,6 +184,7 @@ fn chart_nan_points_do_not_panic() {
         label: "all missing".into(),
         points: vec![(f64::NAN, f64::NAN, f64::NAN, f64::NAN)],
         spread: Vec::new(),
+        exact: Vec::new(),
     });
     draw(&chart, &dir.join("nan")).unwrap();
     assert!(dir.join("nan.png").is_file());
@@ -237,6 +240,7 @@ fn chart_degenerate_ranges() {
             label: "one point".into(),
             points: vec![(5.0, 0.5, 0.5, 0.5)],
             spread: Vec::new(),
+            exact: Vec::new(),
         }],
         y_floor: None,
         y_ceiling: None,
