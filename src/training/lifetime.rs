@@ -22,7 +22,7 @@ use std::collections::VecDeque;
 use rustc_hash::FxHashMap;
 
 use crate::game::{Game, Outcome};
-use crate::machine::settings::{EmptyBox, Scope};
+use crate::machine::settings::{EmptyBox, MachineSettings, Scope};
 use crate::machine::{GameResult, Machine};
 use crate::symmetry::Symmetry;
 use crate::training::exact::{Reference, EXACT_LIMIT};
@@ -150,7 +150,7 @@ pub fn life<G: Game>(
 ) -> Result<Life, LifeError> {
     let settings = machine.settings();
     let r = settings.reinforcement;
-    if r.win > 0 || r.draw > 0 || r.loss > 0 || settings.empty_box == EmptyBox::Restock {
+    if !only_takes_beads(settings) {
         return Err(LifeError::AddsBeads(format!(
             "reinforcement {r}, empty box {}",
             settings.empty_box
@@ -521,6 +521,13 @@ fn walk<G: Game>(
     Ok(())
 }
 
+/// Whether a machine under `settings` only ever loses beads: no change of
+/// its is positive, and an empty box is not refilled.
+pub fn only_takes_beads(settings: &MachineSettings) -> bool {
+    let r = settings.reinforcement;
+    r.win <= 0 && r.draw <= 0 && r.loss <= 0 && settings.empty_box != EmptyBox::Restock
+}
+
 /// [`life`] against the opponent `spec` names: `None` where exact learning
 /// does not apply (a scheme that adds beads, or an opponent other than a
 /// random or a perfect one), so that a caller says nothing unasked.
@@ -530,8 +537,7 @@ pub fn life_against<G: Game>(
     games: usize,
     limits: LifeLimits,
 ) -> Option<Result<Life, LifeError>> {
-    let r = machine.settings().reinforcement;
-    if r.win > 0 || r.draw > 0 || r.loss > 0 || machine.settings().empty_box == EmptyBox::Restock {
+    if !only_takes_beads(machine.settings()) {
         return None;
     }
     match spec {
