@@ -604,7 +604,7 @@ async fn lesson(b: &Page, url: &str, downloads: &Path) {
         .split(": ")
         .nth(1)
         .and_then(|t| t.split(' ').next())
-        .map(|t| t.replace('\u{2009}', ""))
+        .map(|t| t.replace('\u{202F}', ""))
         .and_then(|t| t.parse().ok())
         .unwrap();
     let cards = b.count(".box-card").await;
@@ -959,4 +959,69 @@ async fn rules_panels(b: &Page, shots: &Path) {
 
 fn plots() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("plots")
+}
+
+/// The counters follow a training run while it runs; a new machine leaves
+/// nothing of the old one on screen (progress, games watched, the boxes
+/// view's filter, the counters); numbers never break at their separator.
+#[test]
+#[ignore = "needs Chromium and chromedriver (.ci/run installs them)"]
+fn counters_follow_training_and_a_new_machine_starts_clean() {
+    if !browser_present() {
+        return;
+    }
+    let (_server, url) = start_server();
+    let (_driver, driver) = start_driver();
+    let shots = scratch("new-machine");
+    let profile = scratch("new-machine-profile");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let b = Page::open(&driver, &shots, &profile).await;
+        b.go(&url).await;
+        b.viewport(1280, 720).await;
+        new_machine(&b, "tictactoe", [("preset", ""), ("beads", ""), ("reinforcement", ""), ("empty-box", "")], "A new machine").await;
+        // 2 000 games against a searching opponent: long enough to be seen running.
+        b.js("document.getElementById('opponent').value = 'mcts'; document.getElementById('opponent').dispatchEvent(new Event('change'))")
+            .await;
+        b.type_into("#playouts", "300").await;
+        b.type_into("#train-games", "2000").await;
+        b.click("#train-form button[type=submit]").await;
+        let counted = "(['wins', 'draws', 'losses'].map(id => Number(document.getElementById(id).textContent.replace(/\\D/g, ''))).reduce((a, b) => a + b, 0))";
+        b.until(&format!(
+            "document.getElementById('progress-text').textContent.includes('…') && {counted} > 0"
+        ))
+        .await;
+        let played = b.text("#games-played").await.replace(|c: char| !c.is_ascii_digit(), "");
+        assert!(played.parse::<u64>().unwrap() < 2000, "{played}");
+        b.click("#stop").await;
+        b.until("!document.getElementById('progress-text').textContent.includes('…')").await;
+        b.not_busy().await;
+        // A filter on the boxes view.
+        b.js("const m = document.getElementById('box-move'); m.value = m.options[2].value; m.dispatchEvent(new Event('change'))")
+            .await;
+        b.wait_for_text("#boxes-summary", "shown by the filter").await;
+        b.not_busy().await;
+        b.screenshot(&shots.join("stopped-1280.png")).await;
+        eprintln!("screenshots in {}", shots.display());
+        // Nothing wraps at a thousands separator, and none is a breaking space.
+        let text = b.js("return document.body.innerText").await.as_str().unwrap().to_string();
+        assert!(!text.contains('\u{2009}'), "a breaking thin space in: {text}");
+        assert!(text.contains('\u{202F}'), "some number over 999 is shown");
+
+        new_machine(&b, "hexapawn", [("preset", ""), ("beads", ""), ("reinforcement", ""), ("empty-box", "")], "A new machine").await;
+        assert_eq!(b.text("#progress-text").await, "");
+        assert_eq!(b.count("#watch-log li").await, 0);
+        for id in ["#games-played", "#wins", "#draws", "#losses"] {
+            assert_eq!(b.text(id).await, "0", "{id}");
+        }
+        let summary = b.text("#boxes-summary").await;
+        assert!(!summary.contains("filter"), "{summary}");
+        assert!(summary.contains("19 boxes"), "{summary}");
+        let errors = b.console_errors(&driver).await;
+        assert!(errors.is_empty(), "console errors: {errors:?}");
+        b.c.close().await.unwrap();
+    });
 }

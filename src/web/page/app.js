@@ -127,7 +127,7 @@ function render(v) {
   const loss = v.exact && v.exact.perfect ? v.exact.perfect.loss.toFixed(4) : "– (the game is too large)";
   $("exact-loss").textContent = loss;
   $("settings").textContent = `${v.machine}'s settings: ${v.settings}; seed ${v.seed ?? "–"}` +
-    (v.trained_against ? `; last trained against ${v.trained_against}` : "");
+    (v.trained_against ? `; last trained against ${opponentName(v.trained_against)}` : "");
   $("download").href = at("/state");
   $("labels-pdf").href = at("/labels.pdf");
   $("download").setAttribute("download", `menace-${v.game.replace(/[^a-z0-9]/gi, "-")}.json`);
@@ -332,6 +332,9 @@ function renderChanges(changes, ended) {
   }
 }
 
+// The opponent as a class reads it: a second machine by its machine's name.
+const opponentName = (o) => (o === "menace" ? `a second ${view ? view.machine : "machine"}` : o);
+
 function renderTraining(t) {
   const running = t.running || watching;
   $("train").disabled = running;
@@ -340,7 +343,7 @@ function renderTraining(t) {
   $("progress").max = Math.max(t.total, 1);
   $("progress").value = t.done;
   $("progress-text").textContent = t.total
-    ? `${plain(t.done)} of ${plain(t.total)} games against ${t.opponent}${t.running ? "…" : " done"}`
+    ? `${plain(t.done)} of ${plain(t.total)} games against ${opponentName(t.opponent)}${t.running ? "…" : " done"}`
     : "";
 }
 
@@ -382,11 +385,17 @@ function renderCurves(c) {
     });
   }
   lineChart($("chart-first"), {
-    title: "Beads in the first box",
+    title: "Beads in the first-move boxes",
     xLabel: "games played",
     yLabel: "beads",
     yMin: 0,
-    series: [{ name: "the box of the machine's first move", colour: "#9a5b13", points: series("first_box_beads") }],
+    series: [
+      {
+        name: "all the boxes of the machine's first move, added up",
+        colour: "#9a5b13",
+        points: series("first_box_beads"),
+      },
+    ],
   });
 }
 
@@ -499,6 +508,10 @@ async function poll() {
       renderCurves(c);
       renderTraining({ ...view.training, ...c.training, opponent: view.training.opponent });
       $("games-played").textContent = plain(c.games_played);
+      // The counters follow the run, not only its end.
+      $("wins").textContent = plain(c.score.wins);
+      $("draws").textContent = plain(c.score.draws);
+      $("losses").textContent = plain(c.score.losses);
       if (!c.training.running) break;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
@@ -559,7 +572,7 @@ async function watch(opponent, total, discard) {
       // A game stopped halfway is not one of those watched.
       if (game.stopped) break;
       $("progress").value = done + 1;
-      $("progress-text").textContent = `${plain(done + 1)} of ${plain(total)} games watched against ${opponent}`;
+      $("progress-text").textContent = `${plain(done + 1)} of ${plain(total)} games watched against ${opponentName(opponent)}`;
       document.body.dataset.watched = String(done + 1);
       renderCurves(await api("GET", at("/curves")));
       if (performance.now() - lastBoxes > 1000 || done + 1 === total) {
@@ -588,6 +601,22 @@ function ask(go) {
   $("keep-game").onclick = () => { $("confirm-drop").hidden = true; };
 }
 
+// A machine replaced (made anew, reset or loaded): nothing of the old one
+// stays on screen, and the boxes view shows every box again.
+function resetPanels() {
+  watched = false;
+  $("watch-log").replaceChildren();
+  $("progress").max = 1;
+  $("progress").value = 0;
+  $("progress-text").textContent = "";
+  boxQuery.page = 1;
+  boxQuery.own_move = "";
+  boxQuery.find = "";
+  $("box-move").value = "";
+  $("box-find").value = "";
+  lastCurves = null;
+}
+
 function wire() {
   $("board").addEventListener("click", (e) => {
     const cell = e.target.closest("[data-cell]");
@@ -599,8 +628,8 @@ function wire() {
     e.preventDefault();
     guarded(async () => {
       const v = await api("POST", at("/machine"), machineSettings());
+      resetPanels();
       say(`A new machine: ${v.machine} plays ${v.machine_side} in ${v.game}.`, true);
-      boxQuery.page = 1;
       render(v);
       await refreshExtras();
     });
@@ -645,6 +674,7 @@ function wire() {
   });
   $("reset").addEventListener("click", () => guarded(async () => {
     const v = await api("POST", at("/machine"), { ...machineSettings(), game: view.game, side: view.machine_side.toLowerCase() });
+    resetPanels();
     say(`${v.machine} starts again with fresh boxes.`, true);
     render(v);
     await refreshExtras();
@@ -655,6 +685,7 @@ function wire() {
     const text = await file.text();
     const v = await api("PUT", at("/state"), text, true);
     $("upload").value = "";
+    resetPanels();
     say(`Loaded ${file.name}: ${v.machine} plays ${v.machine_side} in ${v.game}, ${v.games_played} games played.`, true);
     render(v);
     await refreshExtras();

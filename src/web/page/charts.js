@@ -25,7 +25,8 @@ function ticks(lo, hi, count) {
 // A number as a person reads it: thousands grouped (300 000), short decimals.
 export function plain(x) {
   if (Number.isInteger(x)) {
-    const s = String(Math.abs(x)).replace(/\B(?=(\d{3})+(?!\d))/g, "\u2009");
+    // A narrow no-break space: a number never wraps at its separator.
+    const s = String(Math.abs(x)).replace(/\B(?=(\d{3})+(?!\d))/g, "\u202F");
     return (x < 0 ? "−" : "") + s;
   }
   return (x < 0 ? "−" : "") + String(+Math.abs(x).toFixed(3));

@@ -56,6 +56,7 @@ impl<G: Picture> GameSession<G> {
         to_json(&Curves {
             window: self.curves.window(),
             games_played: self.trainer.games_played(),
+            score: self.score,
             points: &self.points,
         })
     }

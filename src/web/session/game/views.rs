@@ -100,6 +100,9 @@ pub(super) struct Point {
 pub(super) struct Curves<'a> {
     pub(super) window: usize,
     pub(super) games_played: u64,
+    /// The machine's wins, draws and losses so far, for the counters a
+    /// page shows while training runs.
+    pub(super) score: Score,
     pub(super) points: &'a [Point],
 }
 
