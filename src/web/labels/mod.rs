@@ -518,11 +518,13 @@ pub fn sheet_title<G: Game>(
     games_played: Option<u64>,
 ) -> String {
     let after = match games_played {
+        Some(1) => ", after 1 game".to_string(),
         Some(g) => format!(", after {g} games"),
         None => String::new(),
     };
+    let matchboxes = if boxes == 1 { "matchbox" } else { "matchboxes" };
     format!(
-        "{machine_name}: {boxes} matchboxes for {} in {}{after}",
+        "{machine_name}: {boxes} {matchboxes} for {} in {}{after}",
         game.player_name(side),
         game.spec()
     )
@@ -558,6 +560,23 @@ mod tests {
             let e = LabelSize::parse(bad).unwrap_err().to_string();
             assert!(e.contains(&format!("'{bad}'")), "{e}");
         }
+    }
+
+    #[test]
+    fn a_sheets_title_counts_in_words() {
+        let her = crate::Hexapawn::new(3, 3).unwrap();
+        assert_eq!(
+            sheet_title(&her, "HER", Player::Two, 19, Some(1)),
+            "HER: 19 matchboxes for Black in hexapawn, after 1 game"
+        );
+        assert_eq!(
+            sheet_title(&her, "HER", Player::Two, 1, Some(50)),
+            "HER: 1 matchbox for Black in hexapawn, after 50 games"
+        );
+        assert_eq!(
+            sheet_title(&her, "HER", Player::Two, 19, None),
+            "HER: 19 matchboxes for Black in hexapawn"
+        );
     }
 
     #[test]
