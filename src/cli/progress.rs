@@ -31,6 +31,20 @@ pub fn positions_spinner(what: &str) -> ProgressBar {
     bar
 }
 
+/// A spinner counting the machines exact learning has found, on stderr
+/// when it is a terminal (hidden otherwise).
+pub fn machines_spinner(what: &str) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    if !std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    let style = ProgressStyle::with_template("{spinner} {msg}: {human_pos} machines found, {elapsed}")
+        .unwrap_or_else(|_| ProgressStyle::default_spinner());
+    bar.set_style(style);
+    bar.set_message(what.to_string());
+    bar
+}
+
 /// A bar over the openings a long Hex solve works through, on stderr when
 /// it is a terminal (hidden otherwise).
 pub fn openings_bar(what: &str, len: u64) -> ProgressBar {

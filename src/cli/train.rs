@@ -15,7 +15,7 @@ use menace::{training::state, with_game, Game};
 use std::io::Write;
 
 use super::machine_args::MachineArgs;
-use super::progress::games_bar;
+use super::progress::{games_bar, machines_spinner};
 
 #[derive(Args)]
 pub struct TrainArgs {
@@ -134,6 +134,8 @@ fn train<G: Game>(
     }
     // The whole learning life of the machine this run starts from, exactly,
     // where its scheme only takes beads away and the opponent is random or perfect.
+    let spinner = machines_spinner("exact learning");
+    let shown = spinner.clone();
     let life = life_against(
         trainer.machine(),
         trainer.opponent_spec(),
@@ -143,7 +145,9 @@ fn train<G: Game>(
             nodes: LIFE_NODES,
             bytes: LIFE_BYTES,
         },
+        &mut |n| shown.set_position(n as u64),
     );
+    spinner.finish_and_clear();
     let bar = games_bar(args.games);
     // Running totals only: memory stays flat however many games. With
     // --json each game's record is streamed out as one line.

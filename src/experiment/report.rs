@@ -340,7 +340,7 @@ fn arm_life(exp: &Experiment, arm: &Arm) -> Option<Result<Life, LifeError>> {
     with_game!(arm.game.clone(), g => {
         let machine = Machine::new(g, arm.side, arm.settings.clone());
         match machine {
-            Ok(m) => life_against(&m, &arm.opponent, games, limits),
+            Ok(m) => life_against(&m, &arm.opponent, games, limits, &mut |_| {}),
             Err(e) => Some(Err(LifeError::Boxes(e.to_string()))),
         }
     })

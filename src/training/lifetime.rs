@@ -148,6 +148,18 @@ pub fn life<G: Game>(
     games: usize,
     limits: LifeLimits,
 ) -> Result<Life, LifeError> {
+    life_reporting(machine, opponent, games, limits, &mut |_| {})
+}
+
+/// [`life`], calling `progress` with the machines found so far every
+/// [`PROGRESS_EVERY`] of them (for a progress bar on a terminal).
+pub fn life_reporting<G: Game>(
+    machine: &Machine<G>,
+    opponent: &mut Reference<'_, G>,
+    games: usize,
+    limits: LifeLimits,
+    progress: &mut dyn FnMut(usize),
+) -> Result<Life, LifeError> {
     let settings = machine.settings();
     let r = settings.reinforcement;
     if !only_takes_beads(settings) {
@@ -231,6 +243,9 @@ pub fn life<G: Game>(
     let mut walked = 0u64;
     let starts = game.starts();
     while let Some(s) = queue.pop_front() {
+        if s % PROGRESS_EVERY == 0 {
+            progress(counts.len());
+        }
         // Every game from this state: its chance, its result, and the
         // colours drawn (flat indices), in order.
         let here = counts[s].clone();
@@ -420,6 +435,9 @@ pub fn life<G: Game>(
     })
 }
 
+/// How often [`life_reporting`] reports: every this many machines walked.
+pub const PROGRESS_EVERY: usize = 4096;
+
 /// Positions the boxes of a machine opening boxes on first visit may be
 /// enumerated from, to make them all for its life.
 const UP_FRONT_LIMIT: usize = 200_000;
@@ -536,12 +554,13 @@ pub fn life_against<G: Game>(
     spec: &OpponentSpec,
     games: usize,
     limits: LifeLimits,
+    progress: &mut dyn FnMut(usize),
 ) -> Option<Result<Life, LifeError>> {
     if !only_takes_beads(machine.settings()) {
         return None;
     }
     match spec {
-        OpponentSpec::Random => Some(life(machine, &mut Reference::Random, games, limits)),
+        OpponentSpec::Random => Some(life_reporting(machine, &mut Reference::Random, games, limits, progress)),
         OpponentSpec::Perfect(p) if *p >= 1.0 => {
             let game = machine.game();
             if game.exceeds(crate::search::solver::memory_bounded::<G::Position>(EXACT_LIMIT)) {
@@ -551,7 +570,9 @@ pub fn life_against<G: Game>(
                 ))));
             }
             Some(match PerfectPlayer::new(game.clone()) {
-                Ok(mut player) => life(machine, &mut Reference::Perfect(&mut player), games, limits),
+                Ok(mut player) => {
+                    life_reporting(machine, &mut Reference::Perfect(&mut player), games, limits, progress)
+                }
                 Err(e) => Err(LifeError::Opponent(e.to_string())),
             })
         }
