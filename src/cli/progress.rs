@@ -20,11 +20,17 @@ pub fn games_bar(len: u64) -> ProgressBar {
 /// A spinner counting the positions a long solve has stored, on stderr when
 /// it is a terminal (hidden otherwise, and for solves too short to notice).
 pub fn positions_spinner(what: &str) -> ProgressBar {
+    counting_spinner(what, "positions stored")
+}
+
+/// A spinner of `what`, counting `counted` as it goes, on stderr when it is
+/// a terminal (hidden otherwise).
+fn counting_spinner(what: &str, counted: &str) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
     if !std::io::stderr().is_terminal() {
         bar.set_draw_target(ProgressDrawTarget::hidden());
     }
-    let style = ProgressStyle::with_template("{spinner} {msg}: {human_pos} positions stored, {elapsed}")
+    let style = ProgressStyle::with_template(&format!("{{spinner}} {{msg}}: {{human_pos}} {counted}, {{elapsed}}"))
         .unwrap_or_else(|_| ProgressStyle::default_spinner());
     bar.set_style(style);
     bar.set_message(what.to_string());
@@ -34,15 +40,7 @@ pub fn positions_spinner(what: &str) -> ProgressBar {
 /// A spinner counting the machines exact learning has found, on stderr
 /// when it is a terminal (hidden otherwise).
 pub fn machines_spinner(what: &str) -> ProgressBar {
-    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-    if !std::io::stderr().is_terminal() {
-        bar.set_draw_target(ProgressDrawTarget::hidden());
-    }
-    let style = ProgressStyle::with_template("{spinner} {msg}: {human_pos} machines found, {elapsed}")
-        .unwrap_or_else(|_| ProgressStyle::default_spinner());
-    bar.set_style(style);
-    bar.set_message(what.to_string());
-    bar
+    counting_spinner(what, "machines found")
 }
 
 /// A bar over the openings a long Hex solve works through, on stderr when
