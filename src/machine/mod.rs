@@ -84,6 +84,52 @@ impl<G: Game> MatchBox<G> {
     }
 }
 
+/// What reinforcement does to the beads played in a game of one result:
+/// which draws it touches, and a count's change. The one rule of the
+/// machine's learning, shared by [`Machine::reinforce`] and the exact
+/// account of its life ([`crate::training::lifetime`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BeadRule {
+    delta: i32,
+    floor: u32,
+    scope: Scope,
+}
+
+impl BeadRule {
+    /// The rule of `settings` after a game of `result`.
+    pub(crate) fn of(settings: &MachineSettings, result: GameResult) -> BeadRule {
+        let r = settings.reinforcement;
+        let delta = match result {
+            GameResult::Win => r.win,
+            GameResult::Draw => r.draw,
+            GameResult::Loss => r.loss,
+        };
+        let floor = match settings.empty_box {
+            EmptyBox::Floor(n) => n,
+            _ => 0,
+        };
+        BeadRule {
+            delta,
+            floor,
+            scope: r.scope,
+        }
+    }
+
+    /// The draws of a game, in order, whose beads change: all, or the last.
+    pub(crate) fn touched<T>(self, drawn: &[T]) -> &[T] {
+        match self.scope {
+            Scope::All => drawn,
+            Scope::Last => &drawn[drawn.len().saturating_sub(1)..],
+        }
+    }
+
+    /// A count after the change: never below the floor (nor below itself
+    /// where it is under the floor already).
+    pub(crate) fn after(self, before: u32) -> u32 {
+        (i64::from(before) + i64::from(self.delta)).clamp(i64::from(self.floor.min(before)), i64::from(u32::MAX)) as u32
+    }
+}
+
 /// The moves a box for `position` holds a bead colour for: every legal move,
 /// where moves that a symmetry fixing the position maps onto each other
 /// (with `symmetry` on) share one colour, represented by the least of them.
@@ -366,12 +412,14 @@ impl<G: Game> Machine<G> {
     /// Whether [`Machine::choose`] at `pos` would open a new box: it has none
     /// for the position yet, and its box set takes it.
     pub fn would_open(&self, pos: &G::Position) -> bool {
-        if self.enumerated || self.box_for(pos).is_some() {
-            return false;
-        }
-        let mut moves = Vec::new();
-        self.game.legal_moves(pos, &mut moves);
-        self.settings.box_set.includes(&self.game, pos, &moves)
+        !self.enumerated && self.box_for(pos).is_none() && self.box_set_takes(pos, &mut Vec::new())
+    }
+
+    /// Whether the machine's box set gives `pos` a box (`moves`: a buffer
+    /// for its legal moves).
+    fn box_set_takes(&self, pos: &G::Position, moves: &mut Vec<G::Move>) -> bool {
+        self.game.legal_moves(pos, moves);
+        self.settings.box_set.includes(&self.game, pos, moves)
     }
 
     /// Pick a move for the real position `pos`, at the machine's `own_move`-th
@@ -451,8 +499,7 @@ impl<G: Game> Machine<G> {
             return None;
         }
         let mut moves = std::mem::take(&mut self.moves);
-        self.game.legal_moves(pos, &mut moves);
-        let included = self.settings.box_set.includes(&self.game, pos, &moves);
+        let included = self.box_set_takes(pos, &mut moves);
         self.moves = moves;
         if !included {
             return None;
@@ -475,25 +522,11 @@ impl<G: Game> Machine<G> {
     }
 
     fn reinforce_each(&mut self, result: GameResult, mut changed: impl FnMut(BeadChange)) {
-        let r = self.settings.reinforcement;
-        let delta = match result {
-            GameResult::Win => r.win,
-            GameResult::Draw => r.draw,
-            GameResult::Loss => r.loss,
-        };
-        let floor = match self.settings.empty_box {
-            EmptyBox::Floor(n) => n,
-            _ => 0,
-        };
-        let touched = match r.scope {
-            Scope::All => 0..self.history.len(),
-            Scope::Last => self.history.len().saturating_sub(1)..self.history.len(),
-        };
-        for d in &self.history[touched] {
+        let rule = BeadRule::of(&self.settings, result);
+        for d in rule.touched(&self.history) {
             let b = &mut self.boxes[d.box_index as usize];
             let before = b.beads.get(d.colour as usize);
-            let after =
-                (i64::from(before) + i64::from(delta)).clamp(i64::from(floor.min(before)), i64::from(u32::MAX)) as u32;
+            let after = rule.after(before);
             if after != before {
                 b.beads.set(d.colour as usize, after);
                 let delta = i64::from(after) - i64::from(before);

@@ -22,8 +22,8 @@ use std::collections::VecDeque;
 use rustc_hash::FxHashMap;
 
 use crate::game::{Game, Outcome};
-use crate::machine::settings::{EmptyBox, MachineSettings, Scope};
-use crate::machine::{GameResult, Machine};
+use crate::machine::settings::{EmptyBox, MachineSettings};
+use crate::machine::{BeadRule, GameResult, Machine};
 use crate::symmetry::Symmetry;
 use crate::training::exact::{Reference, EXACT_LIMIT};
 use crate::training::opponent::{OpponentSpec, PerfectPlayer};
@@ -197,10 +197,6 @@ pub fn life_reporting<G: Game>(
     // bytes of the index and its ways out.
     let per_state = 2 * start.len() + 96;
     let most_states = limits.states.min(limits.bytes / per_state);
-    let floor = match settings.empty_box {
-        EmptyBox::Floor(n) => n,
-        _ => 0,
-    };
     let resigns = settings.empty_box == EmptyBox::Resign;
 
     // The positions of the game met, with what is played there.
@@ -253,23 +249,15 @@ pub fn life_reporting<G: Game>(
         let mut stay = (0.0, 0.0);
         let mut drawn: Vec<usize> = Vec::new();
         let mut end = |p: f64, result: GameResult, drawn: &[usize]| {
-            let delta = match result {
-                GameResult::Win => r.win,
-                GameResult::Draw => r.draw,
-                GameResult::Loss => r.loss,
-            };
-            let touched = match r.scope {
-                Scope::All => drawn,
-                Scope::Last => &drawn[drawn.len().saturating_sub(1)..],
-            };
+            // The machine's own rule, applied to these counts.
+            let rule = BeadRule::of(settings, result);
             let mut after: Option<Vec<u8>> = None;
-            for &c in touched {
+            for &c in rule.touched(drawn) {
                 let before = u32::from(after.as_ref().map_or(here[c], |a| a[c]));
-                // Only ever down (no delta is positive): it fits in a byte still.
-                let now =
-                    (i64::from(before) + i64::from(delta)).clamp(i64::from(floor.min(before)), i64::from(before)) as u8;
-                if u32::from(now) != before {
-                    after.get_or_insert_with(|| here.to_vec())[c] = now;
+                let now = rule.after(before);
+                if now != before {
+                    // Only ever down (no change is positive): it fits in a byte still.
+                    after.get_or_insert_with(|| here.to_vec())[c] = now as u8;
                 }
             }
             let loss = result == GameResult::Loss;
@@ -322,14 +310,12 @@ pub fn life_reporting<G: Game>(
         }
         // In the order of the states, so that sums run the same way every time.
         w.to.sort_unstable_by_key(|t| t.0);
-        if ways.len() <= s {
-            ways.resize_with(s + 1, Ways::default);
-        }
-        ways[s] = w;
+        // States are walked in the order they were found: `ways[s]` is this one's.
+        debug_assert_eq!(ways.len(), s);
+        ways.push(w);
     }
     drop(index);
     let n = counts.len();
-    ways.resize_with(n, Ways::default);
 
     // Every move to another state lowers the total beads: the states by
     // total, fewest first, have every successor before them.
