@@ -39,9 +39,19 @@ impl Shared {
             .acquire_owned()
             .await
             .map_err(|_| ApiError::stopping())?;
+        self.blocking(permit, f).await
+    }
+
+    /// Run `f` on a blocking thread, holding `held` (a pool's permit, a
+    /// count) until it ends, even if the request that asked is gone.
+    async fn blocking<T: Send + 'static, H: Send + 'static>(
+        self: &Arc<Self>,
+        held: H,
+        f: impl FnOnce(&Arc<Shared>) -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<T, ApiError> {
         let shared = self.clone();
         tokio::task::spawn_blocking(move || {
-            let _permit = permit;
+            let _held = held;
             f(&shared)
         })
         .await
@@ -80,15 +90,8 @@ impl Shared {
         if let Some(gate) = &self.hooks.renders {
             gate.0.acquire().await.map_err(|_| ApiError::stopping())?.forget();
         }
-        let shared = self.clone();
-        tokio::task::spawn_blocking(move || {
-            // Counted until drawn, even if the request that asked is gone.
-            let _asked = asked;
-            let _permit = permit;
-            f(&shared, &entry)
-        })
-        .await
-        .unwrap_or_else(|e| Err(ApiError::internal(format!("internal error: {e}"))))
+        // Counted until drawn, even if the request that asked is gone.
+        self.blocking((asked, permit), move |shared| f(shared, &entry)).await
     }
 
     /// One step of a training run on `pool` (the training pool for slices of
