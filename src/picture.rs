@@ -16,6 +16,13 @@ pub trait Picture: Game {
 
     /// The cells a legal move of `pos` joins.
     fn move_cells(&self, pos: &Self::Position, mv: Self::Move) -> MoveCells;
+
+    /// Whether a bead's colour names the cell its move places on, the same
+    /// in every box (Michie's MENACE: nine colours, one for each square),
+    /// rather than a box's moves taking the colours in turn (Gardner's HER).
+    fn colours_by_cell(&self) -> bool {
+        false
+    }
 }
 
 /// The shape of every cell of a board.

@@ -374,4 +374,8 @@ impl Picture for TicTacToe {
             to: Some(usize::from(mv.0)),
         }
     }
+
+    fn colours_by_cell(&self) -> bool {
+        true
+    }
 }

@@ -7,51 +7,77 @@ use std::fmt::Write;
 use crate::game::Player;
 use crate::picture::{Board, CellShape, Look, MoveCells, Picture};
 
-/// The bead colours, in the order a box's moves take them: a name for the
-/// legend and a CSS colour. A box with more moves than colours starts the
-/// list again, numbering the names (`red 2`).
-pub const BEAD_COLOURS: [(&str, &str); 12] = [
+/// The bead colours a person tells apart across a room: ten of the basic
+/// colour words, each pair at least 20 apart in CIEDE2000 (the closest, red
+/// and brown, 26.6), a name for the legend and a CSS colour. A box with more
+/// moves than colours numbers its beads instead (see [`BeadColour`]).
+pub const BEAD_COLOURS: [(&str, &str); 10] = [
     ("red", "#e6194b"),
-    ("blue", "#4363d8"),
+    ("blue", "#2f6fdf"),
     ("green", "#3cb44b"),
     ("orange", "#f58231"),
     ("purple", "#911eb4"),
-    ("cyan", "#1fb5c9"),
-    ("magenta", "#f032e6"),
-    ("olive", "#808000"),
-    ("brown", "#9a6324"),
-    ("navy", "#000075"),
-    ("teal", "#469990"),
-    ("grey", "#8c8c8c"),
+    ("yellow", "#ffe119"),
+    ("pink", "#f5a3c7"),
+    ("brown", "#8b4513"),
+    ("black", "#222222"),
+    ("cyan", "#42d4f4"),
 ];
 
-/// The name and CSS colour of a box's `i`-th bead colour: the twelve
-/// colours, then a dark and a light shade of each (`dark red`, `light
-/// red`), then the colours again numbered (`red 4`); no two colours of a box
-/// share a name.
-pub fn bead_colour(i: usize) -> (String, String) {
-    let (name, css) = BEAD_COLOURS[i % BEAD_COLOURS.len()];
-    match i / BEAD_COLOURS.len() {
-        0 => (name.to_string(), css.to_string()),
-        1 => (format!("dark {name}"), mix(css, (0, 0, 0), 0.45)),
-        2 => (format!("light {name}"), mix(css, (255, 255, 255), 0.5)),
-        round => (format!("{name} {}", round + 1), css.to_string()),
+/// The colour numbered beads are drawn in: they are told apart by number.
+const NUMBERED_CSS: &str = "#9a9a9a";
+
+/// How a bead is told apart from the others of its box: one of the
+/// [`BEAD_COLOURS`], or, in a box with more moves than colours, a number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum BeadColour {
+    /// The colour `BEAD_COLOURS[i]`.
+    Named(u8),
+    /// A bead with a number on it (from 1).
+    Numbered(u16),
+}
+
+impl BeadColour {
+    /// The colour's name (`red`), or a numbered bead's (`no. 12`).
+    pub fn name(self) -> String {
+        match self {
+            BeadColour::Named(i) => BEAD_COLOURS[usize::from(i) % BEAD_COLOURS.len()].0.to_string(),
+            BeadColour::Numbered(k) => format!("no. {k}"),
+        }
+    }
+
+    /// The CSS colour it is drawn in.
+    pub fn css(self) -> &'static str {
+        match self {
+            BeadColour::Named(i) => BEAD_COLOURS[usize::from(i) % BEAD_COLOURS.len()].1,
+            BeadColour::Numbered(_) => NUMBERED_CSS,
+        }
     }
 }
 
-/// `css` (`#rrggbb`) moved a share `t` of the way to `to`.
-fn mix(css: &str, to: (u8, u8, u8), t: f64) -> String {
-    let hex = css.trim_start_matches('#');
-    let channel = |i: usize, target: u8| {
-        let c = f64::from(u8::from_str_radix(hex.get(i..i + 2).unwrap_or("80"), 16).unwrap_or(128));
-        (c + (f64::from(target) - c) * t).round() as u8
-    };
-    format!(
-        "#{:02x}{:02x}{:02x}",
-        channel(0, to.0),
-        channel(2, to.1),
-        channel(4, to.2)
-    )
+/// The bead colours of a box at `pos` (the box's own position) with these
+/// `moves`, in their order. A game that colours by cell (noughts and
+/// crosses, as Michie's MENACE) gives each cell its own colour, the same in
+/// every box; otherwise a box's moves take the colours in turn, and a box
+/// with more moves than colours numbers its beads.
+pub fn box_colours<G: Picture>(game: &G, pos: &G::Position, moves: &[G::Move]) -> Vec<BeadColour> {
+    let cells = game.board().cells.len();
+    if game.colours_by_cell() && cells <= BEAD_COLOURS.len() {
+        let by_cell: Option<Vec<BeadColour>> = moves
+            .iter()
+            .map(|&mv| game.move_cells(pos, mv).to.map(|c| BeadColour::Named(c as u8)))
+            .collect();
+        if let Some(colours) = by_cell {
+            return colours;
+        }
+    }
+    if moves.len() <= BEAD_COLOURS.len() {
+        (0..moves.len()).map(|k| BeadColour::Named(k as u8)).collect()
+    } else {
+        (1..=moves.len())
+            .map(|k| BeadColour::Numbered(u16::try_from(k).unwrap_or(u16::MAX)))
+            .collect()
+    }
 }
 
 /// The font the pictures name (the page ships it; elsewhere a sans-serif stands in).
@@ -84,8 +110,8 @@ pub struct BeadMark<M> {
     pub mv: M,
     /// Its beads in the box.
     pub beads: u32,
-    /// Its colour index.
-    pub colour: usize,
+    /// Its colour.
+    pub colour: BeadColour,
     /// Whether it is the bead just drawn.
     pub drawn: bool,
 }
@@ -99,9 +125,9 @@ pub struct Options {
     pub interactive: bool,
     /// Cells of the last move, shaded.
     pub last: Option<MoveCells>,
-    /// Arrows (or, for placements, discs) in bead colours: (cells, colour
-    /// index, beads, drawn).
-    pub arrows: Vec<(MoveCells, usize, u32, bool)>,
+    /// Arrows (or, for placements, discs) in bead colours: (cells, colour,
+    /// beads, drawn).
+    pub arrows: Vec<(MoveCells, BeadColour, u32, bool)>,
     /// Write the cell names in the cells (in a corner, clear of the pieces).
     pub names: bool,
     /// Turned half round (180°), for a person playing the side drawn at the top.
@@ -421,14 +447,14 @@ fn place_badge(line: &Line, beads: u32, u: f64, placed: &[Badge]) -> Badge {
 /// An arrow (or a placement's disc) and, apart, its count: counts are drawn over every arrow.
 fn arrow(
     line: &Line,
-    colour: usize,
+    colour: BeadColour,
     beads: u32,
     drawn: bool,
     any_drawn: bool,
     u: f64,
     badge: Badge,
 ) -> (String, String) {
-    let css = bead_colour(colour).1;
+    let css = colour.css();
     let opacity = if any_drawn && !drawn { 0.45 } else { 0.95 };
     let dash = if beads == 0 {
         format!(" stroke-dasharray=\"{} {}\"", n(0.08 * u), n(0.06 * u))

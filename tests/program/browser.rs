@@ -1025,3 +1025,160 @@ fn counters_follow_training_and_a_new_machine_starts_clean() {
         b.c.close().await.unwrap();
     });
 }
+
+/// The rectangle of the first element `css` selects, in CSS pixels of the
+/// viewport: [left, top, right, bottom], or null.
+fn rect(css: &str) -> String {
+    format!(
+        "const e = document.querySelector({css:?}); if (!e) return null; const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom];"
+    )
+}
+
+/// In the projector layout at 1280×720, after HER loses a game, the board,
+/// the box she drew from (drawn large, its counts readable) and the bead
+/// the game took away are all in view without scrolling; the layout is
+/// remembered, and the boxes view's pictures grow with its size control.
+#[test]
+#[ignore = "needs Chromium and chromedriver (.ci/run installs them)"]
+fn the_projector_layout_keeps_the_moment_of_learning_in_view() {
+    if !browser_present() {
+        return;
+    }
+    let (_server, url) = start_server();
+    let (_driver, driver) = start_driver();
+    let shots = scratch("projector");
+    let profile = scratch("projector-profile");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let b = Page::open(&driver, &shots, &profile).await;
+        b.go(&url).await;
+        b.viewport(1280, 720).await;
+        b.click("#projector").await;
+        assert_eq!(b.js("return document.body.classList.contains('projector')").await, json!(true));
+        // A fresh HER with seed 3: after 1. b2 she draws a2, and bxc3 wins for White.
+        b.click("#setup summary").await;
+        b.type_into("#seed", "3").await;
+        b.click("#new-machine").await;
+        b.wait_for_text("#message", "A new machine: HER plays Black in hexapawn.").await;
+        b.js("document.querySelector('#setup details').open = false").await;
+        b.click(&cell("b1")).await;
+        b.click(&cell("b2")).await;
+        b.wait_for_text("#drawn", "HER drew a bead from box 2 and played a2.").await;
+        b.not_busy().await;
+        b.click(&cell("b2")).await;
+        b.click(&cell("c3")).await;
+        b.wait_for_text("#status", "You win.").await;
+        b.wait_for_text("#changes", "box 2: red, a2: 1 → 0 −1").await;
+        b.not_busy().await;
+        b.js("window.scrollTo(0, 0)").await;
+        let inside = |r: &Value, what: &str| {
+            let r: Vec<f64> = r.as_array().unwrap_or_else(|| panic!("{what} is shown")).iter().map(|x| x.as_f64().unwrap()).collect();
+            assert!(
+                r[0] >= 0.0 && r[1] >= 0.0 && r[2] <= 1280.0 && r[3] <= 720.0,
+                "{what} at {r:?} is not inside 1280×720"
+            );
+            (r[2] - r[0], r[3] - r[1])
+        };
+        let (board_w, _) = inside(&b.js(&rect("#board svg")).await, "the board");
+        inside(&b.js(&rect("#drawn-title")).await, "the drawn box's title");
+        let (box_w, _) = inside(&b.js(&rect("#drawn .box-picture svg")).await, "the drawn box");
+        inside(&b.js(&rect("#drawn .legend")).await, "the drawn box's beads");
+        inside(&b.js(&rect("#changes .change-title")).await, "the change after the game");
+        inside(&b.js(&rect("#changes .change .box-picture svg")).await, "the changed box");
+        assert!(board_w >= 300.0 && box_w >= 300.0, "board {board_w} px and box {box_w} px wide");
+        // The bead counts on the drawn box: at least 24 px high, read from the back of a room.
+        let counts = b
+            .js("return [...document.querySelectorAll('#drawn svg .count text')].map(t => t.getBoundingClientRect().height)")
+            .await;
+        let counts: Vec<f64> = counts.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+        assert!(!counts.is_empty() && counts.iter().all(|&h| h >= 24.0), "count heights {counts:?}");
+        let wide = b.js("return document.documentElement.scrollWidth").await;
+        assert_eq!(wide, 1280, "nothing wider than the projector");
+        b.screenshot(&shots.join("projector-1280.png")).await;
+        b.screenshot(&plots().join("serve-projector.png")).await;
+        // Remembered: a reload keeps the layout.
+        b.go(&url).await;
+        assert_eq!(b.js("return document.body.classList.contains('projector')").await, json!(true));
+        // The boxes view's pictures grow with the size control.
+        let before = b.js(&rect("#boxes-list .box-card svg")).await;
+        b.js("const s = document.getElementById('box-size'); s.value = '440'; s.dispatchEvent(new Event('input'))").await;
+        let after = b.js(&rect("#boxes-list .box-card svg")).await;
+        let width = |r: &Value| r[2].as_f64().unwrap() - r[0].as_f64().unwrap();
+        assert!(width(&after) > 1.8 * width(&before), "{before} then {after}");
+        // A phone: one column, nothing wider than the screen.
+        b.viewport(400, 860).await;
+        let (scroll, client) = (
+            b.js("return document.documentElement.scrollWidth").await,
+            b.js("return document.documentElement.clientWidth").await,
+        );
+        assert_eq!(scroll, client, "no overflow at 400 px");
+        b.click("#projector").await;
+        let errors = b.console_errors(&driver).await;
+        assert!(errors.is_empty(), "console errors: {errors:?}");
+        eprintln!("screenshots in {}", shots.display());
+        b.c.close().await.unwrap();
+    });
+}
+
+/// Watching games at 2 a second shows one game at a time: every board
+/// shown comes with that game's own moves so far and its own move number,
+/// and a second machine is named as the page names it throughout.
+#[test]
+#[ignore = "needs Chromium and chromedriver (.ci/run installs them)"]
+fn watch_mode_shows_one_game_at_a_time() {
+    if !browser_present() {
+        return;
+    }
+    let (_server, url) = start_server();
+    let (_driver, driver) = start_driver();
+    let shots = scratch("watch");
+    let profile = scratch("watch-profile");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let b = Page::open(&driver, &shots, &profile).await;
+        b.go(&url).await;
+        b.viewport(1280, 720).await;
+        // Every board shown, with the status and move list beside it at that moment.
+        b.js("window.seen = []; new MutationObserver(() => window.seen.push([document.getElementById('status').textContent, document.getElementById('history').textContent])).observe(document.body, {attributes: true, attributeFilter: ['data-board-updates']})")
+            .await;
+        b.js("document.getElementById('opponent').value = 'menace'; document.getElementById('opponent').dispatchEvent(new Event('change'))")
+            .await;
+        b.js("const s = document.getElementById('speed'); s.value = '2'; s.dispatchEvent(new Event('input'))").await;
+        assert_eq!(b.text("#speed-text").await, "2 games a second");
+        b.type_into("#train-games", "3").await;
+        b.click("#train-form button[type=submit]").await;
+        b.until("document.body.dataset.watched === '3'").await;
+        b.until("!document.getElementById('train').disabled").await;
+        let seen = b.js("return window.seen").await;
+        let frames: Vec<(String, String)> = seen
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| (p[0].as_str().unwrap().to_string(), p[1].as_str().unwrap().to_string()))
+            .filter(|(status, _)| status.contains(" plays "))
+            .collect();
+        assert!(frames.len() >= 9, "three games of Hexapawn are at least 9 moves: {frames:?}");
+        for (status, history) in &frames {
+            // "HER plays a2 (move 2 of the game)." beside "Moves: b2 a2".
+            let ply: usize = status.split("(move ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+            let mv = status.split(" plays ").nth(1).unwrap().split(' ').next().unwrap();
+            let moves: Vec<&str> = history.trim_start_matches("Moves: ").split(' ').collect();
+            assert_eq!(moves.len(), ply, "{status} beside {history}");
+            assert_eq!(moves.last().copied(), Some(mv), "{status} beside {history}");
+            assert!(status.starts_with("HER plays") || status.starts_with("A second HER plays"), "{status}");
+        }
+        let page = b.js("return document.body.innerText").await.as_str().unwrap().to_string();
+        assert!(!page.contains("menace wins") && !page.contains("menace plays"), "{page}");
+        assert!(b.text("#progress-text").await.contains("3 of 3 games watched against a second HER"));
+        b.screenshot(&shots.join("watched.png")).await;
+        let errors = b.console_errors(&driver).await;
+        assert!(errors.is_empty(), "console errors: {errors:?}");
+        b.c.close().await.unwrap();
+    });
+}

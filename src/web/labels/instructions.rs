@@ -10,7 +10,7 @@ use crate::game::About;
 use crate::machine::settings::{EmptyBox, Reinforcement, Scope};
 use crate::picture::Picture;
 use crate::symmetry::Symmetry;
-use crate::web::svg::{bead_colour, board_size, n, Options};
+use crate::web::svg::{board_size, n, BeadColour, Options};
 
 const MARGIN: f64 = 18.0;
 const BODY_PT: f64 = 10.0;
@@ -100,15 +100,22 @@ impl Flow {
         self.y += 0.8;
     }
 
-    /// The bead key: a disc, the colour's name and the beads to buy, in columns.
-    fn colour_key(&mut self, counts: &[u64]) {
+    /// The bead key: a disc, the colour's name (and, where a colour is a
+    /// cell's, the cell) and the beads to buy, in columns.
+    fn colour_key(&mut self, counts: &[(BeadColour, u64)], cells: Option<&[String]>) {
         const COLUMNS: usize = 3;
         let row = 6.0;
         let column = self.width() / COLUMNS as f64;
-        for chunk in counts.iter().enumerate().collect::<Vec<_>>().chunks(COLUMNS) {
+        for chunk in counts.chunks(COLUMNS) {
             self.room(row);
-            for (k, &(c, &beads)) in chunk.iter().enumerate() {
-                let (name, css) = bead_colour(c);
+            for (k, &(c, beads)) in chunk.iter().enumerate() {
+                let css = c.css();
+                let name = match (c, cells) {
+                    (BeadColour::Named(i), Some(cells)) => {
+                        format!("{}: {}", c.name(), cells.get(usize::from(i)).map_or("", String::as_str))
+                    }
+                    _ => c.name(),
+                };
                 let x = MARGIN + k as f64 * column;
                 let _ = write!(
                     self.body,
@@ -193,6 +200,24 @@ fn symmetry_words(game: &impl About, count: usize) -> String {
         .map_or_else(|| format!("in one of its {count} symmetric forms"), str::to_string)
 }
 
+/// The kinds of bead a key lists: `in 4 colours`, or `in 10 colours and
+/// numbered 1 to 25`.
+fn kinds(counts: &[(BeadColour, u64)]) -> String {
+    let named = counts.iter().filter(|(c, _)| matches!(c, BeadColour::Named(_))).count();
+    let numbered = counts
+        .iter()
+        .filter_map(|(c, _)| match c {
+            BeadColour::Numbered(k) => Some(*k),
+            BeadColour::Named(_) => None,
+        })
+        .max();
+    let colours = format!("in {named} colour{}", if named == 1 { "" } else { "s" });
+    match numbered {
+        Some(k) => format!("{colours} and numbered 1 to {k}"),
+        None => colours,
+    }
+}
+
 /// The instructions page (or pages) and the board page of a sheet, and
 /// the line their footers begin with.
 pub(super) fn pages<G: Picture>(
@@ -201,7 +226,7 @@ pub(super) fn pages<G: Picture>(
     label: LabelSize,
     per_page: usize,
     label_pages: usize,
-    counts: &[u64],
+    counts: &[(BeadColour, u64)],
 ) -> (Vec<String>, String) {
     let Subject {
         game,
@@ -224,25 +249,31 @@ pub(super) fn pages<G: Picture>(
     ));
 
     flow.heading("What you need");
-    let total: u64 = counts.iter().sum();
+    let total: u64 = counts.iter().map(|&(_, b)| b).sum();
     flow.para(&format!(
-        "{boxes} empty matchboxes; glue or tape; the {} of labels that follow{} ({per_page} labels a page, each {} × {} mm{}); and {total} beads (or sweets, or buttons) in {} colours, of each colour as many as this key says:",
+        "{boxes} empty matchboxes; glue or tape; the {} of labels that follow{} ({per_page} labels a page, each {} × {} mm{}); and {total} beads (or sweets, or buttons) {}, of each as many as this key says:",
         if label_pages == 1 { "page".to_string() } else { format!("{label_pages} pages") },
         if label_pages == 1 { "s" } else { "" },
         n(label.width),
         n(label.height),
         if label == LabelSize::MATCHBOX { ", the top of a common matchbox" } else { "" },
-        counts.len()
+        kinds(counts)
     ));
-    flow.colour_key(counts);
+    let cells: Option<Vec<String>> = game
+        .colours_by_cell()
+        .then(|| game.board().cells.into_iter().map(|c| c.name).collect());
+    flow.colour_key(counts, cells.as_deref());
+    if cells.is_some() {
+        flow.para("Each colour is one cell, the same in every box, as in Michie's MENACE: a bead of that colour plays on that cell of the box's own picture.");
+    }
     let r = settings.reinforcement;
     if r.win > 0 || r.draw > 0 {
         flow.para("This rule adds beads after a win or a draw: keep a spare bag of each colour, at least as many again as the key says.");
     } else {
         flow.para("This rule only ever takes beads away: you need no spares.");
     }
-    if counts.len() > crate::web::svg::BEAD_COLOURS.len() {
-        flow.para("A colour named with a number (\"red 2\") is a second set of beads of that colour: mark those beads (a dot of paint) so that they can be told apart.");
+    if counts.iter().any(|(c, _)| matches!(c, BeadColour::Numbered(_))) {
+        flow.para(&format!("A box with more moves than there are colours ({}) uses numbered beads instead (\"no. 12\"): write the numbers on plain beads, counters or buttons.", crate::web::svg::BEAD_COLOURS.len()));
     }
     if let Some(g) = games_played {
         flow.para(&format!(

@@ -20,7 +20,7 @@ use std::fmt::Write;
 use crate::game::{Game, Player};
 use crate::machine::Machine;
 use crate::picture::{Board, Look, Picture};
-use crate::web::svg::{bead_colour, board_size, n, Options};
+use crate::web::svg::{board_size, box_colours, n, BeadColour, Options};
 use paper::{mm, page_svg, scaled_board, text_at};
 pub use paper::{move_words, move_words_short, LabelError, LabelSize, Paper, Subject};
 use text::{fitted, width, MIN_PT};
@@ -108,8 +108,8 @@ struct LabelText {
     number: String,
     position: String,
     moves: String,
-    /// (colour index, move, beads)
-    legend: Vec<(usize, String, String)>,
+    /// (colour, move, beads)
+    legend: Vec<(BeadColour, String, String)>,
 }
 
 /// How a label's area is shared between its board and its legend.
@@ -166,7 +166,7 @@ fn geometry(size: LabelSize, texts: &[LabelText], board: &Board, min_unit: f64) 
     let small = MIN_PT;
     let name_width = texts
         .iter()
-        .flat_map(|t| t.legend.iter().map(|(c, _, _)| width(&bead_colour(*c).0, small)))
+        .flat_map(|t| t.legend.iter().map(|(c, _, _)| width(&c.name(), small)))
         .fold(0.0, f64::max);
     let move_width = texts
         .iter()
@@ -266,8 +266,8 @@ pub fn sheet<G: Picture>(subject: &Subject<'_, G>, layout: Layout) -> Result<She
                     .moves
                     .iter()
                     .zip(b.beads.iter())
-                    .enumerate()
-                    .map(|(c, (&mv, beads))| (c, game.move_name(&pos, mv), format!("×{beads}")))
+                    .zip(box_colours(*game, &pos, &b.moves))
+                    .map(|((&mv, beads), c)| (c, game.move_name(&pos, mv), format!("×{beads}")))
                     .collect(),
             }
         })
@@ -378,17 +378,15 @@ pub fn sheet<G: Picture>(subject: &Subject<'_, G>, layout: Layout) -> Result<She
 }
 
 /// Beads of each colour over all the boxes, as the labels list them.
-fn texts_beads<G: Game>(subject: &Subject<'_, G>) -> Vec<u64> {
-    let mut counts: Vec<u64> = Vec::new();
+fn texts_beads<G: Picture>(subject: &Subject<'_, G>) -> Vec<(BeadColour, u64)> {
+    let mut counts: std::collections::BTreeMap<BeadColour, u64> = std::collections::BTreeMap::new();
     for b in subject.machine.boxes() {
-        for (c, beads) in b.beads.iter().enumerate() {
-            if counts.len() <= c {
-                counts.resize(c + 1, 0);
-            }
-            counts[c] += u64::from(beads);
+        let colours = box_colours(subject.game, &b.position(subject.game), &b.moves);
+        for (c, beads) in colours.into_iter().zip(b.beads.iter()) {
+            *counts.entry(c).or_default() += u64::from(beads);
         }
     }
-    counts
+    counts.into_iter().collect()
 }
 
 /// Marks continuing the grid's lines into the margins: one cut along each
@@ -459,8 +457,8 @@ fn one_label<G: Picture>(
             .moves
             .iter()
             .zip(b.beads.iter())
-            .enumerate()
-            .map(|(c, (&mv, beads))| (game.move_cells(&pos, mv), c, beads, false))
+            .zip(box_colours(game, &pos, &b.moves))
+            .map(|((&mv, beads), c)| (game.move_cells(&pos, mv), c, beads, false))
             .collect(),
         bare_arrows: true,
         ..Options::default()
@@ -479,7 +477,7 @@ fn one_label<G: Picture>(
     let legend_left = x + size.width - PAD - g.legend_width;
     let legend_top = y + g.body_top + (g.body_height() - text.legend.len() as f64 * LINE) / 2.0;
     for (k, (c, mv, beads)) in text.legend.iter().enumerate() {
-        let (colour, css) = bead_colour(*c);
+        let (colour, css) = (c.name(), c.css());
         let base = legend_top + (k as f64 + 0.78) * LINE;
         let _ = write!(
             out,

@@ -25,6 +25,7 @@ function say(text, ok) {
   m.className = ok ? "ok" : "";
 }
 
+const capitalised = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const plural = (n, one, many) => `${plain(n)} ${n === 1 ? one : many}`;
 
 // A request to the server; a refusal comes back as {error} and is shown, not thrown.
@@ -554,12 +555,19 @@ async function watch(opponent, total, discard) {
       const v = await api("POST", at("/watch"), { opponent, frames, discard: discard && done === 0 });
       const game = v.watched;
       if (frames) {
+        // One game at a time: its moves so far, its board, its box drawn;
+        // nothing of the game before (its changes go until this one ends).
         const each = 1000 / s / Math.max(game.steps.length, 1);
+        const moves = [];
+        $("changes").replaceChildren();
+        $("drawn").replaceChildren(hint());
         for (const step of game.steps) {
+          moves.push(step.move);
+          $("history").textContent = `Moves: ${moves.join(" ")}`;
+          $("status").textContent = `${capitalised(step.mover)} plays ${step.move} (move ${step.ply} of the game).`;
+          if (step.draw) renderDraw(step.draw);
           $("board").innerHTML = step.board;
           boardUpdated();
-          $("status").textContent = `${step.mover} plays ${step.move} (move ${step.ply} of the game).`;
-          if (step.draw) renderDraw(step.draw);
           await pause(each);
         }
       }
@@ -617,7 +625,31 @@ function resetPanels() {
   lastCurves = null;
 }
 
+// The projector layout and the box pictures' size, remembered on this device.
+const LAYOUT_KEY = "menace-projector";
+const SIZE_KEY = "menace-box-size";
+
+function setProjector(on) {
+  document.body.classList.toggle("projector", on);
+  $("projector").setAttribute("aria-pressed", on ? "true" : "false");
+  localStorage.setItem(LAYOUT_KEY, on ? "on" : "off");
+}
+
+function setBoxSize(px) {
+  const size = Math.min(520, Math.max(160, Number(px) || 220));
+  $("box-size").value = String(size);
+  for (const id of ["boxes-list", "last-game"]) {
+    $(id).style.setProperty("--card", `${size}px`);
+    $(id).style.setProperty("--card-scale", String(Math.max(1, size / 220)));
+  }
+  localStorage.setItem(SIZE_KEY, String(size));
+}
+
 function wire() {
+  setProjector(localStorage.getItem(LAYOUT_KEY) === "on");
+  $("projector").addEventListener("click", () => setProjector(!document.body.classList.contains("projector")));
+  setBoxSize(localStorage.getItem(SIZE_KEY) || 220);
+  $("box-size").addEventListener("input", () => setBoxSize($("box-size").value));
   $("board").addEventListener("click", (e) => {
     const cell = e.target.closest("[data-cell]");
     if (cell) clickCell(Number(cell.dataset.cell));

@@ -424,7 +424,7 @@ impl<G: Picture> GameSession<G> {
         match step {
             Step::Machine(mv) | Step::Opponent(mv) => {
                 let machine_to_move = matches!(step, Step::Machine(_));
-                let (frames, spec) = (w.frames, w.spec.to_string());
+                let (frames, spec) = (w.frames, opponent_words(&w.spec, self.name));
                 let after = w.m.position().clone();
                 self.history.push(game.move_name(&before, mv));
                 let ply = self.history.len();
@@ -460,7 +460,8 @@ impl<G: Picture> GameSession<G> {
             }
             Step::Over(result, ending) => {
                 let w = self.watching.take()?;
-                let spec = w.spec;
+                let spec = opponent_words(&w.spec, self.name);
+                let who = capitalised(&spec);
                 let m = w.m;
                 let pos = m.position().clone();
                 let last = m.last_move();
@@ -471,9 +472,9 @@ impl<G: Picture> GameSession<G> {
                     (GameResult::Loss, Ending::MachineResigned) => {
                         format!("{name}'s box is empty: {name} resigns; {spec} wins.")
                     }
-                    (GameResult::Win, Ending::OpponentResigned) => format!("{spec} resigns. {name} wins."),
+                    (GameResult::Win, Ending::OpponentResigned) => format!("{who} resigns. {name} wins."),
                     (GameResult::Win, _) => format!("{name} wins."),
-                    (GameResult::Loss, _) => format!("{spec} wins."),
+                    (GameResult::Loss, _) => format!("{who} wins."),
                     (GameResult::Draw, _) => "A draw.".to_string(),
                 };
                 self.last_changes = self.changes(&changes);
@@ -503,6 +504,23 @@ impl<G: Picture> GameSession<G> {
         }
         self.draw(pos, mv, ply)
     }
+}
+
+/// An opponent as the page names it beside the machine `name`: a second
+/// machine is "a second HER", not "menace".
+fn opponent_words(spec: &OpponentSpec, name: &str) -> String {
+    match spec {
+        OpponentSpec::Menace(_) => format!("a second {name}"),
+        other => other.to_string(),
+    }
+}
+
+/// `text` with its first letter a capital, to begin a sentence.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
 
 /// A point of the curves at `game`: the metrics of `row` that are numbers.

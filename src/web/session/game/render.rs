@@ -14,7 +14,7 @@ use crate::web::session::game::views::{
 };
 use crate::web::session::game::{GameSession, Listed};
 use crate::web::session::requests::BoxQuery;
-use crate::web::svg::{bead_colour, board_svg, box_svg_as, BeadMark, Options};
+use crate::web::svg::{board_svg, box_colours, box_svg_as, BeadMark, Options};
 
 impl<G: Picture> GameSession<G> {
     /// Everything the page shows, as JSON.
@@ -126,28 +126,26 @@ impl<G: Picture> GameSession<G> {
             let card = |l: &Listed<G>| {
                 let b = &l.b;
                 let pos = b.position(&game);
+                let colours = box_colours(&game, &pos, &b.moves);
                 let marks: Vec<BeadMark<G::Move>> = b
                     .moves
                     .iter()
                     .zip(b.beads.iter())
-                    .enumerate()
-                    .map(|(c, (&mv, beads))| BeadMark {
+                    .zip(colours)
+                    .map(|((&mv, beads), colour)| BeadMark {
                         mv,
                         beads,
-                        colour: c,
+                        colour,
                         drawn: false,
                     })
                     .collect();
                 let beads = marks
                     .iter()
-                    .map(|m| {
-                        let (colour, css) = bead_colour(m.colour);
-                        ListedBead {
-                            mv: game.move_name(&pos, m.mv),
-                            beads: m.beads,
-                            colour,
-                            css,
-                        }
+                    .map(|m| ListedBead {
+                        mv: game.move_name(&pos, m.mv),
+                        beads: m.beads,
+                        colour: m.colour.name(),
+                        css: m.colour.css(),
                     })
                     .collect();
                 BoxCard {
@@ -177,16 +175,19 @@ impl<G: Picture> GameSession<G> {
         let game = self.game();
         let b = &self.trainer.machine().boxes()[index as usize];
         let inverse = sym.inverse();
+        // Colours are the box's own (a cell's colour is its cell in the box's position).
+        let colours = box_colours(game, &b.position(game), &b.moves);
         b.moves
             .iter()
             .zip(b.beads.iter())
+            .zip(colours)
             .enumerate()
-            .map(|(c, (&m, beads))| {
+            .map(|(c, ((&m, beads), colour))| {
                 let real = game.map_move(m, inverse);
                 BeadMark {
                     mv: real,
                     beads,
-                    colour: c,
+                    colour,
                     drawn: drawn(real, c),
                 }
             })
@@ -209,15 +210,12 @@ impl<G: Picture> GameSession<G> {
         let marks = self.real_marks(index, sym, |real, _| real == mv);
         let beads = marks
             .iter()
-            .map(|m| {
-                let (colour, css) = bead_colour(m.colour);
-                DrawnBead {
-                    mv: game.move_name(pos, m.mv),
-                    beads: m.beads,
-                    colour,
-                    css,
-                    drawn: m.drawn,
-                }
+            .map(|m| DrawnBead {
+                mv: game.move_name(pos, m.mv),
+                beads: m.beads,
+                colour: m.colour.name(),
+                css: m.colour.css(),
+                drawn: m.drawn,
             })
             .collect();
         Draw::Boxed(BoxDrawn {
@@ -243,14 +241,13 @@ impl<G: Picture> GameSession<G> {
             .map(|c| {
                 let b = &boxes[c.box_index as usize];
                 let colour_index = c.colour as usize;
-                let (colour, css) = bead_colour(colour_index);
                 let seen = self.drawn.iter().rev().find(|d| d.index == c.box_index);
                 let (pos, sym, moment) = match seen {
                     Some(d) => (d.pos.clone(), d.sym, Some(self.moment(b.own_move, d.ply))),
                     None => (b.position(game), G::Symmetry::identity(), None),
                 };
                 let marks = self.real_marks(c.box_index, sym, |_, k| k == colour_index);
-                let mv = marks[colour_index].mv;
+                let (mv, colour) = (marks[colour_index].mv, marks[colour_index].colour);
                 Change {
                     number: c.box_index + 1,
                     own_move: b.own_move,
@@ -259,8 +256,8 @@ impl<G: Picture> GameSession<G> {
                     mv: game.move_name(&pos, mv),
                     mirrored: !sym.is_identity(),
                     mirror_note: (!sym.is_identity()).then(|| self.mirror_note(c.box_index + 1)),
-                    colour,
-                    css,
+                    colour: colour.name(),
+                    css: colour.css(),
                     before: c.before,
                     after: c.after,
                     svg: box_svg_as(game, &pos, &marks, 44.0, self.turned),

@@ -31,7 +31,7 @@ pub(super) struct DrawnBead {
     pub(super) mv: String,
     pub(super) beads: u32,
     pub(super) colour: String,
-    pub(super) css: String,
+    pub(super) css: &'static str,
     pub(super) drawn: bool,
 }
 
@@ -81,7 +81,7 @@ pub(super) struct Change {
     pub(super) mirrored: bool,
     pub(super) mirror_note: Option<String>,
     pub(super) colour: String,
-    pub(super) css: String,
+    pub(super) css: &'static str,
     pub(super) before: u32,
     pub(super) after: u32,
     pub(super) svg: String,
@@ -192,7 +192,7 @@ pub(super) struct ListedBead {
     pub(super) mv: String,
     pub(super) beads: u32,
     pub(super) colour: String,
-    pub(super) css: String,
+    pub(super) css: &'static str,
 }
 
 /// A box listed, drawn with its beads.
