@@ -138,6 +138,11 @@ impl MetricRow {
         )
     }
 
+    /// The row whose metrics `value` gives by name (NaN where it gives none).
+    pub fn from_named(value: impl Fn(&str) -> Option<f64>) -> MetricRow {
+        MetricRow(Metric::ALL.map(|m| value(m.name()).unwrap_or(f64::NAN)))
+    }
+
     /// Each metric with its value, in [`Metric::ALL`]'s order.
     pub fn iter(&self) -> impl Iterator<Item = (Metric, f64)> + '_ {
         Metric::ALL.into_iter().zip(self.0)

@@ -211,9 +211,9 @@ pub fn draw_from_curves(path: &Path, names: &[String], dir: &Path) -> Result<Vec
 /// diverge (a machine that learns or resigns for ever), they show the split.
 pub const SPREAD: (f64, f64) = (0.1, 0.9);
 
-/// A curves file's writer, its header written.
-fn curves_header<W: std::io::Write>(out: W) -> Result<csv::Writer<W>, OutputError> {
-    let mut w = csv::Writer::from_writer(out);
+/// The columns of a curves file (`menace run`'s `curves.csv`, and the
+/// page's curves download), in order.
+pub fn curve_columns() -> Vec<String> {
     let mut header: Vec<String> = [
         "experiment",
         "title",
@@ -233,8 +233,66 @@ fn curves_header<W: std::io::Write>(out: W) -> Result<csv::Writer<W>, OutputErro
         header.extend(Stat::ALL.map(|s| s.column(m)));
     }
     header.push(Stat::Exact.column(Metric::LossRate));
-    w.write_record(&header)?;
+    header
+}
+
+/// A curves file's writer, its header written.
+fn curves_header<W: std::io::Write>(out: W) -> Result<csv::Writer<W>, OutputError> {
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record(curve_columns())?;
     Ok(w)
+}
+
+/// The cells of one row of a curves file after its game column, each given
+/// to `put`: every curve's mean, band and spread over the seeds' `rows` at
+/// game `g`, then the exact expected loss rate (empty where unknown).
+/// `sorted` and `cell` are scratch space, kept between rows.
+pub fn curve_cells<E>(
+    g: u64,
+    rows: &[MetricRow],
+    exact: Option<f64>,
+    sorted: &mut Vec<f64>,
+    cell: &mut String,
+    put: &mut impl FnMut(&str) -> Result<(), E>,
+) -> Result<(), E> {
+    use std::fmt::Write as _;
+    for m in Metric::ALL {
+        let values = rows.iter().map(|row| row[m]);
+        match Band::of(values.clone()) {
+            Some(b) => {
+                // A band never reaches past what is possible (a rate below 0, say).
+                let (lo, hi) = m.bounds(g);
+                sorted.clear();
+                sorted.extend(values.filter(|x| !x.is_nan()));
+                sorted.sort_by(f64::total_cmp);
+                let cells = [
+                    b.mean,
+                    b.low.clamp(lo, hi),
+                    b.high.clamp(lo, hi),
+                    quantile(sorted, SPREAD.0),
+                    quantile(sorted, SPREAD.1),
+                ];
+                for x in cells {
+                    cell.clear();
+                    let _ = write!(cell, "{x:.6}");
+                    put(cell)?;
+                }
+            }
+            None => {
+                for _ in 0..5 {
+                    put("")?;
+                }
+            }
+        }
+    }
+    match exact {
+        Some(rate) => {
+            cell.clear();
+            let _ = write!(cell, "{rate:.6}");
+            put(cell)
+        }
+        None => put(""),
+    }
 }
 
 /// One arm's rows of the curves file: for every game, each curve's mean,
@@ -277,48 +335,14 @@ fn arm_rows<W: std::io::Write>(
             w.write_field(word)?;
         }
         w.write_field(g.to_string())?;
-        for m in Metric::ALL {
-            let values = now.iter().map(|row| row[m]);
-            match Band::of(values.clone()) {
-                Some(b) => {
-                    // A band never reaches past what is possible (a rate below 0, say).
-                    let (lo, hi) = m.bounds(g as u64);
-                    sorted.clear();
-                    sorted.extend(values.filter(|x| !x.is_nan()));
-                    sorted.sort_by(f64::total_cmp);
-                    let cells = [
-                        b.mean,
-                        b.low.clamp(lo, hi),
-                        b.high.clamp(lo, hi),
-                        quantile(&sorted, SPREAD.0),
-                        quantile(&sorted, SPREAD.1),
-                    ];
-                    for x in cells {
-                        use std::fmt::Write as _;
-                        cell.clear();
-                        let _ = write!(cell, "{x:.6}");
-                        w.write_field(&cell)?;
-                    }
-                }
-                None => {
-                    for _ in 0..5 {
-                        w.write_field("")?;
-                    }
-                }
-            }
-        }
         // The exact expected loss rate over the same window as the seeds'.
-        match loss_at.filter(|l| g >= 1 && g <= l.len()) {
-            Some(l) => {
-                let window = (exp.window as usize).clamp(1, g);
-                let rate = l[g - window..g].iter().sum::<f64>() / window as f64;
-                use std::fmt::Write as _;
-                cell.clear();
-                let _ = write!(cell, "{rate:.6}");
-                w.write_field(&cell)?;
-            }
-            None => w.write_field("")?,
-        }
+        let exact = loss_at.filter(|l| g >= 1 && g <= l.len()).map(|l| {
+            let window = (exp.window as usize).clamp(1, g);
+            l[g - window..g].iter().sum::<f64>() / window as f64
+        });
+        curve_cells(g as u64, &now, exact, &mut sorted, &mut cell, &mut |c: &str| {
+            w.write_field(c)
+        })?;
         w.write_record(None::<&[u8]>)?;
     }
     Ok(())

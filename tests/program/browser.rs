@@ -688,7 +688,7 @@ fn perfect_hex_on_the_page() {
         b.until("document.body.dataset.watched === '1' && document.getElementById('stop').disabled")
             .await;
         b.not_busy().await;
-        assert!(b.text("#status").await.contains("perfect wins."), "{}", b.text("#status").await);
+        assert!(b.text("#status").await.contains("Perfect wins."), "{}", b.text("#status").await);
         assert!(b
             .text("#progress-text")
             .await

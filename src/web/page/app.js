@@ -131,6 +131,8 @@ function render(v) {
     (v.trained_against ? `; last trained against ${opponentName(v.trained_against)}` : "");
   $("download").href = at("/state");
   $("labels-pdf").href = at("/labels.pdf");
+  $("curves-csv").href = at("/curves.csv");
+  $("curves-json").href = at("/curves.json");
   $("download").setAttribute("download", `menace-${v.game.replace(/[^a-z0-9]/gi, "-")}.json`);
   $("state-file").textContent = !v.state_file
     ? ""

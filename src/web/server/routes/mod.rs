@@ -3,6 +3,7 @@
 
 mod boxes;
 mod checks;
+mod curves;
 mod downloads;
 mod games;
 mod play;
@@ -48,6 +49,7 @@ pub(super) fn build(config: Config, hooks: TestHooks, addr: SocketAddr) -> (Rout
         .merge(watch::router())
         .merge(boxes::router())
         .merge(downloads::router())
+        .merge(curves::router())
         .merge(stats::router())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
