@@ -1177,6 +1177,12 @@ fn watch_mode_shows_one_game_at_a_time() {
         assert!(!page.contains("menace wins") && !page.contains("menace plays"), "{page}");
         assert!(b.text("#progress-text").await.contains("3 of 3 games watched against a second HER"));
         b.screenshot(&shots.join("watched.png")).await;
+        // The second machine's boxes open like HER's.
+        b.until("!document.getElementById('box-machine-label').hidden").await;
+        b.js("const m = document.getElementById('box-machine'); m.value = 'second'; m.dispatchEvent(new Event('change'))").await;
+        b.wait_for_text("#boxes-summary", "A second HER plays White in hexapawn").await;
+        assert!(b.count("#boxes-list .box-card").await > 0);
+        assert!(b.text("#boxes-list .box-card .title").await.contains("a second HER's move"));
         let errors = b.console_errors(&driver).await;
         assert!(errors.is_empty(), "console errors: {errors:?}");
         b.c.close().await.unwrap();

@@ -318,6 +318,43 @@ fn training_runs_on_the_server_and_the_curves_follow() {
     assert_eq!(state["opponent"], "menace");
     assert!(state["opponent_machine"].is_object());
     assert_eq!(state["games_played"], 350);
+    // The second machine's boxes open like the first's: White's, as many as its file holds.
+    let second = s.get(&format!("/api/sessions/{id}/boxes?machine=second"));
+    assert_eq!(second.status, 200, "{}", second.body);
+    let second = second.json();
+    assert_eq!(second["machine"], "a second HER");
+    assert_eq!(second["side"], "White");
+    let held = state["opponent_machine"]["boxes"].as_array().map(Vec::len);
+    assert_eq!(
+        Some(second["total"].as_u64().unwrap() as usize),
+        held,
+        "{}",
+        state["opponent_machine"]
+    );
+    assert_eq!(second["last_game"].as_array().unwrap().len(), 0);
+    let first = s.get(&format!("/api/sessions/{id}/boxes")).json();
+    assert_eq!(
+        (first["machine"].as_str(), first["side"].as_str()),
+        (Some("HER"), Some("Black"))
+    );
+    assert_eq!(
+        v["second_machine_boxes"],
+        Value::Null,
+        "none before it trained against one"
+    );
+    let now = s.get(&format!("/api/sessions/{id}")).json();
+    assert_eq!(now["second_machine_boxes"], second["total"]);
+    assert_refused(
+        &s.get(&format!("/api/sessions/{id}/boxes?machine=third")),
+        400,
+        "expected first or second",
+    );
+    let (other, _) = s.session(r#"{"game": "hexapawn"}"#);
+    assert_refused(
+        &s.get(&format!("/api/sessions/{other}/boxes?machine=second")),
+        409,
+        "has no second machine",
+    );
 }
 
 /// The page's curves download is what `menace run` writes for the same

@@ -14,7 +14,7 @@ let selected = null;
 let polling = false;
 let lastCurves = null;
 let listedBoxes = -1;
-const boxQuery = { page: 1, own_move: "", find: "" };
+const boxQuery = { page: 1, own_move: "", find: "", machine: "" };
 
 // Games a second, slowest first; the last is "as fast as possible" (trained on the server).
 const SPEEDS = [0.5, 1, 2, 5, 10, 20, 50, Infinity];
@@ -423,10 +423,18 @@ async function refreshBoxes() {
   const q = new URLSearchParams({ page: boxQuery.page });
   if (boxQuery.own_move) q.set("own_move", boxQuery.own_move);
   if (boxQuery.find) q.set("find", boxQuery.find);
+  // The second machine's boxes, while it has one.
+  const second = view && view.second_machine_boxes != null;
+  $("box-machine-label").hidden = !second;
+  if (!second) boxQuery.machine = "";
+  $("box-machine").options[0].textContent = view ? view.machine : "the machine";
+  $("box-machine").options[1].textContent = view ? `a second ${view.machine}` : "the second machine";
+  $("box-machine").value = boxQuery.machine;
+  if (boxQuery.machine) q.set("machine", boxQuery.machine);
   const b = await api("GET", at(`/boxes?${q}`));
   listedBoxes = b.total;
   boxQuery.page = b.page;
-  $("boxes-summary").textContent = `${b.machine} plays ${b.side} in ${b.game}: ${plural(b.total, "box", "boxes")}` +
+  $("boxes-summary").textContent = `${capitalised(b.machine)} plays ${b.side} in ${b.game}: ${plural(b.total, "box", "boxes")}` +
     (b.matched < b.total ? `, ${plain(b.matched)} shown by the filter` : "");
   const menu = $("box-move");
   const keep = boxQuery.own_move;
@@ -622,6 +630,8 @@ function resetPanels() {
   boxQuery.page = 1;
   boxQuery.own_move = "";
   boxQuery.find = "";
+  boxQuery.machine = "";
+  $("box-machine").value = "";
   $("box-move").value = "";
   $("box-find").value = "";
   lastCurves = null;
@@ -724,6 +734,12 @@ function wire() {
     render(v);
     await refreshExtras();
   }));
+  $("box-machine").addEventListener("change", () => {
+    boxQuery.machine = $("box-machine").value;
+    boxQuery.own_move = "";
+    boxQuery.page = 1;
+    guarded(refreshBoxes);
+  });
   $("box-move").addEventListener("change", () => { boxQuery.own_move = $("box-move").value; boxQuery.page = 1; guarded(refreshBoxes); });
   $("box-find").addEventListener("change", () => { boxQuery.find = $("box-find").value.trim(); boxQuery.page = 1; guarded(refreshBoxes); });
   $("box-prev").addEventListener("click", () => { boxQuery.page -= 1; guarded(refreshBoxes); });

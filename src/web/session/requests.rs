@@ -68,6 +68,9 @@ pub struct BoxQuery {
     pub own_move: Option<u32>,
     /// Text the box's position string contains.
     pub find: Option<String>,
+    /// Whose boxes: `first` (the tab's machine, the default) or `second`
+    /// (the second machine it trained against).
+    pub machine: Option<String>,
 }
 
 /// A move the person plays, in notation.

@@ -44,7 +44,7 @@ pub trait Played {
 pub trait Copied {
     /// The boxes the query asks for (at most `limit` a page), the boxes of
     /// the last game first, each with its position drawn and its beads.
-    fn boxes(&self, query: &BoxQuery, limit: usize) -> Deferred<Json>;
+    fn boxes(&self, query: &BoxQuery, limit: usize) -> Result<Deferred<Json>, SessionError>;
     /// The state file, as `menace train --save` writes it.
     fn state(&mut self) -> Deferred<String>;
 }
@@ -155,7 +155,7 @@ mod wrapped {
     }
 
     impl<W: Wraps> Copied for W {
-        fn boxes(&self, query: &BoxQuery, limit: usize) -> Deferred<Json> {
+        fn boxes(&self, query: &BoxQuery, limit: usize) -> Result<Deferred<Json>, SessionError> {
             self.inner().boxes(query, limit)
         }
         fn state(&mut self) -> Deferred<String> {

@@ -28,7 +28,7 @@ async fn boxes(
             let entry = shared.entry(&id)?;
             let limit = shared.config.max_listed_boxes;
             // The boxes shown are copied under the lock and drawn after it.
-            let listed = shared.read(&entry, |slot| Ok(slot.session.boxes(&query, limit)))?;
+            let listed = shared.read(&entry, |slot| Ok(slot.session.boxes(&query, limit)?))?;
             Ok(ok_json(&listed.run()))
         })
         .await

@@ -88,7 +88,7 @@ impl<G: Picture> Played for GameSession<G> {
 }
 
 impl<G: Picture> Copied for GameSession<G> {
-    fn boxes(&self, query: &BoxQuery, limit: usize) -> Deferred<Json> {
+    fn boxes(&self, query: &BoxQuery, limit: usize) -> Result<Deferred<Json>, SessionError> {
         self.boxes_listed(query, limit)
     }
 

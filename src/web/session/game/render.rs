@@ -7,7 +7,9 @@ use crate::game::Player;
 use crate::machine::BeadChange;
 use crate::picture::Picture;
 use crate::symmetry::Symmetry;
+use crate::training::opponent::Opponent;
 use crate::web::session::apart::Deferred;
+use crate::web::session::error::SessionError;
 use crate::web::session::game::views::{
     to_json, BoardView, BoxCard, BoxDrawn, BoxesPage, Change, Curves, Draw, DrawnBead, ListedBead, MoveBoxes,
     MoveShown, RulesView, SessionView,
@@ -40,6 +42,7 @@ impl<G: Picture> GameSession<G> {
             trained_against: self.parked.as_ref().map(|(spec, _)| spec.to_string()),
             board: self.board_view(),
             symmetry_note: self.symmetry_note(),
+            second_machine_boxes: self.second_machine().map(|m| m.boxes().len()),
             rules: RulesView {
                 title: game.title(),
                 rules: game.rules(),
@@ -62,15 +65,38 @@ impl<G: Picture> GameSession<G> {
     }
 
     /// The boxes a query asks for (see [`Copied::boxes`](crate::web::session::traits::Copied::boxes)).
-    pub(super) fn boxes_listed(&self, query: &BoxQuery, limit: usize) -> Deferred<Json> {
+    pub(super) fn boxes_listed(&self, query: &BoxQuery, limit: usize) -> Result<Deferred<Json>, SessionError> {
         let game = self.game();
-        let machine = self.trainer.machine();
+        let second = match query.machine.as_deref().map(str::trim) {
+            None | Some("" | "first") => false,
+            Some("second") => true,
+            Some(other) => {
+                return Err(SessionError::Invalid(format!(
+                    "boxes: machine {other:?}: expected first or second"
+                )))
+            }
+        };
+        let (machine, name, last_game, last_changes) = if second {
+            let machine = self.second_machine().ok_or_else(|| {
+                SessionError::NotNow(format!(
+                    "{} has no second machine: train it against a second {} first",
+                    self.name, self.name
+                ))
+            })?;
+            (machine, format!("a second {}", self.name), &[][..], &[][..])
+        } else {
+            (
+                self.trainer.machine(),
+                self.name.to_string(),
+                &self.last_game[..],
+                &self.last_changes[..],
+            )
+        };
         let all = machine.boxes();
         let find = query.find.as_deref().map(str::trim).filter(|f| !f.is_empty());
-        let changed: Vec<u64> = self.last_changes.iter().map(|c| u64::from(c.number)).collect();
+        let changed: Vec<u64> = last_changes.iter().map(|c| u64::from(c.number)).collect();
         let per_page = query.per_page.unwrap_or(24).clamp(1, limit.max(1));
-        let mut last: Vec<usize> = self
-            .last_game
+        let mut last: Vec<usize> = last_game
             .iter()
             .map(|&i| i as usize)
             .filter(|&i| i < all.len())
@@ -95,7 +121,7 @@ impl<G: Picture> GameSession<G> {
         let copy = |&i: &usize| Listed {
             index: i,
             b: all[i].clone(),
-            in_last_game: self.last_game.contains(&(i as u32)),
+            in_last_game: last_game.contains(&(i as u32)),
             changed: changed.contains(&(i as u64 + 1)),
         };
         let list: Vec<Listed<G>> = matched
@@ -107,7 +133,7 @@ impl<G: Picture> GameSession<G> {
         let last: Vec<Listed<G>> = last.iter().map(copy).collect();
         let mut answer = BoxesPage {
             game: game.spec(),
-            machine: self.name,
+            machine: name,
             side: self.side_name(machine.side()),
             total: all.len(),
             matched: matched.len(),
@@ -122,7 +148,7 @@ impl<G: Picture> GameSession<G> {
             boxes: Vec::new(),
         };
         let (game, turned) = (game.clone(), self.turned);
-        Deferred::new(move || {
+        Ok(Deferred::new(move || {
             let card = |l: &Listed<G>| {
                 let b = &l.b;
                 let pos = b.position(&game);
@@ -161,7 +187,20 @@ impl<G: Picture> GameSession<G> {
             answer.last_game = last.iter().map(card).collect();
             answer.boxes = list.iter().map(card).collect();
             to_json(&answer)
-        })
+        }))
+    }
+
+    /// The second machine the tab's machine trains against (parked, or in
+    /// the training run under way), if it has one.
+    pub(super) fn second_machine(&self) -> Option<&crate::machine::Machine<G>> {
+        let opponent = match &self.parked {
+            Some((_, Some(o))) => o,
+            _ => self.trainer.opponent(),
+        };
+        match opponent {
+            Opponent::Menace(m) => Some(m),
+            _ => None,
+        }
     }
 
     /// The beads of box `index` as marks on the real board that `sym` maps

@@ -170,6 +170,8 @@ pub(super) struct SessionView<'a> {
     pub(super) trained_against: Option<String>,
     pub(super) board: BoardView<'a>,
     pub(super) symmetry_note: Option<String>,
+    /// The boxes of the second machine it trained against, if any.
+    pub(super) second_machine_boxes: Option<usize>,
     pub(super) rules: RulesView,
     pub(super) last_draw: Option<&'a Draw>,
     pub(super) last_changes: &'a [Change],
@@ -220,7 +222,7 @@ pub(super) struct MoveBoxes {
 #[derive(Debug, Serialize)]
 pub(super) struct BoxesPage {
     pub(super) game: String,
-    pub(super) machine: &'static str,
+    pub(super) machine: String,
     pub(super) side: &'static str,
     pub(super) total: usize,
     pub(super) matched: usize,
