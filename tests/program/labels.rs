@@ -357,8 +357,52 @@ fn menaces_304_boxes_and_michies_rule() {
         "put the bead drawn back with 3 more of its colour",
         "MENACE's move 2 (move 3 of the game)",
         "spare bag",
+        // Michie's nine colours, one a cell (a1 is the bottom left, c3 the top right).
+        "9 colours",
+        "red: a1",
+        "blue: b1",
+        "purple: b2",
+        "black: c3",
+        "Each colour is one cell, the same in every box",
     ] {
         assert!(text.contains(said), "the instructions do not say {said:?}:\n{text}");
+    }
+}
+
+/// No sheet spends a page on a few lines: a trained machine's instructions
+/// (a line longer than a fresh one's) still fit one page of A4 or Letter,
+/// so the sheet is the instructions, the board and the label pages
+/// (MENACE on Letter after 30 games took a page for its last 6 lines).
+#[test]
+#[ignore = "needs poppler-utils (.ci/run installs it)"]
+fn no_sheet_has_a_near_empty_page() {
+    if !poppler_present() {
+        return;
+    }
+    let dir = scratch("near-empty");
+    for (game, boxes) in [("tictactoe", 304), ("hexapawn", 19)] {
+        let state = dir.join(format!("{game}.json"));
+        let out = menace(&["train", game, "--games", "30", "--save", state.to_str().unwrap()]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        for paper in ["a4", "letter"] {
+            let pdf = dir.join(format!("{game}-{paper}.pdf"));
+            let out = menace(&[
+                "boxes",
+                game,
+                "--state",
+                state.to_str().unwrap(),
+                "--pdf",
+                pdf.to_str().unwrap(),
+                "--paper",
+                paper,
+            ]);
+            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            // 21 labels a page (see hers_19_boxes_on_a4_and_letter).
+            let pages = page_sizes(&pdf).len();
+            assert_eq!(pages, 2 + usize::div_ceil(boxes, 21), "{game} on {paper}");
+            assert!(page_text(&pdf, 1).contains("after 30 games of training"));
+            assert!(page_text(&pdf, 2).contains("A board for"), "{game} on {paper}");
+        }
     }
 }
 

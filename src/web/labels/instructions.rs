@@ -16,6 +16,9 @@ const MARGIN: f64 = 18.0;
 const BODY_PT: f64 = 10.0;
 const HEAD_PT: f64 = 12.5;
 const TITLE_PT: f64 = 16.0;
+/// A last page used less than this much is near empty: the instructions
+/// are set smaller (to 85% at least) to save it.
+const NEAR_EMPTY: f64 = 0.3;
 
 /// Text set down a page, onto a new page when it is full.
 struct Flow {
@@ -23,16 +26,33 @@ struct Flow {
     pages: Vec<String>,
     body: String,
     y: f64,
+    /// The type's size, as a share of the sizes above (smaller to fit a page).
+    scale: f64,
 }
 
 impl Flow {
     fn new(paper: Paper) -> Flow {
+        Flow::scaled(paper, 1.0)
+    }
+
+    fn scaled(paper: Paper, scale: f64) -> Flow {
         Flow {
             paper,
             pages: Vec::new(),
             body: String::new(),
             y: MARGIN,
+            scale,
         }
+    }
+
+    /// A type size of the flow: `pt` at its scale.
+    fn pt(&self, pt: f64) -> f64 {
+        pt * self.scale
+    }
+
+    /// How full its last page is, from 0 (empty) to 1.
+    fn last_page_used(&self) -> f64 {
+        (self.y - MARGIN) / (self.bottom() - MARGIN)
     }
 
     fn width(&self) -> f64 {
@@ -68,35 +88,35 @@ impl Flow {
     }
 
     fn title(&mut self, text: &str) {
-        self.lines(text, TITLE_PT, 0.0, "#111");
+        self.lines(text, self.pt(TITLE_PT), 0.0, "#111");
         self.y += 1.0;
     }
 
     fn heading(&mut self, text: &str) {
-        self.room(4.0 * mm(HEAD_PT));
+        self.room(4.0 * mm(self.pt(HEAD_PT)));
         self.y += 2.5;
-        self.lines(text, HEAD_PT, 0.0, "#111");
+        self.lines(text, self.pt(HEAD_PT), 0.0, "#111");
         self.y += 0.5;
     }
 
     fn para(&mut self, text: &str) {
-        self.lines(text, BODY_PT, 0.0, "#222");
+        self.lines(text, self.pt(BODY_PT), 0.0, "#222");
         self.y += 1.2;
     }
 
     /// A numbered step, its text hanging beside its number.
     fn step(&mut self, number: usize, text: &str) {
-        let leading = mm(BODY_PT) * 1.3;
+        let leading = mm(self.pt(BODY_PT)) * 1.3;
         self.room(leading);
         self.body.push_str(&text_at(
             MARGIN + 4.0,
             self.y + 0.75 * leading,
-            BODY_PT,
+            self.pt(BODY_PT),
             "end",
             "#222",
             &format!("{number}."),
         ));
-        self.lines(text, BODY_PT, 6.0, "#222");
+        self.lines(text, self.pt(BODY_PT), 6.0, "#222");
         self.y += 0.8;
     }
 
@@ -123,13 +143,13 @@ impl Flow {
                     n(x + 2.5),
                     n(self.y + row / 2.0)
                 );
-                let base = self.y + row / 2.0 + 0.35 * mm(BODY_PT);
+                let base = self.y + row / 2.0 + 0.35 * mm(self.pt(BODY_PT));
                 self.body
-                    .push_str(&text_at(x + 6.0, base, BODY_PT, "start", "#222", &name));
+                    .push_str(&text_at(x + 6.0, base, self.pt(BODY_PT), "start", "#222", &name));
                 self.body.push_str(&text_at(
                     x + column - 6.0,
                     base,
-                    BODY_PT,
+                    self.pt(BODY_PT),
                     "end",
                     "#111",
                     &format!("{beads} bead{}", if beads == 1 { "" } else { "s" }),
@@ -238,138 +258,154 @@ pub(super) fn pages<G: Picture>(
     let settings = machine.settings();
     let side = machine.side();
     let boxes = machine.boxes().len();
-    let mut flow = Flow::new(paper);
-    flow.title(&format!(
-        "{name}: build it from {boxes} matchboxes, and play it by hand"
-    ));
-    flow.para(&format!(
-        "{} {name} plays {} in {spec}; you, or a pupil, play the other side.",
-        lineage(*game),
-        game.player_name(side)
-    ));
-
-    flow.heading("What you need");
-    let total: u64 = counts.iter().map(|&(_, b)| b).sum();
-    flow.para(&format!(
-        "{boxes} empty matchboxes; glue or tape; the {} of labels that follow{} ({per_page} labels a page, each {} × {} mm{}); and {total} beads (or sweets, or buttons) {}, of each as many as this key says:",
-        if label_pages == 1 { "page".to_string() } else { format!("{label_pages} pages") },
-        if label_pages == 1 { "s" } else { "" },
-        n(label.width),
-        n(label.height),
-        if label == LabelSize::MATCHBOX { ", the top of a common matchbox" } else { "" },
-        kinds(counts)
-    ));
-    let cells: Option<Vec<String>> = game
-        .colours_by_cell()
-        .then(|| game.board().cells.into_iter().map(|c| c.name).collect());
-    flow.colour_key(counts, cells.as_deref());
-    if cells.is_some() {
-        flow.para("Each colour is one cell, the same in every box, as in Michie's MENACE: a bead of that colour plays on that cell of the box's own picture.");
-    }
-    let r = settings.reinforcement;
-    if r.win > 0 || r.draw > 0 {
-        flow.para("This rule adds beads after a win or a draw: keep a spare bag of each colour, at least as many again as the key says.");
-    } else {
-        flow.para("This rule only ever takes beads away: you need no spares.");
-    }
-    if counts.iter().any(|(c, _)| matches!(c, BeadColour::Numbered(_))) {
-        flow.para(&format!("A box with more moves than there are colours ({}) uses numbered beads instead (\"no. 12\"): write the numbers on plain beads, counters or buttons.", crate::web::svg::BEAD_COLOURS.len()));
-    }
-    if let Some(g) = games_played {
-        flow.para(&format!(
-            "The labels give the beads of this machine after {g} games of training, not those of a fresh machine."
+    // The instructions at full size; where their last page would hold only
+    // a few lines, a little smaller, so that no page is near empty.
+    let write = |scale: f64| {
+        let mut flow = Flow::scaled(paper, scale);
+        flow.title(&format!(
+            "{name}: build it from {boxes} matchboxes, and play it by hand"
         ));
-    }
+        flow.para(&format!(
+            "{} {name} plays {} in {spec}; you, or a pupil, play the other side.",
+            lineage(*game),
+            game.player_name(side)
+        ));
 
-    flow.heading("Build it");
-    let example_move = machine.boxes().iter().map(|b| b.own_move).max().unwrap_or(1).min(2);
-    flow.step(1, "Cut out the labels along their thin grey lines. The black marks in the margins continue those lines, so that one straight cut runs across a whole row or column.");
-    flow.step(2, "Glue one label on the top of each matchbox.");
-    let placements = machine.boxes().iter().any(|b| {
-        let pos = b.position(*game);
-        b.moves.iter().any(|&mv| game.move_cells(&pos, mv).from.is_none())
-    });
-    flow.step(
-        3,
-        &format!(
-            "Fill each box as its label lists: for each coloured disc, as many beads of that colour as the number after the move (\"×1\" is one bead). The {} of that colour on the label's board is the move the colour stands for.",
-            if placements { "disc (a cell to place on)" } else { "arrow" }
-        ),
-    );
-    flow.step(
-        4,
-        &format!(
-            "Stand the boxes in the order of their numbers. Each label says which of {name}'s moves it is for: \"{}\" on a label is {}. {name}'s moves are counted on their own; the game's moves count both players' moves, from the first.",
-            move_words_short(name, side, example_move),
-            move_words(name, side, example_move)
-        ),
-    );
-
-    flow.heading("Play a game");
-    let first = game.player_name(game.turn(&game.start()));
-    let mover = if game.turn(&game.start()) == side {
-        format!("{name} plays {}, so it moves first", game.player_name(side))
-    } else {
-        format!("{name} plays {}, so it moves second", game.player_name(side))
-    };
-    flow.step(
-        1,
-        &format!("Set up the board (the page after this one is one to print). {first} moves first; {mover}."),
-    );
-    let symmetries = <G::Symmetry as Symmetry>::ALL.len();
-    let symmetry = if settings.symmetry && symmetries > 1 {
-        format!(
-            " A box also stands for its board {}: if the table shows a label's board that way, play the bead's move that way too.",
-            symmetry_words(*game, symmetries)
-        )
-    } else {
-        String::new()
-    };
-    flow.step(
-        2,
-        &format!("When it is {name}'s turn, find the box whose label shows the position on the board, among the boxes for that move.{symmetry}"),
-    );
-    flow.step(3, "Shake the box, open it, and take out one bead without looking.");
-    flow.step(4, &format!("Play the move of that bead's colour for {name} (its {} on the label). Put the bead on top of its box, or beside it with the box left open: after the game you need to know which bead came from which box.", if placements { "disc" } else { "arrow" }));
-    flow.step(5, "Make the other side's move, and go on until the game ends.");
-
-    let rule = if r == Reinforcement::GARDNER {
-        "Gardner's rule".to_string()
-    } else if r == Reinforcement::MICHIE {
-        "Michie's rule".to_string()
-    } else {
-        format!("the rule {r}")
-    };
-    flow.heading(&format!("After the game: {rule}"));
-    for line in reinforcement_steps(&r, name, game.can_draw()) {
-        flow.para(&line);
-    }
-
-    flow.heading("An empty box");
-    match settings.empty_box {
-        EmptyBox::Resign => {
-            let gardner = if r.scope == Scope::Last {
-                format!(" and, as after any loss, the bead of {name}'s last move (the one that led there) is taken away")
-            } else {
-                String::new()
-            };
+        flow.heading("What you need");
+        let total: u64 = counts.iter().map(|&(_, b)| b).sum();
+        flow.para(&format!(
+            "{boxes} empty matchboxes; glue or tape; the {} of labels that follow{} ({per_page} labels a page, each {} × {} mm{}); and {total} beads (or sweets, or buttons) {}, of each as many as this key says:",
+            if label_pages == 1 { "page".to_string() } else { format!("{label_pages} pages") },
+            if label_pages == 1 { "s" } else { "" },
+            n(label.width),
+            n(label.height),
+            if label == LabelSize::MATCHBOX { ", the top of a common matchbox" } else { "" },
+            kinds(counts)
+        ));
+        let cells: Option<Vec<String>> = game
+            .colours_by_cell()
+            .then(|| game.board().cells.into_iter().map(|c| c.name).collect());
+        flow.colour_key(counts, cells.as_deref());
+        if cells.is_some() {
+            flow.para("Each colour is one cell, the same in every box, as in Michie's MENACE: a bead of that colour plays on that cell of the box's own picture.");
+        }
+        let r = settings.reinforcement;
+        if r.win > 0 || r.draw > 0 {
+            flow.para("This rule adds beads after a win or a draw: keep a spare bag of each colour, at least as many again as the key says.");
+        } else {
+            flow.para("This rule only ever takes beads away: you need no spares.");
+        }
+        if counts.iter().any(|(c, _)| matches!(c, BeadColour::Numbered(_))) {
+            flow.para(&format!("A box with more moves than there are colours ({}) uses numbered beads instead (\"no. 12\"): write the numbers on plain beads, counters or buttons.", crate::web::svg::BEAD_COLOURS.len()));
+        }
+        if let Some(g) = games_played {
             flow.para(&format!(
-                "If the box for the position is empty, {name} resigns: the game counts as a loss{gardner}. A box that empties this way tells you the move that led to it loses."
+                "The labels give the beads of this machine after {g} games of training, not those of a fresh machine."
             ));
         }
-        EmptyBox::Restock => flow.para(&format!(
-            "If the box for the position is empty, fill it again with its starting beads (for {name}'s move k, as many of each colour as the schedule {} gives for k) and draw from it.",
-            settings.beads
-        )),
-        EmptyBox::Floor(k) => flow.para(&format!(
-            "No colour ever drops below {k} bead{} in a box: where taking one away would leave fewer, leave it in. So no box ever empties.",
-            if k == 1 { "" } else { "s" }
-        )),
-    }
 
-    flow.para(&format!(
-        "Keep a tally of wins, draws and losses: {name} should lose less and less often."
-    ));
+        flow.heading("Build it");
+        let example_move = machine.boxes().iter().map(|b| b.own_move).max().unwrap_or(1).min(2);
+        flow.step(1, "Cut out the labels along their thin grey lines. The black marks in the margins continue those lines, so that one straight cut runs across a whole row or column.");
+        flow.step(2, "Glue one label on the top of each matchbox.");
+        let placements = machine.boxes().iter().any(|b| {
+            let pos = b.position(*game);
+            b.moves.iter().any(|&mv| game.move_cells(&pos, mv).from.is_none())
+        });
+        flow.step(
+            3,
+            &format!(
+                "Fill each box as its label lists: for each coloured disc, as many beads of that colour as the number after the move (\"×1\" is one bead). The {} of that colour on the label's board is the move the colour stands for.",
+                if placements { "disc (a cell to place on)" } else { "arrow" }
+            ),
+        );
+        flow.step(
+            4,
+            &format!(
+                "Stand the boxes in the order of their numbers. Each label says which of {name}'s moves it is for: \"{}\" on a label is {}. {name}'s moves are counted on their own; the game's moves count both players' moves, from the first.",
+                move_words_short(name, side, example_move),
+                move_words(name, side, example_move)
+            ),
+        );
+
+        flow.heading("Play a game");
+        let first = game.player_name(game.turn(&game.start()));
+        let mover = if game.turn(&game.start()) == side {
+            format!("{name} plays {}, so it moves first", game.player_name(side))
+        } else {
+            format!("{name} plays {}, so it moves second", game.player_name(side))
+        };
+        flow.step(
+            1,
+            &format!("Set up the board (the page after this one is one to print). {first} moves first; {mover}."),
+        );
+        let symmetries = <G::Symmetry as Symmetry>::ALL.len();
+        let symmetry = if settings.symmetry && symmetries > 1 {
+            format!(
+                " A box also stands for its board {}: if the table shows a label's board that way, play the bead's move that way too.",
+                symmetry_words(*game, symmetries)
+            )
+        } else {
+            String::new()
+        };
+        flow.step(
+            2,
+            &format!("When it is {name}'s turn, find the box whose label shows the position on the board, among the boxes for that move.{symmetry}"),
+        );
+        flow.step(3, "Shake the box, open it, and take out one bead without looking.");
+        flow.step(4, &format!("Play the move of that bead's colour for {name} (its {} on the label). Put the bead on top of its box, or beside it with the box left open: after the game you need to know which bead came from which box.", if placements { "disc" } else { "arrow" }));
+        flow.step(5, "Make the other side's move, and go on until the game ends.");
+
+        let rule = if r == Reinforcement::GARDNER {
+            "Gardner's rule".to_string()
+        } else if r == Reinforcement::MICHIE {
+            "Michie's rule".to_string()
+        } else {
+            format!("the rule {r}")
+        };
+        flow.heading(&format!("After the game: {rule}"));
+        for line in reinforcement_steps(&r, name, game.can_draw()) {
+            flow.para(&line);
+        }
+
+        flow.heading("An empty box");
+        match settings.empty_box {
+            EmptyBox::Resign => {
+                let gardner = if r.scope == Scope::Last {
+                    format!(" and, as after any loss, the bead of {name}'s last move (the one that led there) is taken away")
+                } else {
+                    String::new()
+                };
+                flow.para(&format!(
+                    "If the box for the position is empty, {name} resigns: the game counts as a loss{gardner}. A box that empties this way tells you the move that led to it loses."
+                ));
+            }
+            EmptyBox::Restock => flow.para(&format!(
+                "If the box for the position is empty, fill it again with its starting beads (for {name}'s move k, as many of each colour as the schedule {} gives for k) and draw from it.",
+                settings.beads
+            )),
+            EmptyBox::Floor(k) => flow.para(&format!(
+                "No colour ever drops below {k} bead{} in a box: where taking one away would leave fewer, leave it in. So no box ever empties.",
+                if k == 1 { "" } else { "s" }
+            )),
+        }
+
+        flow.para(&format!(
+            "Keep a tally of wins, draws and losses: {name} should lose less and less often."
+        ));
+        flow
+    };
+    let mut flow = write(1.0);
+    for scale in [0.95, 0.9, 0.85] {
+        if flow.pages.is_empty() || flow.last_page_used() > NEAR_EMPTY {
+            break;
+        }
+        let smaller = write(scale);
+        if smaller.pages.len() < flow.pages.len() {
+            flow = smaller;
+            break;
+        }
+    }
     let footer = format!("menace boxes {spec}: {}", settings.describe());
 
     // The board to play on: the cells named, and the start position beside.
