@@ -1020,6 +1020,11 @@ fn counters_follow_training_and_a_new_machine_starts_clean() {
         let summary = b.text("#boxes-summary").await;
         assert!(!summary.contains("filter"), "{summary}");
         assert!(summary.contains("19 boxes"), "{summary}");
+        // No word of the old machine (MENACE, noughts and crosses) is left in any panel.
+        for panel in ["#play-panel", "#box-panel", "#train-panel", "#charts-panel", "#rules-panel", "#boxes-panel", "#message"] {
+            let text = b.text(panel).await;
+            assert!(!text.contains("MENACE") && !text.contains("tictactoe"), "{panel}: {text}");
+        }
         let errors = b.console_errors(&driver).await;
         assert!(errors.is_empty(), "console errors: {errors:?}");
         b.c.close().await.unwrap();
@@ -1115,7 +1120,6 @@ fn the_projector_layout_keeps_the_moment_of_learning_in_view() {
             b.js("return document.documentElement.clientWidth").await,
         );
         assert_eq!(scroll, client, "no overflow at 400 px");
-        b.click("#projector").await;
         let errors = b.console_errors(&driver).await;
         assert!(errors.is_empty(), "console errors: {errors:?}");
         eprintln!("screenshots in {}", shots.display());
