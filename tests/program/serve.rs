@@ -5,6 +5,7 @@
 use crate::common;
 
 mod holes;
+mod network;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};

@@ -42,8 +42,25 @@ fn asset(kind: &'static str, text: &'static str) -> Response {
         .into_response()
 }
 
+/// The page itself: never inside another site's frame (a page that
+/// frames it could trick a click), whoever links to it.
 async fn index() -> Response {
-    asset("text/html; charset=utf-8", INDEX_HTML)
+    (
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/html; charset=utf-8"),
+            ),
+            (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+            (header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")),
+            (
+                header::CONTENT_SECURITY_POLICY,
+                HeaderValue::from_static("frame-ancestors 'none'"),
+            ),
+        ],
+        INDEX_HTML,
+    )
+        .into_response()
 }
 
 async fn font() -> Response {

@@ -25,6 +25,11 @@ pub struct Config {
     pub state: Option<PathBuf>,
     /// Connections open at once; more are closed as they arrive.
     pub max_connections: usize,
+    /// Connections open at once from one address (one device, or a room
+    /// behind one router); more from it are closed as they arrive, so that
+    /// one device cannot take every connection. A connection carries one
+    /// request at a time, so this also caps an address's requests in flight.
+    pub max_connections_per_address: usize,
     /// The time a connection has to send a request's head, and the most an
     /// idle connection is kept open.
     pub header_timeout: Duration,
@@ -55,6 +60,7 @@ impl Default for Config {
             max_listed_boxes: 2000,
             state: None,
             max_connections: 256,
+            max_connections_per_address: 32,
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(60),
             workers: 4,

@@ -53,7 +53,14 @@ async fn checked(shared: &Shared, request: Request) -> Result<Request, ApiError>
             ));
         }
     }
-    if headers.get("sec-fetch-site").is_some_and(|v| v == "cross-site") {
+    // A link to the page from another site (a school's page, a file) opens
+    // it: a top-level GET of the page is a navigation, which changes nothing.
+    // Everything else another site asks is refused.
+    let navigation = request.method() == Method::GET
+        && request.uri().path() == "/"
+        && headers.get("sec-fetch-mode").is_some_and(|v| v == "navigate")
+        && headers.get("sec-fetch-dest").is_none_or(|v| v == "document");
+    if headers.get("sec-fetch-site").is_some_and(|v| v == "cross-site") && !navigation {
         return Err(ApiError::new(
             ErrorKind::Forbidden,
             "cross-site requests are refused: only this server's own page may use it",

@@ -2,7 +2,7 @@
 //! sessions swept, and on shutdown training stopped and saved before the
 //! connections are closed.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -53,6 +53,7 @@ pub async fn serve_with(
         })
     };
     let connections = Arc::new(Semaphore::new(max_connections));
+    let per_address = PerAddress::new(shared.config.max_connections_per_address);
     let (closing, closed) = tokio::sync::watch::channel(false);
     tokio::pin!(shutdown);
     loop {
@@ -60,13 +61,19 @@ pub async fn serve_with(
             _ = &mut shutdown => break,
             accepted = listener.accept() => accepted,
         };
-        let stream = match accepted {
-            Ok((stream, _)) => stream,
+        let (stream, peer) = match accepted {
+            Ok(accepted) => accepted,
             // Out of file descriptors, a connection reset before accept: go on.
             Err(_) => {
                 tokio::time::sleep(Duration::from_millis(5)).await;
                 continue;
             }
+        };
+        // One address's share first: an address over its own cap takes
+        // nothing from the others.
+        let Some(own) = per_address.take(peer.ip()) else {
+            drop(stream);
+            continue;
         };
         let Ok(permit) = connections.clone().try_acquire_owned() else {
             // Over the cap: closed at once.
@@ -76,7 +83,7 @@ pub async fn serve_with(
         let service = TowerToHyperService::new(router.clone());
         let mut closed = closed.clone();
         tokio::spawn(async move {
-            let _permit = permit;
+            let _permit = (permit, own);
             let _ = stream.set_nodelay(true);
             let mut builder = hyper::server::conn::http1::Builder::new();
             builder.timer(TokioTimer::new()).header_read_timeout(header_timeout);
@@ -103,6 +110,52 @@ pub async fn serve_with(
     shared.work.close();
     sweeper.abort();
     Ok(())
+}
+
+/// Connections open from each address, capped: an entry is dropped when
+/// its address has none open, so the map holds only addresses connected now.
+#[derive(Clone)]
+struct PerAddress {
+    limit: usize,
+    open: Arc<std::sync::Mutex<std::collections::HashMap<IpAddr, usize>>>,
+}
+
+/// One connection's place in its address's count, given back when dropped.
+struct AddressPermit {
+    of: PerAddress,
+    ip: IpAddr,
+}
+
+impl PerAddress {
+    fn new(limit: usize) -> PerAddress {
+        PerAddress {
+            limit: limit.max(1),
+            open: Arc::default(),
+        }
+    }
+
+    /// A place for one more connection from `ip`, unless it has its limit open.
+    fn take(&self, ip: IpAddr) -> Option<AddressPermit> {
+        let mut open = self.open.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let n = open.entry(ip).or_insert(0);
+        if *n >= self.limit {
+            return None;
+        }
+        *n += 1;
+        Some(AddressPermit { of: self.clone(), ip })
+    }
+}
+
+impl Drop for AddressPermit {
+    fn drop(&mut self) {
+        let mut open = self.of.open.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(n) = open.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                open.remove(&self.ip);
+            }
+        }
+    }
 }
 
 /// A server started on its own threads (for tests and embedding).
