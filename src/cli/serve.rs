@@ -8,7 +8,7 @@ use anyhow::{anyhow, Context};
 use clap::Args;
 
 use menace::fsutil::{check_writable, lock, read_regular_text, remove_leftovers};
-use menace::web::server::{serve_with, Config, TestHooks};
+use menace::web::server::{serve_doors, ClassKeys, Config, Door, TestHooks};
 use menace::web::session::load_session;
 
 #[derive(Args)]
@@ -16,9 +16,16 @@ pub struct ServeArgs {
     /// The port to listen on (0: any free port).
     #[arg(long, default_value_t = 8000)]
     port: u16,
-    /// The address to listen on; only this computer can reach the default.
-    #[arg(long, default_value = "127.0.0.1")]
-    host: IpAddr,
+    /// The address to listen on; only this computer can reach the default
+    /// [default: 127.0.0.1, or with --classroom this computer's address on its network].
+    #[arg(long)]
+    host: Option<IpAddr>,
+    /// A classroom: one machine the class plays from its own devices. Listens
+    /// on the network address (students join with a code) and on 127.0.0.1
+    /// (the teacher); prints the join address, the code, a QR code and the
+    /// teacher's link.
+    #[arg(long)]
+    classroom: bool,
     /// A host name the page may be opened by, besides the address listened on
     /// (e.g. this computer's name on the classroom network); may be repeated.
     #[arg(long, value_name = "NAME")]
@@ -32,8 +39,17 @@ pub struct ServeArgs {
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
+    let keys = args.classroom.then(ClassKeys::random);
+    let host = match (args.host, args.classroom) {
+        (Some(h), _) => h,
+        (None, false) => IpAddr::from([127, 0, 0, 1]),
+        (None, true) => network_address().ok_or_else(|| {
+            anyhow!("--classroom: this computer has no network address to offer the class (give one with --host)")
+        })?,
+    };
     let mut config = Config {
         hosts: args.allow_host.clone(),
+        classroom: keys.clone(),
         ..Config::default()
     };
     let hooks = TestHooks {
@@ -62,19 +78,48 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         .build()
         .context("cannot start the server's runtime")?;
     let served = runtime.block_on(async {
-        let addr = SocketAddr::new(args.host, args.port);
+        let addr = SocketAddr::new(host, args.port);
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .with_context(|| format!("cannot listen on {addr}"))?;
         let addr = listener.local_addr()?;
-        let host = match addr.ip() {
-            IpAddr::V6(ip) => format!("[{ip}]"),
-            IpAddr::V4(ip) => ip.to_string(),
+        let shown = |addr: SocketAddr| match addr.ip() {
+            IpAddr::V6(ip) => format!("http://[{ip}]:{}/", addr.port()),
+            IpAddr::V4(ip) => format!("http://{ip}:{}/", addr.port()),
         };
-        outln!(
-            "menace serve: open http://{host}:{}/ in a browser (Ctrl-C stops)",
-            addr.port()
-        );
+        let mut listeners = Vec::new();
+        match &keys {
+            None => {
+                outln!("menace serve: open {} in a browser (Ctrl-C stops)", shown(addr));
+                listeners.push((listener, Door::Teacher));
+            }
+            Some(keys) => {
+                // The room's door, and this computer's own (the teacher's), on the same port.
+                let own = SocketAddr::new(IpAddr::from([127, 0, 0, 1]), addr.port());
+                let room = if addr.ip().is_loopback() && addr.ip() == own.ip() {
+                    Door::Teacher
+                } else {
+                    Door::Room
+                };
+                listeners.push((listener, room));
+                if room == Door::Room {
+                    let teacher = tokio::net::TcpListener::bind(own)
+                        .await
+                        .with_context(|| format!("cannot listen on {own} (the teacher's door)"))?;
+                    listeners.push((teacher, Door::Teacher));
+                }
+                let join = format!("{}?code={}", shown(addr), keys.code);
+                outln!(
+                    "menace serve --classroom: the class joins at {}  code {}",
+                    shown(addr),
+                    keys.code
+                );
+                outln!("  or by this QR code ({join}):");
+                outln!("{}", qr_text(&join));
+                outln!("teacher, on this computer: {} (Ctrl-C stops)", shown(own));
+                outln!("teacher, from another device: {}?teacher={}", shown(addr), keys.token);
+            }
+        }
         if let Some(path) = &config.state {
             outln!("machine state file: {}", path.display());
         }
@@ -87,11 +132,35 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
                 std::process::exit(130);
             });
         };
-        serve_with(listener, config, hooks, shutdown)
+        serve_doors(listeners, config, hooks, shutdown)
             .await
             .context("the server stopped")
     });
     // Blocking work still running (a request's solve) is not waited for.
     runtime.shutdown_timeout(Duration::from_millis(100));
     served
+}
+
+/// This computer's address on its network: the one it would send from to
+/// an outside address. A UDP socket's connect only picks a route; nothing
+/// is sent.
+fn network_address() -> Option<IpAddr> {
+    let socket = std::net::UdpSocket::bind("0.0.0.0:0").ok()?;
+    // TEST-NET-1 (RFC 5737): never a real host.
+    socket.connect("192.0.2.1:9").ok()?;
+    let ip = socket.local_addr().ok()?.ip();
+    (!ip.is_unspecified() && !ip.is_loopback()).then_some(ip)
+}
+
+/// `text` as a QR code drawn in the terminal, two rows of modules a line
+/// (upper and lower half blocks), with its quiet zone.
+fn qr_text(text: &str) -> String {
+    match qrcode::QrCode::new(text.as_bytes()) {
+        Ok(code) => code
+            .render::<qrcode::render::unicode::Dense1x2>()
+            .dark_color(qrcode::render::unicode::Dense1x2::Light)
+            .light_color(qrcode::render::unicode::Dense1x2::Dark)
+            .build(),
+        Err(e) => format!("(no QR code: {e})"),
+    }
 }

@@ -46,6 +46,9 @@ pub struct Config {
     pub max_renders: usize,
     /// Host names accepted besides the address served (`--allow-host`).
     pub hosts: Vec<String>,
+    /// `--classroom`: one class machine played from the room's devices, a
+    /// join code for students and a token for the teacher.
+    pub classroom: Option<crate::web::server::class::ClassKeys>,
 }
 
 impl Default for Config {
@@ -68,6 +71,7 @@ impl Default for Config {
             renderers: 1,
             max_renders: 8,
             hosts: Vec::new(),
+            classroom: None,
         }
     }
 }

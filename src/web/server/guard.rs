@@ -9,11 +9,12 @@ use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
-use axum::http::{header, Method};
+use axum::http::{header, HeaderValue, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use hyper::body::Body as _;
 
+use crate::web::server::class::{Class, Door, Role};
 use crate::web::server::error::{ApiError, ErrorKind};
 use crate::web::server::shared::Shared;
 
@@ -21,13 +22,56 @@ use crate::web::server::shared::Shared;
 /// server (no other web page can drive it, nor a rebound name), a body must
 /// be JSON, within the size allowed, and sent within the time allowed.
 pub(super) async fn guard(State(shared): State<Arc<Shared>>, request: Request, next: Next) -> Response {
+    // The teacher's link (`/?teacher=TOKEN`) leaves the token in a cookie.
+    let teacher_link = shared.class.as_ref().filter(|c| {
+        request.uri().query().is_some_and(|q| {
+            q.split('&')
+                .any(|kv| kv.strip_prefix("teacher=") == Some(c.token.as_str()))
+        })
+    });
+    let cookie = teacher_link.map(Class::teacher_cookie);
     match checked(&shared, request).await {
-        Ok(request) => next.run(request).await,
+        Ok(request) => {
+            let mut response = next.run(request).await;
+            if let Some(Ok(value)) = cookie.map(|c| HeaderValue::from_str(&c)) {
+                response.headers_mut().append(header::SET_COOKIE, value);
+            }
+            response
+        }
         Err(e) => e.into_response(),
     }
 }
 
-async fn checked(shared: &Shared, request: Request) -> Result<Request, ApiError> {
+/// The page and its files, which anyone who reaches the server may load.
+const PAGE_FILES: [&str; 5] = ["/", "/style.css", "/app.js", "/charts.js", "/DejaVuSans.ttf"];
+
+/// In a classroom, who the request is, and whether that one may ask it:
+/// a guest may open the page and join; a student may also play the class
+/// machine and watch it (and read the games on offer); the teacher may do
+/// everything.
+fn admitted(class: &Class, request: &mut Request) -> Result<(), ApiError> {
+    let door = request.extensions().get::<Door>().copied().unwrap_or(Door::Teacher);
+    let role = class.role(door, request.headers(), request.uri().query());
+    let path = request.uri().path();
+    let get = request.method() == Method::GET;
+    let public = get && PAGE_FILES.contains(&path);
+    let allowed = match &role {
+        Role::Teacher => true,
+        Role::Student(_) => public || path.starts_with("/api/class") || (get && path == "/api/games"),
+        Role::Guest => public || path == "/api/class" || path == "/api/class/join",
+    };
+    if !allowed {
+        let why = match role {
+            Role::Student(_) => "students may play the class machine and watch it; only the teacher may change it, train it, upload or download it",
+            _ => "join the class first: open the page and give the class's join code (the teacher's screen shows it)",
+        };
+        return Err(ApiError::new(ErrorKind::Forbidden, why));
+    }
+    request.extensions_mut().insert(role);
+    Ok(())
+}
+
+async fn checked(shared: &Shared, mut request: Request) -> Result<Request, ApiError> {
     let headers = request.headers();
     let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
     if !shared.hosts.allows(host) {
@@ -66,6 +110,10 @@ async fn checked(shared: &Shared, request: Request) -> Result<Request, ApiError>
             "cross-site requests are refused: only this server's own page may use it",
         ));
     }
+    if let Some(class) = &shared.class {
+        admitted(class, &mut request)?;
+    }
+    let headers = request.headers();
     if !matches!(*request.method(), Method::POST | Method::PUT) {
         return Ok(request);
     }

@@ -11,6 +11,9 @@ pub(super) struct Hosts {
     pub(super) ip: IpAddr,
     pub(super) port: u16,
     pub(super) names: Vec<String>,
+    /// Loopback addresses too (a classroom listens on the room's address
+    /// and on this computer's own).
+    pub(super) loopback: bool,
 }
 
 impl Hosts {
@@ -27,10 +30,11 @@ impl Hosts {
         }
         let bare = name.trim_start_matches('[').trim_end_matches(']');
         if let Ok(ip) = bare.parse::<IpAddr>() {
-            return ip == self.ip || self.ip.is_unspecified() || (self.ip.is_loopback() && ip.is_loopback());
+            let loopback = self.ip.is_loopback() || self.loopback;
+            return ip == self.ip || self.ip.is_unspecified() || (loopback && ip.is_loopback());
         }
         let name = name.to_ascii_lowercase();
-        (name == "localhost" && (self.ip.is_loopback() || self.ip.is_unspecified()))
+        (name == "localhost" && (self.ip.is_loopback() || self.ip.is_unspecified() || self.loopback))
             || self.names.iter().any(|n| n.eq_ignore_ascii_case(&name))
     }
 
@@ -58,6 +62,7 @@ mod tests {
             ip: "127.0.0.1".parse().unwrap(),
             port: 8000,
             names: vec!["classroom".to_string()],
+            loopback: false,
         };
         for ok in [
             "127.0.0.1:8000",
@@ -82,6 +87,7 @@ mod tests {
             ip: "0.0.0.0".parse().unwrap(),
             port: 80,
             names: Vec::new(),
+            loopback: false,
         };
         assert!(everywhere.allows("192.168.1.20") && everywhere.allows("192.168.1.20:80"));
         assert!(!everywhere.allows("school.example"));

@@ -23,10 +23,13 @@
 //!   lock; `store`: the sessions by id, changed under their lock, reset after
 //!   a panic; `view`: what readers see; `schedule`: the worker pools and
 //!   training's slices; `state_file`: the `--state` file;
+//! - `class`: the classroom (`--classroom`): who a request is (teacher,
+//!   student, guest), the join code, the queue of students and the log;
 //! - `assets`: the page; `routes`: the router and one file a resource;
 //! - `serve`: the accept loop and shutdown.
 
 mod assets;
+mod class;
 mod config;
 mod error;
 mod extract;
@@ -43,8 +46,9 @@ mod state_file;
 mod store;
 mod view;
 
+pub use class::{ClassKeys, Door};
 pub use config::Config;
 pub use error::{ApiError, ErrorKind};
 pub use hooks::{Gate, TestHooks};
 pub use routes::router;
-pub use serve::{serve, serve_with, start, start_with, Running};
+pub use serve::{serve, serve_doors, serve_with, start, start_with, Running};

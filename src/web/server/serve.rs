@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use tokio::sync::Semaphore;
 
+use crate::web::server::class::Door;
 use crate::web::server::config::Config;
 use crate::web::server::hooks::TestHooks;
 use crate::web::server::routes::build;
@@ -32,13 +33,60 @@ pub async fn serve_with(
     hooks: TestHooks,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    serve_doors(vec![(listener, Door::Teacher)], config, hooks, shutdown).await
+}
+
+/// [`serve_with`] on several listeners, each a door: a classroom listens on
+/// the room's address (students, and the teacher by token) and on this
+/// computer's own (the teacher). The first listener's address is the one
+/// served (its `Host`).
+pub async fn serve_doors(
+    listeners: Vec<(tokio::net::TcpListener, Door)>,
+    config: Config,
+    hooks: TestHooks,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
     use hyper_util::rt::{TokioIo, TokioTimer};
     use hyper_util::service::TowerToHyperService;
 
-    let addr = listener.local_addr()?;
+    let addr = match listeners.first() {
+        Some((l, _)) => l.local_addr()?,
+        None => return Ok(()),
+    };
     let max_connections = config.max_connections.max(1);
     let header_timeout = config.header_timeout;
     let (router, shared) = build(config, hooks, addr);
+    if let Some(class) = &shared.class {
+        // The class machine: the state file's, or the game's own.
+        let session = shared
+            .make(&crate::web::session::requests::NewMachine::default())
+            .map_err(|e| std::io::Error::other(e.message().to_string()))?;
+        let (id, _) = shared
+            .insert(session)
+            .map_err(|e| std::io::Error::other(e.message().to_string()))?;
+        let _ = class.session.set(id);
+    }
+    // Each door's requests carry it; all doors' connections come to one loop.
+    let (accepted_tx, mut accepted_rx) = tokio::sync::mpsc::channel(64);
+    let mut acceptors = Vec::new();
+    for (listener, door) in listeners {
+        let routed = router.clone().layer(axum::Extension(door));
+        let tx = accepted_tx.clone();
+        acceptors.push(tokio::spawn(async move {
+            loop {
+                let accepted = listener.accept().await;
+                let failed = accepted.is_err();
+                if tx.send((accepted, routed.clone())).await.is_err() {
+                    break;
+                }
+                if failed {
+                    // Out of file descriptors, a connection reset before accept: go on.
+                    tokio::time::sleep(Duration::from_millis(5)).await;
+                }
+            }
+        }));
+    }
+    drop(accepted_tx);
     let sweeper = {
         let shared = shared.clone();
         tokio::spawn(async move {
@@ -57,18 +105,14 @@ pub async fn serve_with(
     let (closing, closed) = tokio::sync::watch::channel(false);
     tokio::pin!(shutdown);
     loop {
-        let accepted = tokio::select! {
+        let (accepted, routed) = tokio::select! {
             _ = &mut shutdown => break,
-            accepted = listener.accept() => accepted,
+            accepted = accepted_rx.recv() => match accepted {
+                Some(a) => a,
+                None => break,
+            },
         };
-        let (stream, peer) = match accepted {
-            Ok(accepted) => accepted,
-            // Out of file descriptors, a connection reset before accept: go on.
-            Err(_) => {
-                tokio::time::sleep(Duration::from_millis(5)).await;
-                continue;
-            }
-        };
+        let Ok((stream, peer)) = accepted else { continue };
         // One address's share first: an address over its own cap takes
         // nothing from the others.
         let Some(own) = per_address.take(peer.ip()) else {
@@ -80,7 +124,7 @@ pub async fn serve_with(
             drop(stream);
             continue;
         };
-        let service = TowerToHyperService::new(router.clone());
+        let service = TowerToHyperService::new(routed);
         let mut closed = closed.clone();
         tokio::spawn(async move {
             let _permit = (permit, own);
@@ -98,7 +142,7 @@ pub async fn serve_with(
             }
         });
     }
-    drop(listener);
+    acceptors.iter().for_each(tokio::task::JoinHandle::abort);
     // Training stops within a move (or an MCTS playout) and saves.
     shared.stop_training(Duration::from_millis(800)).await;
     let _ = closing.send(true);

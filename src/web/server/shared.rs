@@ -41,6 +41,8 @@ pub(super) struct Shared {
     pub(super) run_ended: Notify,
     pub(super) stopping: AtomicBool,
     pub(super) waits: Waits,
+    /// The classroom, with `--classroom`.
+    pub(super) class: Option<crate::web::server::class::Class>,
 }
 
 /// How requests waited for sessions' locks, counted in moves (not time, so
@@ -63,11 +65,14 @@ impl Shared {
             path: path.clone(),
             owner: Mutex::new(None),
         });
+        let class = config.classroom.clone().map(crate::web::server::class::Class::new);
         Arc::new(Shared {
+            class,
             hosts: Hosts {
                 ip: addr.ip(),
                 port: addr.port(),
                 names: config.hosts.clone(),
+                loopback: config.classroom.is_some(),
             },
             work: Arc::new(Semaphore::new(config.workers.max(1))),
             train: Arc::new(Semaphore::new(config.trainers.max(1))),

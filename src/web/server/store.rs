@@ -43,9 +43,11 @@ impl Shared {
     pub(super) fn expire(&self) {
         let idle = self.config.idle;
         let mut dropped = Vec::new();
-        lock(&self.sessions).retain(|_, e| {
+        let class = self.class.as_ref().and_then(|c| c.session.get());
+        lock(&self.sessions).retain(|id, e| {
             let p = lock(&e.published);
-            let keep = p.running || p.last_used.elapsed() < idle;
+            // The class machine stays for as long as the server runs.
+            let keep = p.running || p.last_used.elapsed() < idle || class == Some(id);
             if !keep {
                 dropped.push(e.clone());
             }

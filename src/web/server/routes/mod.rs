@@ -3,6 +3,7 @@
 
 mod boxes;
 mod checks;
+mod class;
 mod curves;
 mod downloads;
 mod games;
@@ -50,6 +51,7 @@ pub(super) fn build(config: Config, hooks: TestHooks, addr: SocketAddr) -> (Rout
         .merge(boxes::router())
         .merge(downloads::router())
         .merge(curves::router())
+        .merge(class::router())
         .merge(stats::router())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
