@@ -1192,3 +1192,148 @@ fn watch_mode_shows_one_game_at_a_time() {
         b.c.close().await.unwrap();
     });
 }
+
+/// `menace serve --classroom` on the second loopback address (127.0.0.2,
+/// standing in for the classroom's network) and 127.0.0.1 (the teacher's
+/// computer): the child, the room's address, the join code and the teacher's token.
+fn start_classroom() -> (Killed, String, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_menace"))
+        .args(["serve", "--classroom", "--host", "127.0.0.2", "--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut printed = String::new();
+    while !printed.contains("teacher, from another device") {
+        let mut line = String::new();
+        assert!(out.read_line(&mut line).unwrap() > 0, "the server stopped: {printed}");
+        printed.push_str(&line);
+    }
+    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+    let word_after = |marker: &str| {
+        printed
+            .split(marker)
+            .nth(1)
+            .and_then(|rest| rest.split_whitespace().next())
+            .unwrap_or_else(|| panic!("no {marker:?} in:\n{printed}"))
+            .to_string()
+    };
+    let room = word_after("the class joins at ");
+    let code = word_after(" code ");
+    let token = word_after("?teacher=");
+    assert!(room.starts_with("http://127.0.0.2:"), "{printed}");
+    assert!(
+        printed.contains('▀') || printed.contains('▄'),
+        "a QR code is printed:\n{printed}"
+    );
+    (Killed(child), room, code, token)
+}
+
+/// A student plays the class machine on their own page: pieces clicked
+/// until the game is no longer theirs.
+async fn play_the_class_game(b: &Page) {
+    b.wait_for_text("#class-turn", "Your game").await;
+    for _ in 0..40 {
+        b.not_busy().await;
+        if !b.text("#class-turn").await.contains("Your game") {
+            return;
+        }
+        if b.count("#board .cell.selected").await > 0 {
+            b.click("#board .cell.target").await;
+        } else if b.count("#board .cell.movable").await > 0 {
+            b.click("#board .cell.movable").await;
+        }
+    }
+    panic!("the game did not end: {}", b.text("#status").await);
+}
+
+/// A class plays one machine: a teacher and two students, each their own
+/// browser; both students' games reinforce the one machine in the order
+/// they ended; a student may not change the machine; nobody without the
+/// code or the token gets anything but the page.
+#[test]
+#[ignore = "needs Chromium and chromedriver (.ci/run installs them)"]
+fn a_class_plays_one_machine_from_three_browsers() {
+    if !browser_present() {
+        return;
+    }
+    let (_server, room, code, token) = start_classroom();
+    let port = room.trim_end_matches('/').rsplit(':').next().unwrap().to_string();
+    let own = format!("http://127.0.0.1:{port}/");
+    let (_driver, driver) = start_driver();
+    let shots = scratch("class");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let teacher = Page::open(&driver, &shots, &scratch("class-teacher")).await;
+        teacher.go(&own).await;
+        teacher.viewport(1280, 720).await;
+        assert_eq!(teacher.js("return document.body.dataset.role").await, json!("teacher"));
+        assert!(teacher.text("#class-code").await.contains(&format!("Join at {room} with the code {code}")));
+        let ada = Page::open(&driver, &shots, &scratch("class-ada")).await;
+        let bo = Page::open(&driver, &shots, &scratch("class-bo")).await;
+        for (b, name) in [(&ada, "Ada"), (&bo, "Bo")] {
+            b.go(&format!("{room}?code={code}")).await;
+            assert_eq!(b.js("return document.getElementById('join-code').value").await, json!(code));
+            b.type_into("#join-name", name).await;
+            b.click("#join").await;
+            b.wait_for_text("#class-code", &format!("You are {name}.")).await;
+            b.click("#class-play").await;
+        }
+        ada.wait_for_text("#class-turn", "Your game").await;
+        bo.wait_for_text("#class-turn", "You are number 1 in the queue. Ada is playing.").await;
+        bo.viewport(400, 860).await;
+        play_the_class_game(&ada).await;
+        // Bo's turn comes by itself.
+        play_the_class_game(&bo).await;
+        teacher.until("document.body.dataset.classGames === '2'").await;
+        teacher.until("document.getElementById('games-played').textContent === '2'").await;
+        let log = teacher
+            .js("return [...document.querySelectorAll('#class-log li')].map(li => li.textContent)")
+            .await;
+        let log: Vec<&str> = log.as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect();
+        assert_eq!(log.len(), 2, "{log:?}");
+        assert!(log[0].starts_with("Bo: ") && log[1].starts_with("Ada: "), "latest first: {log:?}");
+        // The machine's log, oldest first: Ada's game reinforced it first.
+        let games = call("GET", &format!("{own}api/class/log"), None).json();
+        let players: Vec<&str> = games["games"].as_array().unwrap().iter().map(|g| g["student"].as_str().unwrap()).collect();
+        assert_eq!(players, ["Ada", "Bo"]);
+        let class = call("GET", &format!("{own}api/class"), None).json();
+        assert_eq!(class["view"]["games_played"], 2);
+        let session = class["session"].as_str().unwrap().to_string();
+        teacher.js("document.body.classList.add('projector')").await;
+        teacher.screenshot(&plots().join("class-teacher.png")).await;
+        bo.screenshot(&plots().join("class-student-400.png")).await;
+        // A student's reset, upload, training and download are refused (their own cookie, their page).
+        let refused = ada
+            .js(&format!(
+                "const at = '/api/sessions/{session}';
+                 const asks = [['POST', at + '/machine', '{{}}'], ['PUT', at + '/state', '{{}}'],
+                               ['POST', at + '/train', '{{\"opponent\": \"random\", \"games\": 10}}'], ['GET', at + '/state', null],
+                               ['GET', '/api/class/log', null]];
+                 return Promise.all(asks.map(([method, path, body]) => fetch(path, {{method, body, headers: body ? {{'content-type': 'application/json'}} : {{}}}}).then(r => r.status)));"
+            ))
+            .await;
+        assert_eq!(refused, json!([403, 403, 403, 403, 403]));
+        // Nobody without the code or the token gets more than the page.
+        assert_eq!(call("GET", &room, None).status, 200);
+        for (method, path) in [("GET", format!("api/sessions/{session}")), ("GET", "api/class/log".to_string()), ("POST", "api/sessions".to_string())] {
+            let r = call(method, &format!("{room}{path}"), if method == "POST" { Some("{}") } else { None });
+            assert_eq!(r.status, 403, "{method} {path}: {}", r.body);
+        }
+        assert_eq!(call("POST", &format!("{room}api/class/join"), Some(r#"{"code": "WRONG1"}"#)).status, 403);
+        // The teacher's link works from the room's side.
+        assert_eq!(call("GET", &format!("{room}api/class/log?teacher={token}"), None).status, 200);
+        for b in [&teacher, &ada, &bo] {
+            let errors = b.console_errors(&driver).await;
+            assert!(errors.iter().all(|e| e.contains("403")), "console errors: {errors:?}");
+        }
+        eprintln!("screenshots in {}", plots().display());
+        for b in [teacher, ada, bo] {
+            b.c.close().await.unwrap();
+        }
+    });
+}

@@ -205,7 +205,7 @@ function cellElement(i) {
 // Mark the cells a click can use: pieces that can move, or, with one chosen, its targets.
 function highlight() {
   for (const c of $("board").querySelectorAll(".cell")) c.classList.remove("movable", "selected", "target");
-  if (!view || view.training.running || watching) return;
+  if (!view || view.training.running || watching || (isStudent() && !studentTurn)) return;
   for (const m of view.board.moves) {
     if (selected !== null) {
       if (m.from === selected && m.to !== null) cellElement(m.to)?.classList.add("target");
@@ -220,6 +220,7 @@ function highlight() {
 
 function clickCell(i) {
   if (busy || watching || !view || view.board.over || view.training.running) return;
+  if (isStudent() && !studentTurn) return;
   const moves = view.board.moves;
   $("choices").replaceChildren();
   const candidates = selected !== null
@@ -500,6 +501,11 @@ async function play(name) {
   try {
     await guarded(async () => {
       say("");
+      if (isStudent()) {
+        // A student's move goes to the class machine, and the class answers.
+        showStudent(await api("POST", "/api/class/move", { move: name }), true);
+        return;
+      }
       const v = await api("POST", at("/move"), { move: name });
       render(v);
       if (v.board.over) await refreshExtras();
@@ -637,6 +643,117 @@ function resetPanels() {
   lastCurves = null;
 }
 
+// ---- the classroom (`menace serve --classroom`) ----
+
+// The class as the server last told it ({class, view}), or null: not a classroom.
+let klass = null;
+// A student's game is on the board.
+let studentTurn = false;
+// What the board shows, to redraw only when it changes.
+const boardSign = (v) => `${v.games_played}|${v.board.history.join(" ")}|${v.board.over}`;
+
+const isStudent = () => klass !== null && klass.class.role !== "teacher";
+
+function renderClass(k) {
+  klass = k;
+  const c = k.class;
+  $("class-panel").hidden = false;
+  $("class-join").hidden = c.role !== "guest";
+  $("class-info").hidden = c.role === "guest";
+  document.body.dataset.role = c.role;
+  if (c.role === "teacher") {
+    $("class-code").textContent = `Join at ${k.join} with the code ${c.code}`;
+  } else {
+    $("class-code").textContent = c.you ? `You are ${c.you}.` : "";
+  }
+  const waiting = c.queue.length ? ` Waiting: ${c.queue.join(", ")}.` : "";
+  $("class-turn").textContent = c.your_turn
+    ? "Your game against the class machine: your move."
+    : c.queued
+      ? `You are number ${c.queued} in the queue.${c.playing ? ` ${c.playing} is playing.` : ""}`
+      : c.playing
+        ? `${c.playing} is playing the class machine.${waiting}`
+        : `No game on the board.${waiting}${c.role === "student" ? " Press Play a game." : ""}`;
+  $("class-play").hidden = c.role !== "student" || c.your_turn || Boolean(c.queued);
+  const body = $("class-students").querySelector("tbody");
+  body.replaceChildren(...c.students.map((s) => {
+    const tr = document.createElement("tr");
+    for (const x of [s.name, s.wins, s.draws, s.losses]) {
+      const td = document.createElement("td");
+      td.textContent = String(x);
+      tr.appendChild(td);
+    }
+    return tr;
+  }));
+  $("class-log").replaceChildren(...c.log.map((g) => {
+    const li = document.createElement("li");
+    li.value = g.game;
+    li.textContent = `${g.student}: ${g.moves.join(" ")}. ${g.result}`;
+    return li;
+  }));
+  document.body.dataset.classGames = String(c.games);
+}
+
+// A student's page: the class panel, and the class machine's board (moves
+// only on their own turn).
+let seenGames = null;
+function showStudent(k, fresh) {
+  renderClass(k);
+  // The student's own game just ended (the board has gone to the next player): say how.
+  const last = k.class.log[0];
+  if (seenGames !== null && last && last.game > seenGames && last.student === k.class.you) {
+    say(`Your game against the class machine: ${last.result}`, true);
+  }
+  seenGames = k.class.games;
+  studentTurn = k.class.your_turn;
+  if (fresh || !view || boardSign(k.view) !== boardSign(view)) render(k.view);
+  else highlight();
+  if (!studentTurn && !k.view.board.over) {
+    $("status").textContent = k.class.playing ? `${k.class.playing} is playing.` : "No game on the board.";
+  } else if (k.view.board.over) {
+    // A student has no New game button: the queue is how to play again.
+    $("status").textContent = `${k.view.board.result || "The game is over."} Press Play a game to play again.`;
+  }
+}
+
+// Every second, the class as it stands: a student's board, or the teacher's
+// page (the projector) following the students' games.
+async function followClass() {
+  for (;;) {
+    await pause(1000);
+    if (busy || polling || watching) continue;
+    try {
+      const k = await api("GET", "/api/class");
+      if (isStudent()) {
+        showStudent(k, false);
+      } else {
+        renderClass(k);
+        if (!view || boardSign(k.view) !== boardSign(view)) {
+          const ended = !view || k.view.games_played !== view.games_played;
+          render(k.view);
+          if (ended) await refreshExtras();
+        }
+      }
+    } catch (e) {
+      say(e.message);
+    }
+  }
+}
+
+function wireClass() {
+  $("join-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    guarded(async () => {
+      const k = await api("POST", "/api/class/join", { code: $("join-code").value.trim(), name: $("join-name").value.trim() });
+      showStudent(k, true);
+      say(`Welcome, ${k.class.you}: press Play a game to play the class's machine.`, true);
+    });
+  });
+  $("class-play").addEventListener("click", () => guarded(async () => {
+    showStudent(await api("POST", "/api/class/play"), true);
+  }));
+}
+
 // The projector layout and the box pictures' size, remembered on this device.
 const LAYOUT_KEY = "menace-projector";
 const SIZE_KEY = "menace-box-size";
@@ -754,7 +871,35 @@ function wire() {
 
 async function main() {
   wire();
+  wireClass();
   showSpeed();
+  // A classroom's server: a student (or a guest, who joins first) sees the
+  // class machine; the teacher's page drives it.
+  let k = null;
+  try {
+    k = await api("GET", "/api/class");
+  } catch (e) {
+    if (e.status !== 404) throw e;
+  }
+  if (k && k.class.role !== "teacher") {
+    document.body.classList.add("student");
+    klass = k;
+    if (k.class.role === "guest") {
+      renderClass(k);
+      const code = new URLSearchParams(location.search).get("code");
+      if (code) $("join-code").value = code;
+    } else {
+      showStudent(k, true);
+    }
+    document.body.dataset.ready = "yes";
+    followClass();
+    return;
+  }
+  if (k) {
+    session = k.session;
+    sessionStorage.setItem(KEY, session);
+    renderClass(k);
+  }
   const catalogue = await api("GET", "/api/games");
   games = catalogue.games;
   for (const g of games) $("game").add(new Option(g.title, g.spec));
@@ -771,6 +916,7 @@ async function main() {
   const g = games.find((x) => x.spec === view?.game);
   if (g) { $("game").value = g.spec; await fillSides(); $("side").value = view.machine_side.toLowerCase(); }
   document.body.dataset.ready = "yes";
+  if (k) followClass();
 }
 
 main().catch((e) => say(e.message));

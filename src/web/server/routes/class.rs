@@ -70,6 +70,9 @@ fn answer(shared: &Shared, class: &Class, role: &Role) -> Result<Json, ApiError>
     }
     if *role == Role::Teacher {
         out["session"] = json!(class.session.get());
+        // The room's address: the first the server answers to.
+        let room = shared.hosts.describe();
+        out["join"] = json!(format!("http://{}/", room.split(", ").next().unwrap_or_default()));
     }
     Ok(out)
 }
