@@ -442,6 +442,50 @@ impl<G: Game> Machine<G> {
         Choice::Play(self.game.map_move(stored, sym.inverse()))
     }
 
+    /// The bead a person drew from a real machine's box for `pos` (the
+    /// referee's page): `Some(colour)` the colour's index in the box (whose
+    /// move is played, and noted for reinforcement as a draw), `None` for
+    /// an empty box (the machine resigns). An empty box is restocked first
+    /// under [`EmptyBox::Restock`], as when the machine draws. A colour the
+    /// box holds no bead of, or an empty box said of one that is not, is
+    /// refused, saying why.
+    pub fn choose_given(
+        &mut self,
+        pos: &G::Position,
+        own_move: u32,
+        colour: Option<u32>,
+    ) -> Result<Choice<G::Move>, String> {
+        let (index, sym) = self.box_or_open_keyed(pos, own_move);
+        let Some(i) = index else {
+            return Err("the machine has no box for this position".to_string());
+        };
+        let b = &mut self.boxes[i as usize];
+        if b.total() == 0 && self.settings.empty_box == EmptyBox::Restock {
+            let initial = self.settings.beads.beads(b.own_move);
+            b.beads.fill(initial);
+            let (total, own) = (b.total(), b.own_move);
+            self.beads += total;
+            if own == 1 {
+                self.first_move_beads += total;
+            }
+        }
+        let b = &self.boxes[i as usize];
+        match colour {
+            None if b.total() == 0 => Ok(Choice::Resign),
+            None => Err(format!("the box holds {} beads: it is not empty", b.total())),
+            Some(c) if c as usize >= b.moves.len() => Err(format!("the box has {} colours", b.moves.len())),
+            Some(c) if b.beads.get(c as usize) == 0 => Err("the box holds no bead of that colour".to_string()),
+            Some(c) => {
+                let stored = b.moves[c as usize];
+                self.history.push(Draw {
+                    box_index: i,
+                    colour: c,
+                });
+                Ok(Choice::Play(self.game.map_move(stored, sym.inverse())))
+            }
+        }
+    }
+
     /// The index of the box for `pos`, opened now (at the machine's
     /// `own_move`-th move) if the settings allow and it has none yet, as
     /// [`Machine::choose`] finds it; `None` where it plays without a box.

@@ -205,6 +205,23 @@ impl<G: Game> Match<G> {
         }
     }
 
+    /// The machine's move where a person drew its bead from the real box
+    /// (`None`: the box was empty): refused, saying why, where it is not the
+    /// machine's turn or the box holds no such bead.
+    pub fn step_given(&mut self, t: &mut Trainer<G>, colour: Option<u32>) -> Result<Step<G::Move>, String> {
+        if self.over.is_some() || self.mover(t) != Mover::Machine {
+            return Err("it is not the machine's turn".to_string());
+        }
+        let own_move = self.plies / 2 + 1;
+        Ok(match t.machine_choose_given(&self.pos, own_move, colour)? {
+            Choice::Play(mv) => {
+                self.apply(t.machine().game(), mv);
+                Step::Machine(mv)
+            }
+            Choice::Resign => self.end(GameResult::Loss, Ending::MachineResigned),
+        })
+    }
+
     /// A person's move, already checked legal (read it with [`Notation::parse_move`](crate::Notation::parse_move)).
     pub fn play_person(&mut self, t: &Trainer<G>, mv: G::Move) {
         if self.over.is_none() {

@@ -256,6 +256,16 @@ impl<G: Game> Trainer<G> {
         self.machine.choose(pos, own_move, &mut self.rng)
     }
 
+    /// The bead a person drew from the real machine (see [`Machine::choose_given`]).
+    pub(crate) fn machine_choose_given(
+        &mut self,
+        pos: &G::Position,
+        own_move: u32,
+        colour: Option<u32>,
+    ) -> Result<Choice<G::Move>, String> {
+        self.machine.choose_given(pos, own_move, colour)
+    }
+
     /// A program opponent chooses its move in `pos`; `None` where it resigns.
     pub(crate) fn opponent_choose(&mut self, pos: &G::Position, own_move: u32) -> Option<G::Move> {
         let game = self.machine.game();

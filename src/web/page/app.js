@@ -142,7 +142,9 @@ function render(v) {
   if (v.message) say(v.message, true);
   renderRules(v);
   renderBoard(v.board, v);
-  renderDraw(v.last_draw);
+  $("referee").checked = Boolean(v.referee);
+  if (v.awaiting_bead) renderAwaiting(v.awaiting_bead);
+  else renderDraw(v.last_draw);
   renderChanges(v.last_changes, v.board.over && v.board.result);
   renderTraining(v.training);
 }
@@ -293,6 +295,56 @@ function renderDraw(d) {
   if (d.mirror_note) host.appendChild(mirrorNote(d.mirror_note));
 }
 
+// Referee: the box to draw from, and a button for each colour it holds
+// (or one for an empty box), named as its printed label names them.
+function renderAwaiting(d) {
+  const host = $("drawn");
+  host.replaceChildren();
+  const title = document.createElement("p");
+  title.id = "drawn-title";
+  title.append(`${d.moment}: take box ${d.box}, draw one bead without looking, and click its colour.`);
+  const picture = document.createElement("div");
+  picture.className = "box-picture";
+  picture.innerHTML = d.svg;
+  const choices = document.createElement("div");
+  choices.id = "bead-choices";
+  const held = d.beads.filter((b) => b.beads > 0);
+  for (const b of held) {
+    const button = document.createElement("button");
+    button.dataset.colour = b.colour;
+    const sw = document.createElement("span");
+    sw.className = "swatch";
+    sw.style.background = b.css;
+    button.append(sw, `${b.colour}: ${b.move}`);
+    button.addEventListener("click", () => giveBead(b.colour));
+    choices.appendChild(button);
+  }
+  if (!held.length) {
+    const button = document.createElement("button");
+    button.dataset.colour = "";
+    button.textContent = "The box is empty";
+    button.addEventListener("click", () => giveBead(null));
+    choices.appendChild(button);
+  }
+  host.append(title, picture, legend(d.beads), choices);
+  if (d.mirror_note) host.appendChild(mirrorNote(d.mirror_note));
+  $("status").textContent = `Draw a bead from box ${d.box}.`;
+}
+
+async function giveBead(colour) {
+  if (busy) return;
+  setBusy(true);
+  try {
+    await guarded(async () => {
+      const v = await api("POST", at("/bead"), { colour });
+      render(v);
+      if (v.board.over) await refreshExtras();
+    });
+  } finally {
+    setBusy(false);
+  }
+}
+
 function mirrorNote(text) {
   const note = document.createElement("p");
   note.className = "small mirror-note";
@@ -310,6 +362,23 @@ function renderChanges(changes, ended) {
     ? `After the game, ${view.machine}'s beads changed:`
     : `After the game, ${view.machine}'s beads are unchanged.`;
   host.appendChild(h);
+  if (view.referee && changes.length) {
+    // What to do to the real boxes, in the labels' numbers and colours.
+    const steps = document.createElement("div");
+    steps.className = "referee-steps";
+    const lines = ["Put every bead drawn back in its box, then:", ...changes.map((c) => {
+      const d = c.after - c.before;
+      const n = Math.abs(d);
+      const what = `${n} ${c.colour} bead${n === 1 ? "" : "s"}`;
+      return `Box ${c.box}: ${d < 0 ? `take ${what} out` : `put ${what} more in`} (${c.colour} ${c.before} → ${c.after}).`;
+    })];
+    steps.replaceChildren(...lines.map((line) => {
+      const p = document.createElement("p");
+      p.textContent = line;
+      return p;
+    }));
+    host.appendChild(steps);
+  }
   for (const c of changes) {
     const div = document.createElement("div");
     div.className = "change";
@@ -799,6 +868,9 @@ function wire() {
     say("");
     render(await api("POST", at("/game")));
     await refreshBoxes();
+  }));
+  $("referee").addEventListener("change", () => guarded(async () => {
+    render(await api("POST", at("/referee"), { on: $("referee").checked }));
   }));
   $("resign").addEventListener("click", () => guarded(async () => {
     render(await api("POST", at("/resign")));

@@ -38,6 +38,11 @@ pub trait Played {
     fn play(&mut self, text: &str) -> Result<(), SessionError>;
     /// The person resigns the game in progress.
     fn resign(&mut self) -> Result<(), SessionError>;
+    /// Referee for a real machine: the bead a person drew from the
+    /// machine's box, by colour (`None`: the box was empty).
+    fn bead(&mut self, colour: Option<&str>) -> Result<(), SessionError>;
+    /// Referee for a real machine (the machine's beads given by a person), or not.
+    fn set_referee(&mut self, on: bool);
 }
 
 /// Copies taken under the session's lock, finished by [`Deferred::run`] without it.
@@ -151,6 +156,12 @@ mod wrapped {
         }
         fn resign(&mut self) -> Result<(), SessionError> {
             self.inner_mut().resign()
+        }
+        fn bead(&mut self, colour: Option<&str>) -> Result<(), SessionError> {
+            self.inner_mut().bead(colour)
+        }
+        fn set_referee(&mut self, on: bool) {
+            self.inner_mut().set_referee(on)
         }
     }
 

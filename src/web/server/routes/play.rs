@@ -21,6 +21,38 @@ pub(super) fn router() -> Router<Arc<Shared>> {
         .route("/api/sessions/{id}/game", post(new_game))
         .route("/api/sessions/{id}/move", post(play))
         .route("/api/sessions/{id}/resign", post(resign))
+        .route("/api/sessions/{id}/bead", post(bead))
+        .route("/api/sessions/{id}/referee", post(referee))
+}
+
+/// The bead drawn from a real box: its colour's name, or null for an empty box.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BeadRequest {
+    colour: Option<String>,
+}
+
+/// Refereeing on or off.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RefereeRequest {
+    on: bool,
+}
+
+async fn bead(State(shared): State<Arc<Shared>>, Param(id): Param, JsonBody(ask): JsonBody<BeadRequest>) -> ApiResult {
+    act(shared, id, move |s| s.bead(ask.colour.as_deref())).await
+}
+
+async fn referee(
+    State(shared): State<Arc<Shared>>,
+    Param(id): Param,
+    JsonBody(ask): JsonBody<RefereeRequest>,
+) -> ApiResult {
+    act(shared, id, move |s| {
+        s.set_referee(ask.on);
+        Ok(())
+    })
+    .await
 }
 
 /// Run `f` on an idle session, save the machine if a game ended, and answer with the view.

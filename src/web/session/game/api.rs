@@ -85,6 +85,14 @@ impl<G: Picture> Played for GameSession<G> {
         self.advance();
         Ok(())
     }
+
+    fn bead(&mut self, colour: Option<&str>) -> Result<(), SessionError> {
+        self.given_bead(colour)
+    }
+
+    fn set_referee(&mut self, on: bool) {
+        GameSession::set_referee(self, on);
+    }
 }
 
 impl<G: Picture> Copied for GameSession<G> {

@@ -28,7 +28,8 @@ use crate::web::svg::{board_svg, Options};
 
 /// A box copied out of a machine to be drawn for the boxes list.
 pub(super) struct Listed<G: Game> {
-    index: usize,
+    /// Its number on the labels.
+    number: u32,
     b: MatchBox<G>,
     in_last_game: bool,
     changed: bool,
@@ -100,6 +101,9 @@ pub(crate) struct GameSession<G: Picture> {
     training_match: Option<Match<G>>,
     /// The game being watched, played a step at a time.
     watching: Option<Watching<G>>,
+    /// Referee for a real machine: the machine's beads are drawn by a
+    /// person from its matchboxes and given here, not drawn at random.
+    referee: bool,
 }
 
 /// A watched game in progress: the match, its opponent's spec, and the
@@ -142,6 +146,7 @@ impl<G: Picture> GameSession<G> {
             training: false,
             training_match: None,
             watching: None,
+            referee: false,
         };
         let exact = s.small().then(|| s.trainer.exact());
         s.exact = exact;
@@ -227,7 +232,7 @@ impl<G: Picture> GameSession<G> {
         Some(match found {
             Some((i, colours, legal)) => format!(
                 "{merged} So box {} holds beads of {colours} colours for its {legal} legal moves.",
-                i + 1
+                render::label_number(machine, i as u32)
             ),
             None => merged,
         })
@@ -344,6 +349,10 @@ impl<G: Picture> GameSession<G> {
 
     fn advance(&mut self) {
         loop {
+            if self.awaits_bead() {
+                // A person draws from the real box and says which bead.
+                return;
+            }
             let Some(m) = self.current.as_mut() else { return };
             let before = m.position().clone();
             let machine_to_move = m.mover(&self.trainer) == Mover::Machine;
@@ -366,6 +375,81 @@ impl<G: Picture> GameSession<G> {
                     return;
                 }
             }
+        }
+    }
+
+    /// Whether the game waits for a person to draw the machine's bead from
+    /// its real box: refereeing, the machine to move in a game not over, in
+    /// a position it has a box for.
+    fn awaits_bead(&self) -> bool {
+        let Some(m) = self.current.as_ref().filter(|_| self.referee) else {
+            return false;
+        };
+        m.mover(&self.trainer) == Mover::Machine
+            && m.ending().is_none()
+            && self.game().outcome(m.position()) == crate::game::Outcome::Ongoing
+            && self.trainer.machine().box_for(m.position()).is_some()
+    }
+
+    /// Referee: the bead a person drew from the machine's box, by its
+    /// colour's name as the page and the labels name it (`None`: the box
+    /// was empty); the machine plays it, and the game goes on.
+    pub(super) fn given_bead(&mut self, colour: Option<&str>) -> Result<(), SessionError> {
+        if !self.awaits_bead() {
+            return Err(SessionError::NotNow(format!(
+                "no bead is waited for: it is not {}'s turn to draw",
+                self.name
+            )));
+        }
+        let game = self.game().clone();
+        let machine = self.trainer.machine();
+        let Some(m) = self.current.as_mut() else { return Ok(()) };
+        let before = m.position().clone();
+        let (index, _) = machine
+            .box_for(&before)
+            .ok_or_else(|| SessionError::NotNow("no box".to_string()))?;
+        let b = &machine.boxes()[index as usize];
+        let names: Vec<String> = crate::web::svg::box_colours(&game, &b.position(&game), &b.moves)
+            .into_iter()
+            .map(|c| c.name())
+            .collect();
+        let asked = match colour {
+            None => None,
+            Some(name) => Some(
+                names
+                    .iter()
+                    .position(|n| n.eq_ignore_ascii_case(name.trim()))
+                    .ok_or_else(|| {
+                        SessionError::Invalid(format!(
+                            "box has no colour '{}': its colours are {}",
+                            name.trim(),
+                            names.join(", ")
+                        ))
+                    })? as u32,
+            ),
+        };
+        match m.step_given(&mut self.trainer, asked).map_err(SessionError::NotNow)? {
+            Step::Machine(mv) => {
+                self.history.push(game.move_name(&before, mv));
+                let ply = self.history.len();
+                self.last_draw = Some(self.note_draw(&before, mv, ply));
+            }
+            Step::Over(result, ending) => {
+                self.finish_person_game(result, ending);
+                return Ok(());
+            }
+            Step::Opponent(_) | Step::AwaitingPerson => {}
+        }
+        self.advance();
+        Ok(())
+    }
+
+    /// Referee for a real machine, or not; a bead waited for is drawn at
+    /// random once refereeing stops.
+    pub(super) fn set_referee(&mut self, on: bool) {
+        self.referee = on;
+        if !on {
+            self.advance();
         }
     }
 

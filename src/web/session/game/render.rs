@@ -42,6 +42,8 @@ impl<G: Picture> GameSession<G> {
             trained_against: self.parked.as_ref().map(|(spec, _)| spec.to_string()),
             board: self.board_view(),
             symmetry_note: self.symmetry_note(),
+            referee: self.referee,
+            awaiting_bead: self.awaiting_view(),
             second_machine_boxes: self.second_machine().map(|m| m.boxes().len()),
             rules: RulesView {
                 title: game.title(),
@@ -119,10 +121,10 @@ impl<G: Picture> GameSession<G> {
         moves.sort();
         // Only the boxes shown are copied; they are drawn after the lock is let go.
         let copy = |&i: &usize| Listed {
-            index: i,
             b: all[i].clone(),
             in_last_game: last_game.contains(&(i as u32)),
-            changed: changed.contains(&(i as u64 + 1)),
+            changed: changed.contains(&u64::from(label_number(machine, i as u32))),
+            number: label_number(machine, i as u32),
         };
         let list: Vec<Listed<G>> = matched
             .iter()
@@ -175,7 +177,7 @@ impl<G: Picture> GameSession<G> {
                     })
                     .collect();
                 BoxCard {
-                    number: l.index + 1,
+                    number: l.number as usize,
                     own_move: b.own_move,
                     position: game.position_string(&pos),
                     svg: box_svg_as(&game, &pos, &marks, 30.0, turned),
@@ -236,17 +238,36 @@ impl<G: Picture> GameSession<G> {
     /// The box a machine drew from at `pos` (the position before its move
     /// `mv`), drawn on the real board with the drawn bead marked.
     pub(super) fn draw(&self, pos: &G::Position, mv: G::Move, ply: usize) -> Draw {
+        self.draw_marked(pos, Some(mv), ply)
+    }
+
+    /// The box the machine draws from at `pos`, a person to draw its bead
+    /// from the real box (referee): nothing marked.
+    pub(super) fn awaiting_view(&self) -> Option<BoxDrawn> {
+        if !self.awaits_bead() {
+            return None;
+        }
+        let pos = self.current.as_ref()?.position().clone();
+        match self.draw_marked(&pos, None, self.history.len() + 1) {
+            Draw::Boxed(b) => Some(b),
+            Draw::Boxless { .. } => None,
+        }
+    }
+
+    /// [`GameSession::draw`], `mv` the bead drawn if any.
+    fn draw_marked(&self, pos: &G::Position, mv: Option<G::Move>, ply: usize) -> Draw {
         let game = self.game();
         let machine = self.trainer.machine();
+        let name = |mv: Option<G::Move>| mv.map(|m| game.move_name(pos, m)).unwrap_or_default();
         let Some((index, sym)) = machine.box_for(pos) else {
             return Draw::Boxless {
                 number: None,
-                mv: game.move_name(pos, mv),
+                mv: name(mv),
                 note: format!("{} has no box for this position and plays without one.", self.name),
             };
         };
         let b = &machine.boxes()[index as usize];
-        let marks = self.real_marks(index, sym, |real, _| real == mv);
+        let marks = self.real_marks(index, sym, |real, _| Some(real) == mv);
         let beads = marks
             .iter()
             .map(|m| DrawnBead {
@@ -257,13 +278,14 @@ impl<G: Picture> GameSession<G> {
                 drawn: m.drawn,
             })
             .collect();
+        let number = label_number(machine, index);
         Draw::Boxed(BoxDrawn {
-            number: index + 1,
+            number,
             own_move: b.own_move,
             moment: self.moment(b.own_move, ply),
-            mv: game.move_name(pos, mv),
+            mv: name(mv),
             mirrored: !sym.is_identity(),
-            mirror_note: (!sym.is_identity()).then(|| self.mirror_note(index + 1)),
+            mirror_note: (!sym.is_identity()).then(|| self.mirror_note(number)),
             position: game.position_string(&b.position(game)),
             svg: box_svg_as(game, pos, &marks, 44.0, self.turned),
             beads,
@@ -288,13 +310,14 @@ impl<G: Picture> GameSession<G> {
                 let marks = self.real_marks(c.box_index, sym, |_, k| k == colour_index);
                 let (mv, colour) = (marks[colour_index].mv, marks[colour_index].colour);
                 Change {
-                    number: c.box_index + 1,
+                    number: label_number(self.trainer.machine(), c.box_index),
                     own_move: b.own_move,
                     moment,
                     position: game.position_string(&b.position(game)),
                     mv: game.move_name(&pos, mv),
                     mirrored: !sym.is_identity(),
-                    mirror_note: (!sym.is_identity()).then(|| self.mirror_note(c.box_index + 1)),
+                    mirror_note: (!sym.is_identity())
+                        .then(|| self.mirror_note(label_number(self.trainer.machine(), c.box_index))),
                     colour: colour.name(),
                     css: colour.css(),
                     before: c.before,
@@ -350,4 +373,18 @@ impl<G: Picture> GameSession<G> {
             turned: self.turned,
         }
     }
+}
+
+/// The number the labels give box `index` of `machine`: its place among the
+/// boxes ordered by the machine's move, then by when they were made (as
+/// [`crate::web::labels::numbered`] orders them), from 1.
+pub(super) fn label_number<G: crate::game::Game>(machine: &crate::machine::Machine<G>, index: u32) -> u32 {
+    let boxes = machine.boxes();
+    let key = (boxes[index as usize].own_move, index);
+    let before = boxes
+        .iter()
+        .enumerate()
+        .filter(|&(j, b)| (b.own_move, j as u32) < key)
+        .count();
+    u32::try_from(before).map_or(u32::MAX, |n| n + 1)
 }

@@ -171,6 +171,10 @@ pub(super) struct SessionView<'a> {
     pub(super) board: BoardView<'a>,
     pub(super) symmetry_note: Option<String>,
     /// The boxes of the second machine it trained against, if any.
+    /// Referee for a real machine: its beads are given by a person.
+    pub(super) referee: bool,
+    /// The box a person is to draw the machine's bead from, if one is waited for.
+    pub(super) awaiting_bead: Option<BoxDrawn>,
     pub(super) second_machine_boxes: Option<usize>,
     pub(super) rules: RulesView,
     pub(super) last_draw: Option<&'a Draw>,
