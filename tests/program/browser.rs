@@ -1304,6 +1304,31 @@ fn a_class_plays_one_machine_from_three_browsers() {
         let class = call("GET", &format!("{own}api/class"), None).json();
         assert_eq!(class["view"]["games_played"], 2);
         let session = class["session"].as_str().unwrap().to_string();
+        // The log replays exactly: its games, in its order, played on a fresh
+        // HER with her beads given (referee), make the class machine.
+        let fresh = call("POST", &format!("{own}api/sessions"), Some(r#"{"game": "hexapawn"}"#)).json();
+        let replay = format!("{own}api/sessions/{}", fresh["session"].as_str().unwrap());
+        call("POST", &format!("{replay}/referee"), Some(r#"{"on": true}"#));
+        for game in games["games"].as_array().unwrap() {
+            let mut v = call("POST", &format!("{replay}/game"), None).json();
+            for mv in game["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()) {
+                v = match v["awaiting_bead"].as_object() {
+                    Some(d) => {
+                        let bead = d["beads"].as_array().unwrap().iter().find(|b| b["move"] == mv).unwrap();
+                        let body = json!({"colour": bead["colour"]}).to_string();
+                        call("POST", &format!("{replay}/bead"), Some(&body)).json()
+                    }
+                    None => call("POST", &format!("{replay}/move"), Some(&json!({"move": mv}).to_string())).json(),
+                };
+            }
+            if v["awaiting_bead"].is_object() {
+                // Her box was empty: she resigned.
+                v = call("POST", &format!("{replay}/bead"), Some(r#"{"colour": null}"#)).json();
+            }
+            assert_eq!(v["board"]["result"], game["result"], "{game}");
+        }
+        let state = |api: &str| -> Value { serde_json::from_str(&call("GET", &format!("{api}/state"), None).body).unwrap() };
+        assert_eq!(state(&replay)["machine"]["boxes"], state(&format!("{own}api/sessions/{session}"))["machine"]["boxes"]);
         teacher.js("document.body.classList.add('projector')").await;
         teacher.screenshot(&plots().join("class-teacher.png")).await;
         bo.screenshot(&plots().join("class-student-400.png")).await;
@@ -1485,11 +1510,13 @@ fn referee_for_a_real_her() {
                     steps.contains(&format!("take 1 {} bead out", COLOURS[colour])),
                     "{steps}"
                 );
+                if losses == 1 {
+                    b.screenshot(&plots().join("referee.png")).await;
+                }
             }
         }
         assert!(named >= 4, "HER drew {named} beads");
         assert!(losses >= 1, "no game lost: nothing reinforced");
-        b.screenshot(&shots.join("referee.png")).await;
         let got: Value = serde_json::from_str(&call("GET", &format!("{api}/state"), None).body).unwrap();
         assert_eq!(got["machine"]["boxes"], expected["machine"]["boxes"]);
         assert_eq!(got["games_played"], 4);

@@ -69,6 +69,20 @@ pub fn numbered<G: Game>(machine: &Machine<G>) -> Vec<usize> {
     order
 }
 
+/// The number the labels give box `index` of `machine`: its place in
+/// [`numbered`]'s order (by the machine's move, then by when the box was
+/// made), from 1. The page names boxes by it too.
+pub fn label_number<G: Game>(machine: &Machine<G>, index: u32) -> u32 {
+    let boxes = machine.boxes();
+    let key = (boxes[index as usize].own_move, index);
+    let before = boxes
+        .iter()
+        .enumerate()
+        .filter(|&(j, b)| (b.own_move, j as u32) < key)
+        .count();
+    u32::try_from(before).map_or(u32::MAX, |n| n + 1)
+}
+
 /// The PDF of the machine in a state file's text (as `menace train --save`
 /// writes it), on `paper`, labels of the default size: what the page's
 /// labels link downloads.

@@ -947,12 +947,8 @@ async function main() {
   showSpeed();
   // A classroom's server: a student (or a guest, who joins first) sees the
   // class machine; the teacher's page drives it.
-  let k = null;
-  try {
-    k = await api("GET", "/api/class");
-  } catch (e) {
-    if (e.status !== 404) throw e;
-  }
+  let k = await api("GET", "/api/class");
+  if (!k || !k.class) k = null;
   if (k && k.class.role !== "teacher") {
     document.body.classList.add("student");
     klass = k;

@@ -232,7 +232,7 @@ impl<G: Picture> GameSession<G> {
         Some(match found {
             Some((i, colours, legal)) => format!(
                 "{merged} So box {} holds beads of {colours} colours for its {legal} legal moves.",
-                render::label_number(machine, i as u32)
+                crate::web::labels::label_number(machine, i as u32)
             ),
             None => merged,
         })

@@ -8,6 +8,7 @@ use crate::machine::BeadChange;
 use crate::picture::Picture;
 use crate::symmetry::Symmetry;
 use crate::training::opponent::Opponent;
+use crate::web::labels::label_number;
 use crate::web::session::apart::Deferred;
 use crate::web::session::error::SessionError;
 use crate::web::session::game::views::{
@@ -373,18 +374,4 @@ impl<G: Picture> GameSession<G> {
             turned: self.turned,
         }
     }
-}
-
-/// The number the labels give box `index` of `machine`: its place among the
-/// boxes ordered by the machine's move, then by when they were made (as
-/// [`crate::web::labels::numbered`] orders them), from 1.
-pub(super) fn label_number<G: crate::game::Game>(machine: &crate::machine::Machine<G>, index: u32) -> u32 {
-    let boxes = machine.boxes();
-    let key = (boxes[index as usize].own_move, index);
-    let before = boxes
-        .iter()
-        .enumerate()
-        .filter(|&(j, b)| (b.own_move, j as u32) < key)
-        .count();
-    u32::try_from(before).map_or(u32::MAX, |n| n + 1)
 }
