@@ -87,8 +87,13 @@ pub trait SearchLimits: Rules {
     /// A winner-only search of the game's own that `menace solve` falls
     /// back on where the exact solve (with distances) is too large: who wins
     /// each of `positions`, within a budget of its own (`None`: none).
-    fn winner_fallback(&self, positions: &[Self::Position]) -> Option<Result<Vec<Outcome>, TooLarge>> {
-        let _ = positions;
+    /// `decided` is told how many are decided, as each is.
+    fn winner_fallback(
+        &self,
+        positions: &[Self::Position],
+        decided: &mut dyn FnMut(usize),
+    ) -> Option<Result<Vec<Outcome>, TooLarge>> {
+        let _ = (positions, decided);
         None
     }
 

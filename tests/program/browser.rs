@@ -234,6 +234,22 @@ impl Page {
         assert!(png.len() > 10_000, "{} is a picture", path.display());
     }
 
+    /// Nothing wider than the viewport: no sideways scrolling.
+    async fn fits(&self, what: &str) {
+        let (scroll, client) = (
+            self.js("return document.documentElement.scrollWidth").await,
+            self.js("return document.documentElement.clientWidth").await,
+        );
+        assert_eq!(scroll, client, "overflow at {what}");
+    }
+
+    /// No console errors; the browser closed.
+    async fn done(self, driver: &str) {
+        let errors = self.console_errors(driver).await;
+        assert!(errors.is_empty(), "console errors: {errors:?}");
+        self.c.close().await.unwrap();
+    }
+
     /// Console messages at error level (Chromium's log command, not in the W3C standard).
     async fn console_errors(&self, driver: &str) -> Vec<String> {
         let id = self.c.session_id().await.unwrap().unwrap();
@@ -247,6 +263,14 @@ impl Page {
             .map(|l| l["message"].as_str().unwrap_or_default().to_string())
             .collect()
     }
+}
+
+/// A runtime for a test's browser sessions.
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
 }
 
 /// The cell of the board named `name` (`b2`), as a selector.
@@ -326,10 +350,7 @@ fn the_page_in_a_browser() {
     let (_driver, driver) = start_driver();
     let downloads = scratch("downloads");
     let profile = scratch("profile");
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = runtime();
     runtime.block_on(async {
         let b = Page::open(&driver, &downloads, &profile).await;
         b.go(&url).await;
@@ -635,10 +656,7 @@ fn perfect_hex_on_the_page() {
     let (_driver, driver) = start_driver();
     let shots = scratch("perfect-hex");
     let profile = scratch("perfect-hex-profile");
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = runtime();
     runtime.block_on(async {
         let b = Page::open(&driver, &shots, &profile).await;
         b.go(&url).await;
@@ -698,16 +716,10 @@ fn perfect_hex_on_the_page() {
         let wide = b.js("return document.documentElement.scrollWidth").await;
         assert_eq!(wide, 1280, "nothing wider than the projector's 1280 px");
         b.viewport(400, 860).await;
-        let (scroll, client) = (
-            b.js("return document.documentElement.scrollWidth").await,
-            b.js("return document.documentElement.clientWidth").await,
-        );
-        assert_eq!(scroll, client, "no overflow at 400 px");
+        b.fits("400 px").await;
         b.screenshot(&shots.join("perfect-hex4-400.png")).await;
         eprintln!("screenshots in {}", shots.display());
-        let errors = b.console_errors(&driver).await;
-        assert!(errors.is_empty(), "console errors: {errors:?}");
-        b.c.close().await.unwrap();
+        b.done(&driver).await;
     });
 }
 
@@ -728,18 +740,13 @@ fn the_rules_panel_says_what_each_machine_does() {
     let (_driver, driver) = start_driver();
     let shots = scratch("rules-panel");
     let profile = scratch("rules-panel-profile");
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = runtime();
     runtime.block_on(async {
         let b = Page::open(&driver, &shots, &profile).await;
         b.go(&url).await;
         b.viewport(1280, 720).await;
         rules_panels(&b, &shots).await;
-        let errors = b.console_errors(&driver).await;
-        assert!(errors.is_empty(), "console errors: {errors:?}");
-        b.c.close().await.unwrap();
+        b.done(&driver).await;
     });
 }
 
@@ -974,10 +981,7 @@ fn counters_follow_training_and_a_new_machine_starts_clean() {
     let (_driver, driver) = start_driver();
     let shots = scratch("new-machine");
     let profile = scratch("new-machine-profile");
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = runtime();
     runtime.block_on(async {
         let b = Page::open(&driver, &shots, &profile).await;
         b.go(&url).await;
@@ -1025,9 +1029,7 @@ fn counters_follow_training_and_a_new_machine_starts_clean() {
             let text = b.text(panel).await;
             assert!(!text.contains("MENACE") && !text.contains("tictactoe"), "{panel}: {text}");
         }
-        let errors = b.console_errors(&driver).await;
-        assert!(errors.is_empty(), "console errors: {errors:?}");
-        b.c.close().await.unwrap();
+        b.done(&driver).await;
     });
 }
 
@@ -1053,10 +1055,7 @@ fn the_projector_layout_keeps_the_moment_of_learning_in_view() {
     let (_driver, driver) = start_driver();
     let shots = scratch("projector");
     let profile = scratch("projector-profile");
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = runtime();
     runtime.block_on(async {
         let b = Page::open(&driver, &shots, &profile).await;
         b.go(&url).await;
@@ -1115,11 +1114,7 @@ fn the_projector_layout_keeps_the_moment_of_learning_in_view() {
         assert!(width(&after) > 1.8 * width(&before), "{before} then {after}");
         // A phone: one column, nothing wider than the screen.
         b.viewport(400, 860).await;
-        let (scroll, client) = (
-            b.js("return document.documentElement.scrollWidth").await,
-            b.js("return document.documentElement.clientWidth").await,
-        );
-        assert_eq!(scroll, client, "no overflow at 400 px");
+        b.fits("400 px").await;
         let errors = b.console_errors(&driver).await;
         assert!(errors.is_empty(), "console errors: {errors:?}");
         eprintln!("screenshots in {}", shots.display());
@@ -1140,10 +1135,7 @@ fn watch_mode_shows_one_game_at_a_time() {
     let (_driver, driver) = start_driver();
     let shots = scratch("watch");
     let profile = scratch("watch-profile");
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = runtime();
     runtime.block_on(async {
         let b = Page::open(&driver, &shots, &profile).await;
         b.go(&url).await;
@@ -1187,9 +1179,7 @@ fn watch_mode_shows_one_game_at_a_time() {
         b.wait_for_text("#boxes-summary", "A second HER plays White in hexapawn").await;
         assert!(b.count("#boxes-list .box-card").await > 0);
         assert!(b.text("#boxes-list .box-card .title").await.contains("a second HER's move"));
-        let errors = b.console_errors(&driver).await;
-        assert!(errors.is_empty(), "console errors: {errors:?}");
-        b.c.close().await.unwrap();
+        b.done(&driver).await;
     });
 }
 
@@ -1263,10 +1253,7 @@ fn a_class_plays_one_machine_from_three_browsers() {
     let own = format!("http://127.0.0.1:{port}/");
     let (_driver, driver) = start_driver();
     let shots = scratch("class");
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = runtime();
     runtime.block_on(async {
         let teacher = Page::open(&driver, &shots, &scratch("class-teacher")).await;
         teacher.go(&own).await;
@@ -1432,10 +1419,7 @@ fn referee_for_a_real_her() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let labels = labels_of(&labels_pdf);
     assert_eq!(labels.len(), 19, "{labels:?}");
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = runtime();
     runtime.block_on(async {
         let b = Page::open(&driver, &shots, &scratch("referee-profile")).await;
         b.go(&url).await;

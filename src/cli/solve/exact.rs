@@ -12,7 +12,7 @@ use menace::Outcome;
 use super::args::SolveArgs;
 use crate::cli::args::usage;
 use crate::cli::output::{numbered_line, print_json};
-use crate::cli::progress::positions_spinner;
+use crate::cli::progress::{openings_bar, positions_spinner};
 
 /// The start, or the position given.
 pub fn solve_game<G: Game>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
@@ -39,7 +39,7 @@ pub fn solve_from<G: Game>(game: &G, args: &SolveArgs, start: G::Position, from_
     // then answer who wins each first move without distances.
     let has_oracle = from_start && game.winner_oracle(&[], 0).is_some();
     // A winner-only search to fall back on where the exact solve is too large.
-    let has_fallback = from_start && game.winner_fallback(&[]).is_some();
+    let has_fallback = from_start && game.winner_fallback(&[], &mut |_| {}).is_some();
     let limit = args.max_positions.unwrap_or(if has_oracle {
         ORACLE_FIRST_LIMIT
     } else {
@@ -164,10 +164,17 @@ fn solve_winners<G: Game>(game: &G, args: &SolveArgs, why: &str) -> anyhow::Resu
             distinct.push(c.clone());
         }
     }
-    let solved = match game
+    // The fallback search takes minutes on the largest boards: a bar over the first moves.
+    let bar = openings_bar(
+        &format!("deciding {}'s first moves", game.spec()),
+        distinct.len() as u64,
+    );
+    let shown = bar.clone();
+    let answer = game
         .winner_oracle(&distinct, limit)
-        .or_else(|| game.winner_fallback(&distinct))
-    {
+        .or_else(|| game.winner_fallback(&distinct, &mut |n| shown.set_position(n as u64)));
+    bar.finish_and_clear();
+    let solved = match answer {
         Some(answer) => answer?,
         None => distinct
             .iter()

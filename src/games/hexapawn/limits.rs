@@ -48,7 +48,11 @@ impl SearchLimits for Hexapawn {
     /// The winner-only search where the exact solve is too large: who wins
     /// each position, within 4 000 million positions searched in all
     /// (`menace solve hexapawn:8x5` takes it).
-    fn winner_fallback(&self, positions: &[HexapawnPosition]) -> Option<Result<Vec<Outcome>, TooLarge>> {
+    fn winner_fallback(
+        &self,
+        positions: &[HexapawnPosition],
+        decided: &mut dyn FnMut(usize),
+    ) -> Option<Result<Vec<Outcome>, TooLarge>> {
         if positions.is_empty() {
             return Some(Ok(Vec::new()));
         }
@@ -56,11 +60,14 @@ impl SearchLimits for Hexapawn {
         Some(
             positions
                 .iter()
-                .map(|p| {
-                    search.winner(p).map(Outcome::Win).map_err(|_| TooLarge {
+                .enumerate()
+                .map(|(k, p)| {
+                    let won = search.winner(p).map(Outcome::Win).map_err(|_| TooLarge {
                         game: self.spec(),
                         limit: ORACLE_NODES.try_into().unwrap_or(usize::MAX),
-                    })
+                    });
+                    decided(k + 1);
+                    won
                 })
                 .collect(),
         )
