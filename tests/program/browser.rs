@@ -1316,7 +1316,15 @@ fn a_class_plays_one_machine_from_three_browsers() {
         }
         let state = |api: &str| -> Value { serde_json::from_str(&call("GET", &format!("{api}/state"), None).body).unwrap() };
         assert_eq!(state(&replay)["machine"]["boxes"], state(&format!("{own}api/sessions/{session}"))["machine"]["boxes"]);
-        teacher.js("document.body.classList.add('projector')").await;
+        // The projector: the class in a band, and the board, the box drawn
+        // and the change after the last game all in view at 1280×720.
+        teacher.click("#projector").await;
+        teacher.js("window.scrollTo(0, 0)").await;
+        for what in ["#class-code", "#board svg", "#drawn .box-picture svg", "#changes"] {
+            let r = teacher.js(&rect(what)).await;
+            let r: Vec<f64> = r.as_array().unwrap_or_else(|| panic!("{what} shown")).iter().map(|x| x.as_f64().unwrap()).collect();
+            assert!(r[1] >= 0.0 && r[3] <= 720.0 && r[2] <= 1280.0, "{what} at {r:?} is not inside 1280×720");
+        }
         teacher.screenshot(&plots().join("class-teacher.png")).await;
         bo.screenshot(&plots().join("class-student-400.png")).await;
         // A student's reset, upload, training and download are refused (their own cookie, their page).
