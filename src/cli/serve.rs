@@ -102,22 +102,31 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
                     Door::Room
                 };
                 listeners.push((listener, room));
-                if room == Door::Room {
+                // Listening on every address already takes 127.0.0.1: then
+                // the teacher comes in by the token alone.
+                if room == Door::Room && !addr.ip().is_unspecified() {
                     let teacher = tokio::net::TcpListener::bind(own)
                         .await
                         .with_context(|| format!("cannot listen on {own} (the teacher's door)"))?;
                     listeners.push((teacher, Door::Teacher));
                 }
-                let join = format!("{}?code={}", shown(addr), keys.code);
+                // Listening on every address: the class is told this computer's on its network.
+                let public = match (addr.ip().is_unspecified(), network_address()) {
+                    (true, Some(ip)) => SocketAddr::new(ip, addr.port()),
+                    _ => addr,
+                };
+                let join = format!("{}?code={}", shown(public), keys.code);
                 outln!(
                     "menace serve --classroom: the class joins at {}  code {}",
-                    shown(addr),
+                    shown(public),
                     keys.code
                 );
                 outln!("  or by this QR code ({join}):");
                 outln!("{}", qr_text(&join));
-                outln!("teacher, on this computer: {} (Ctrl-C stops)", shown(own));
-                outln!("teacher, from another device: {}?teacher={}", shown(addr), keys.token);
+                if !addr.ip().is_unspecified() {
+                    outln!("teacher, on this computer: {} (Ctrl-C stops)", shown(own));
+                }
+                outln!("teacher, from another device: {}?teacher={}", shown(public), keys.token);
             }
         }
         if let Some(path) = &config.state {
