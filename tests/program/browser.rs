@@ -1338,6 +1338,19 @@ fn a_class_plays_one_machine_from_three_browsers() {
             ))
             .await;
         assert_eq!(refused, json!([403, 403, 403, 403, 403]));
+        // Ada queues again and leaves without a move: the teacher skips her
+        // turn, and her game is dropped (no game counted, no bead changed).
+        ada.click("#class-play").await;
+        ada.wait_for_text("#class-turn", "Your game").await;
+        let before = state(&format!("{own}api/sessions/{session}"));
+        teacher.until("!document.getElementById('class-skip').hidden").await;
+        teacher.click("#class-skip").await;
+        ada.wait_for_text("#class-turn", "Press Play a game").await;
+        let after = state(&format!("{own}api/sessions/{session}"));
+        assert_eq!(after["machine"], before["machine"]);
+        assert_eq!(after["games_played"], 2);
+        let skip = ada.js("return fetch('/api/class/skip', {method: 'POST'}).then(r => r.status)").await;
+        assert_eq!(skip, json!(403), "only the teacher skips");
         // Nobody without the code or the token gets more than the page.
         assert_eq!(call("GET", &room, None).status, 200);
         for (method, path) in [("GET", format!("api/sessions/{session}")), ("GET", "api/class/log".to_string()), ("POST", "api/sessions".to_string())] {

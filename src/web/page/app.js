@@ -744,6 +744,7 @@ function renderClass(k) {
         ? `${c.playing} is playing the class machine.${waiting}`
         : `No game on the board.${waiting}${c.role === "student" ? " Press Play a game." : ""}`;
   $("class-play").hidden = c.role !== "student" || c.your_turn || Boolean(c.queued);
+  $("class-skip").hidden = c.role !== "teacher" || !c.playing;
   const body = $("class-students").querySelector("tbody");
   body.replaceChildren(...c.students.map((s) => {
     const tr = document.createElement("tr");
@@ -818,6 +819,11 @@ function wireClass() {
       say(`Welcome, ${k.class.you}: press Play a game to play the class's machine.`, true);
     });
   });
+  $("class-skip").addEventListener("click", () => guarded(async () => {
+    const k = await api("POST", "/api/class/skip");
+    renderClass(k);
+    render(k.view);
+  }));
   $("class-play").addEventListener("click", () => guarded(async () => {
     showStudent(await api("POST", "/api/class/play"), true);
   }));

@@ -193,6 +193,12 @@ impl Class {
         Some(next)
     }
 
+    /// The teacher ends the turn of the student on the board (gone, or
+    /// stuck): their id, if one was playing. Their game is dropped unplayed.
+    pub(super) fn skip(&self) -> Option<String> {
+        lock(&self.state).playing.take()
+    }
+
     /// Whose game is on the board.
     pub(super) fn playing(&self) -> Option<String> {
         lock(&self.state).playing.clone()

@@ -32,6 +32,7 @@ pub(super) fn router() -> Router<Arc<Shared>> {
         .route("/api/class/move", post(play))
         .route("/api/class/resign", post(resign))
         .route("/api/class/log", get(log))
+        .route("/api/class/skip", post(skip))
 }
 
 /// A student's name, and the code they were given.
@@ -197,6 +198,31 @@ async fn play(
 
 async fn resign(State(shared): State<Arc<Shared>>, role: Option<Extension<Role>>) -> ApiResult {
     act(shared, role, |s| s.resign()).await
+}
+
+/// The teacher ends the turn of the student on the board (who left, or
+/// does not move): their game is dropped, no beads change, and the next
+/// student's starts.
+async fn skip(State(shared): State<Arc<Shared>>, role: Option<Extension<Role>>) -> ApiResult {
+    if !matches!(role.as_ref().map(|Extension(r)| r), None | Some(Role::Teacher)) {
+        return Err(ApiError::new(ErrorKind::Forbidden, "only the teacher may skip a turn"));
+    }
+    shared
+        .work(move |shared| {
+            let class = class_of(shared)?;
+            let entry = machine(shared, class)?;
+            not_while_training(&entry)?;
+            if class.skip().is_some() {
+                // A fresh board: the game left is dropped unplayed.
+                shared.change(&entry, |slot| {
+                    slot.note = None;
+                    Ok(slot.session.new_game()?)
+                })?;
+            }
+            start_next(shared, class, &entry)?;
+            Ok(ok_json(&answer(shared, class, &Role::Teacher)?))
+        })
+        .await
 }
 
 /// Every game the class played (the last thousand), oldest first: the
