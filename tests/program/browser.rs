@@ -1351,6 +1351,11 @@ fn a_class_plays_one_machine_from_three_browsers() {
         assert_eq!(after["games_played"], 2);
         let skip = ada.js("return fetch('/api/class/skip', {method: 'POST'}).then(r => r.status)").await;
         assert_eq!(skip, json!(403), "only the teacher skips");
+        // A device that joined stays one student, whatever it asks again.
+        let again = ada
+            .js("return fetch('/api/class/join', {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({code: 'X', name: 'Eve'})}).then(r => r.json()).then(k => [k.class.you, k.class.students.length, k.view.state_file])")
+            .await;
+        assert_eq!(again, json!(["Ada", 2, null]));
         // Nobody without the code or the token gets more than the page.
         assert_eq!(call("GET", &room, None).status, 200);
         for (method, path) in [("GET", format!("api/sessions/{session}")), ("GET", "api/class/log".to_string()), ("POST", "api/sessions".to_string())] {

@@ -69,6 +69,10 @@ fn answer(shared: &Shared, class: &Class, role: &Role) -> Result<Json, ApiError>
     if *role != Role::Guest {
         out["view"] = (*machine(shared, class)?.view()).clone();
     }
+    if matches!(role, Role::Student(_)) {
+        // The teacher's file is the teacher's business.
+        out["view"]["state_file"] = Json::Null;
+    }
     if *role == Role::Teacher {
         out["session"] = json!(class.session.get());
         // The room's address: the first the server answers to.
@@ -88,8 +92,16 @@ async fn read(State(shared): State<Arc<Shared>>, role: Option<Extension<Role>>) 
     Ok(ok_json(&answer(&shared, class, &role)?))
 }
 
-async fn join(State(shared): State<Arc<Shared>>, JsonBody(ask): JsonBody<JoinRequest>) -> ApiResult {
+async fn join(
+    State(shared): State<Arc<Shared>>,
+    role: Option<Extension<Role>>,
+    JsonBody(ask): JsonBody<JoinRequest>,
+) -> ApiResult {
     let class = class_of(&shared)?;
+    // A device that joined already stays the one student (a reload, a second tab).
+    if let Some(Extension(Role::Student(id))) = role {
+        return Ok(ok_json(&answer(&shared, class, &Role::Student(id))?));
+    }
     let (id, cookie) = class.join(&ask.code, &ask.name)?;
     let body = answer(&shared, class, &Role::Student(id))?;
     let mut response = ok_json(&body);
