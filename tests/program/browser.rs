@@ -1223,6 +1223,11 @@ fn start_classroom() -> (Killed, String, String, String) {
 /// A student plays the class machine on their own page: pieces clicked
 /// until the game is no longer theirs.
 async fn play_the_class_game(b: &Page) {
+    b.wait_for_text("#class-turn", "Your").await;
+    if b.text("#class-turn").await.contains("Start your game") {
+        // The game before stays on the board until this student starts theirs.
+        b.click("#class-play").await;
+    }
     b.wait_for_text("#class-turn", "Your game").await;
     for _ in 0..40 {
         b.not_busy().await;
@@ -1312,7 +1317,10 @@ fn a_class_plays_one_machine_from_three_browsers() {
                 // Her box was empty: she resigned.
                 v = call("POST", &format!("{replay}/bead"), Some(r#"{"colour": null}"#)).json();
             }
-            assert_eq!(v["board"]["result"], game["result"], "{game}");
+            // The same end: HER's win is "HER wins." in both; the student's, "You win." here.
+            let her_won = game["result"] == "HER wins.";
+            assert_eq!(v["board"]["over"], true, "{game}");
+            assert_eq!(v["board"]["result"].as_str().unwrap().ends_with("HER wins."), her_won, "{game}: {}", v["board"]);
         }
         let state = |api: &str| -> Value { serde_json::from_str(&call("GET", &format!("{api}/state"), None).body).unwrap() };
         assert_eq!(state(&replay)["machine"]["boxes"], state(&format!("{own}api/sessions/{session}"))["machine"]["boxes"]);
@@ -1358,6 +1366,9 @@ fn a_class_plays_one_machine_from_three_browsers() {
         assert_eq!(again, json!(["Ada", 2, null]));
         // Nobody without the code or the token gets more than the page.
         assert_eq!(call("GET", &room, None).status, 200);
+        let guest = call("GET", &format!("{room}api/class"), None).json();
+        assert_eq!(guest["class"], json!({"role": "guest"}), "a guest is told nothing of the class");
+        assert!(guest["view"].is_null());
         for (method, path) in [("GET", format!("api/sessions/{session}")), ("GET", "api/class/log".to_string()), ("POST", "api/sessions".to_string())] {
             let r = call(method, &format!("{room}{path}"), if method == "POST" { Some("{}") } else { None });
             assert_eq!(r.status, 403, "{method} {path}: {}", r.body);
@@ -1547,6 +1558,8 @@ fn referee_for_a_real_her() {
     let api = format!("{url}api/sessions/{}", made["session"].as_str().unwrap());
     call("POST", &format!("{api}/referee"), Some(r#"{"on": true}"#));
     let mut v = call("POST", &format!("{api}/game"), None).json();
+    // A bead not named is refused, not read as an empty box.
+    assert_eq!(call("POST", &format!("{api}/bead"), Some("{}")).status, 400);
     let mut checked = 0;
     while v["board"]["over"] == false {
         if let Some(d) = v["awaiting_bead"].as_object() {

@@ -362,11 +362,14 @@ function renderChanges(changes, ended) {
     ? `After the game, ${view.machine}'s beads changed:`
     : `After the game, ${view.machine}'s beads are unchanged.`;
   host.appendChild(h);
-  if (view.referee && changes.length) {
+  if (view.referee) {
     // What to do to the real boxes, in the labels' numbers and colours.
     const steps = document.createElement("div");
     steps.className = "referee-steps";
-    const lines = ["Put every bead drawn back in its box, then:", ...changes.map((c) => {
+    const first = changes.length
+      ? "Put every bead drawn back in its box, then:"
+      : "Put every bead drawn back in its box; nothing else changes.";
+    const lines = [first, ...changes.map((c) => {
       const d = c.after - c.before;
       const n = Math.abs(d);
       const what = `${n} ${c.colour} bead${n === 1 ? "" : "s"}`;
@@ -730,20 +733,25 @@ function renderClass(k) {
   $("class-join").hidden = c.role !== "guest";
   $("class-info").hidden = c.role === "guest";
   document.body.dataset.role = c.role;
+  // A guest is told nothing of the class but how to join it.
+  if (c.role === "guest") return;
   if (c.role === "teacher") {
     $("class-code").textContent = `Join at ${k.join} with the code ${c.code}`;
   } else {
     $("class-code").textContent = c.you ? `You are ${c.you}.` : "";
   }
   const waiting = c.queue.length ? ` Waiting: ${c.queue.join(", ")}.` : "";
+  // The game before stays on the board until the student whose turn it is starts theirs.
+  const over = Boolean(k.view && k.view.board.over);
   $("class-turn").textContent = c.your_turn
-    ? "Your game against the class machine: your move."
+    ? over ? "Your turn: press Start your game." : "Your game against the class machine: your move."
     : c.queued
       ? `You are number ${c.queued} in the queue.${c.playing ? ` ${c.playing} is playing.` : ""}`
       : c.playing
         ? `${c.playing} is playing the class machine.${waiting}`
         : `No game on the board.${waiting}${c.role === "student" ? " Press Play a game." : ""}`;
-  $("class-play").hidden = c.role !== "student" || c.your_turn || Boolean(c.queued);
+  $("class-play").hidden = c.role !== "student" || Boolean(c.queued) || (c.your_turn && !over);
+  $("class-play").textContent = c.your_turn ? "Start your game" : "Play a game";
   $("class-skip").hidden = c.role !== "teacher" || !c.playing;
   const body = $("class-students").querySelector("tbody");
   body.replaceChildren(...c.students.map((s) => {
@@ -775,7 +783,7 @@ function showStudent(k, fresh) {
     say(`Your game against the class machine: ${last.result}`, true);
   }
   seenGames = k.class.games;
-  studentTurn = k.class.your_turn;
+  studentTurn = k.class.your_turn && !k.view.board.over;
   if (fresh || !view || boardSign(k.view) !== boardSign(view)) render(k.view);
   else highlight();
   if (!studentTurn && !k.view.board.over) {

@@ -199,6 +199,11 @@ impl Class {
         lock(&self.state).playing.take()
     }
 
+    /// A student's place in the queue, from 1, if they wait in it.
+    pub(super) fn place(&self, id: &str) -> Option<usize> {
+        lock(&self.state).queue.iter().position(|q| q == id).map(|k| k + 1)
+    }
+
     /// Whose game is on the board.
     pub(super) fn playing(&self) -> Option<String> {
         lock(&self.state).playing.clone()
@@ -206,7 +211,7 @@ impl Class {
 
     /// The game on the board ended: logged, counted for its player (the
     /// machine won: +1, drew: 0, lost: −1), the board free.
-    pub(super) fn finished(&self, moves: Vec<String>, result: &str, machine_score: i8) {
+    pub(super) fn finished(&self, moves: Vec<String>, machine: &str, machine_score: i8) {
         let mut state = lock(&self.state);
         let Some(id) = state.playing.take() else { return };
         state.games += 1;
@@ -222,11 +227,16 @@ impl Class {
             }
             None => "a student who left".to_string(),
         };
+        let result = match machine_score.signum() {
+            1 => format!("{machine} wins."),
+            0 => "A draw.".to_string(),
+            _ => format!("{student} wins."),
+        };
         state.log.push_back(Logged {
             game,
             student,
             moves,
-            result: result.to_string(),
+            result,
         });
         if state.log.len() > LOG_KEPT {
             state.log.pop_front();
@@ -245,6 +255,10 @@ impl Class {
             Role::Student(id) => ("student", Some(id)),
             Role::Guest => ("guest", None),
         };
+        if *role == Role::Guest {
+            // Who is in the class, and how they did, is for the class.
+            return serde_json::json!({ "role": role_name });
+        }
         serde_json::json!({
             "role": role_name,
             "code": matches!(role, Role::Teacher).then_some(&self.code),

@@ -122,12 +122,19 @@ fn student(role: Option<Extension<Role>>) -> Result<String, ApiError> {
     }
 }
 
-/// The board free and the machine not training: the next student's game starts.
-fn start_next(shared: &Shared, class: &Class, entry: &Entry) -> Result<(), ApiError> {
-    if class.playing().is_some() || entry.running() {
-        return Ok(());
+/// The board free and the machine not training: the next student's turn.
+/// The game that ended stays on the board (its result, the beads it
+/// changed) until that student starts theirs.
+fn start_next(class: &Class, entry: &Entry) {
+    if class.playing().is_none() && !entry.running() {
+        class.next_player();
     }
-    if class.next_player().is_some() {
+}
+
+/// The student whose turn it is starts their game, where the board shows
+/// one that ended (or none).
+fn start_game(shared: &Shared, class: &Class, entry: &Entry, id: &str) -> Result<(), ApiError> {
+    if class.playing().as_deref() == Some(id) && entry.view()["board"]["over"] == true {
         shared.change(entry, |slot| {
             slot.note = None;
             Ok(slot.session.new_game()?)
@@ -143,7 +150,8 @@ async fn queue(State(shared): State<Arc<Shared>>, role: Option<Extension<Role>>)
             let class = class_of(shared)?;
             let entry = machine(shared, class)?;
             class.enqueue(&id);
-            start_next(shared, class, &entry)?;
+            start_next(class, &entry);
+            start_game(shared, class, &entry, &id)?;
             Ok(ok_json(&answer(shared, class, &Role::Student(id))?))
         })
         .await
@@ -163,9 +171,10 @@ async fn act(
             let entry = machine(shared, class)?;
             not_while_training(&entry)?;
             if class.playing().as_deref() != Some(id.as_str()) {
-                return Err(ApiError::conflict(
-                    "it is not your turn: press Play a game to join the queue",
-                ));
+                return Err(ApiError::conflict(match class.place(&id) {
+                    Some(k) => format!("it is not your turn yet: you are number {k} in the queue"),
+                    None => "it is not your turn: press Play a game to join the queue".to_string(),
+                }));
             }
             let before = entry.view();
             shared.change(&entry, |slot| {
@@ -192,8 +201,8 @@ async fn act(
                 } else {
                     0
                 };
-                class.finished(moves, after["board"]["result"].as_str().unwrap_or(""), score);
-                start_next(shared, class, &entry)?;
+                class.finished(moves, after["machine"].as_str().unwrap_or("the machine"), score);
+                start_next(class, &entry);
             }
             Ok(ok_json(&answer(shared, class, &Role::Student(id))?))
         })
@@ -231,7 +240,7 @@ async fn skip(State(shared): State<Arc<Shared>>, role: Option<Extension<Role>>) 
                     Ok(slot.session.new_game()?)
                 })?;
             }
-            start_next(shared, class, &entry)?;
+            start_next(class, &entry);
             Ok(ok_json(&answer(shared, class, &Role::Teacher)?))
         })
         .await

@@ -25,11 +25,18 @@ pub(super) fn router() -> Router<Arc<Shared>> {
         .route("/api/sessions/{id}/referee", post(referee))
 }
 
-/// The bead drawn from a real box: its colour's name, or null for an empty box.
+/// The bead drawn from a real box: its colour's name, or null for an
+/// empty box (said outright: a request without `colour` is refused).
 #[derive(Debug, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct BeadRequest {
+    #[serde(deserialize_with = "said_outright")]
     colour: Option<String>,
+}
+
+/// An `Option` that must be given, `null` or not.
+fn said_outright<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    serde::Deserialize::deserialize(d)
 }
 
 /// Refereeing on or off.

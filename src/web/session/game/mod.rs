@@ -421,7 +421,8 @@ impl<G: Picture> GameSession<G> {
                     .position(|n| n.eq_ignore_ascii_case(name.trim()))
                     .ok_or_else(|| {
                         SessionError::Invalid(format!(
-                            "box has no colour '{}': its colours are {}",
+                            "box {} has no colour '{}': its colours are {}",
+                            crate::web::labels::label_number(machine, index),
                             name.trim(),
                             names.join(", ")
                         ))
