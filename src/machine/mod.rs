@@ -459,15 +459,8 @@ impl<G: Game> Machine<G> {
         let Some(i) = index else {
             return Err("the machine has no box for this position".to_string());
         };
-        let b = &mut self.boxes[i as usize];
-        if b.total() == 0 && self.settings.empty_box == EmptyBox::Restock {
-            let initial = self.settings.beads.beads(b.own_move);
-            b.beads.fill(initial);
-            let (total, own) = (b.total(), b.own_move);
-            self.beads += total;
-            if own == 1 {
-                self.first_move_beads += total;
-            }
+        if self.boxes[i as usize].total() == 0 && self.settings.empty_box == EmptyBox::Restock {
+            self.restock(i);
         }
         let b = &self.boxes[i as usize];
         match colour {
@@ -513,16 +506,7 @@ impl<G: Game> Machine<G> {
         if total == 0 {
             match self.settings.empty_box {
                 EmptyBox::Resign | EmptyBox::Floor(_) => return None,
-                EmptyBox::Restock => {
-                    let initial = self.settings.beads.beads(b.own_move);
-                    b.beads.fill(initial);
-                    total = b.total();
-                    let own = b.own_move;
-                    self.beads += total;
-                    if own == 1 {
-                        self.first_move_beads += total;
-                    }
-                }
+                EmptyBox::Restock => total = self.restock(i),
             }
         }
         let b = &self.boxes[i as usize];
@@ -534,6 +518,20 @@ impl<G: Game> Machine<G> {
         let colour = b.beads.colour_of_bead(r);
         self.history.push(Draw { box_index: i, colour });
         Some(colour)
+    }
+
+    /// Fill empty box `i` again with its starting beads (the restock rule),
+    /// counted in the machine's totals: the beads it now holds.
+    fn restock(&mut self, i: u32) -> u64 {
+        let b = &mut self.boxes[i as usize];
+        let initial = self.settings.beads.beads(b.own_move);
+        b.beads.fill(initial);
+        let (total, own) = (b.total(), b.own_move);
+        self.beads += total;
+        if own == 1 {
+            self.first_move_beads += total;
+        }
+        total
     }
 
     /// Open a box on first visit if the settings allow; `None` if the

@@ -121,11 +121,14 @@ impl<G: Picture> GameSession<G> {
         }
         moves.sort();
         // Only the boxes shown are copied; they are drawn after the lock is let go.
-        let copy = |&i: &usize| Listed {
-            b: all[i].clone(),
-            in_last_game: last_game.contains(&(i as u32)),
-            changed: changed.contains(&u64::from(label_number(machine, i as u32))),
-            number: label_number(machine, i as u32),
+        let copy = |&i: &usize| {
+            let number = label_number(machine, i as u32);
+            Listed {
+                b: all[i].clone(),
+                in_last_game: last_game.contains(&(i as u32)),
+                changed: changed.contains(&u64::from(number)),
+                number,
+            }
         };
         let list: Vec<Listed<G>> = matched
             .iter()
