@@ -28,6 +28,9 @@ use crate::symmetry::Symmetry;
 use crate::training::exact::{Reference, EXACT_LIMIT};
 use crate::training::opponent::{OpponentSpec, PerfectPlayer};
 
+mod lumps;
+use lumps::Lumps;
+
 /// How far [`life`] may go before it refuses.
 #[derive(Clone, Copy, Debug)]
 pub struct LifeLimits {
@@ -229,6 +232,12 @@ pub fn life_reporting<G: Game>(
         node
     };
 
+    // Machines that must play alike from here on are one state: a box no
+    // game can reach any more, colours that end the game alike, mirror images.
+    let starts = game.starts();
+    let lumps = Lumps::new(&machine, &starts, &layout, opponent, &mut node_of);
+    lumps.canonical(&mut start);
+
     let mut index: FxHashMap<Box<[u8]>, usize> = FxHashMap::default();
     let mut counts: Vec<Box<[u8]>> = Vec::new();
     let mut ways: Vec<Ways> = Vec::new();
@@ -237,7 +246,6 @@ pub fn life_reporting<G: Game>(
     counts.push(first);
     let mut queue = VecDeque::from([0usize]);
     let mut walked = 0u64;
-    let starts = game.starts();
     while let Some(s) = queue.pop_front() {
         if s % PROGRESS_EVERY == 0 {
             progress(counts.len());
@@ -292,7 +300,18 @@ pub fn life_reporting<G: Game>(
             stay_other: stay.1,
             to: Vec::with_capacity(ends.len()),
         };
-        for (next, (loss, other)) in ends {
+        // The machines it becomes, each as the one that stands for it (once
+        // each, not once a game: the games far outnumber them).
+        let mut lumped: FxHashMap<Box<[u8]>, (f64, f64)> = FxHashMap::default();
+        let mut raw: Vec<_> = ends.into_iter().collect();
+        raw.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        for (mut next, (loss, other)) in raw {
+            lumps.canonical(&mut next);
+            let slot = lumped.entry(next).or_insert((0.0, 0.0));
+            slot.0 += loss;
+            slot.1 += other;
+        }
+        for (next, (loss, other)) in lumped {
             let id = match index.get(&next) {
                 Some(&id) => id,
                 None => {

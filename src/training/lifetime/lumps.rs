@@ -1,0 +1,300 @@
+//! Machines that play alike from here on, made one state.
+//!
+//! Exact learning walks every machine a machine can become; many of them
+//! differ only where it can never matter again, or are each other's mirror
+//! image. Three kinds of difference are dropped, each exactly (the machines
+//! merged have the same chances of everything from then on):
+//! - a box no game can reach any more (every way in has lost its beads):
+//!   its counts are set to nothing;
+//! - colours of one box after which no box is met and the game ends with
+//!   the same chances: their counts are exchangeable, so they are sorted;
+//! - a symmetry of the board that maps the machine's boxes onto boxes and
+//!   the opponent's moves onto its moves (random and perfect play are both
+//!   symmetric): the smaller of a machine and its image stands for both.
+
+use std::rc::Rc;
+
+use rustc_hash::FxHashMap;
+
+use super::{Layout, Node};
+use crate::game::Game;
+use crate::machine::{GameResult, Machine};
+use crate::symmetry::Symmetry;
+use crate::training::exact::Reference;
+
+/// What [`Lumps::canonical`] needs: the boxes' ways on, the exchangeable
+/// colours, and the symmetries as permutations of every count.
+pub(super) struct Lumps {
+    offsets: Vec<usize>,
+    /// The boxes a game meets first.
+    first: Vec<usize>,
+    /// Per box, per colour: the boxes a game may meet next.
+    next: Vec<Vec<Vec<usize>>>,
+    /// Counts (flat indices) that may be exchanged: a box's colours after
+    /// which no box is met and the game ends with the same chances.
+    classes: Vec<Vec<usize>>,
+    /// For each symmetry other than the identity that maps the machine onto
+    /// itself: where each count goes.
+    images: Vec<Vec<usize>>,
+}
+
+/// A colour's end as far as the walk has seen it.
+#[derive(Clone, Copy, PartialEq)]
+enum End {
+    Unseen,
+    /// No box is met after it; the chances of a win, a draw and a loss (as bits, to compare exactly).
+    Alike([u64; 3]),
+    /// A box may be met after it, or it ends differently from two positions.
+    Apart,
+}
+
+/// What follows a position: the boxes met first and, where there are none,
+/// the chances of each result.
+struct Ahead {
+    boxes: Vec<usize>,
+    ends: Option<[f64; 3]>,
+}
+
+type NodeOf<'n, G> = dyn FnMut(&<G as crate::game::Rules>::Position, &mut Reference<'_, G>) -> Rc<Node<G>> + 'n;
+
+/// The walk that fills in [`Lumps`]' ways on and colours' ends.
+struct Survey<'a, 'r, 'n, G: Game> {
+    game: &'a G,
+    opponent: &'a mut Reference<'r, G>,
+    node_of: &'a mut NodeOf<'n, G>,
+    seen: FxHashMap<G::Position, Rc<Ahead>>,
+    next: Vec<Vec<Vec<usize>>>,
+    ends: Vec<Vec<End>>,
+}
+
+impl<G: Game> Survey<'_, '_, '_, G> {
+    fn ahead(&mut self, pos: &G::Position) -> Rc<Ahead> {
+        if let Some(a) = self.seen.get(pos) {
+            return a.clone();
+        }
+        let node = (self.node_of)(pos, self.opponent);
+        let ahead = match &*node {
+            Node::Over(result) => {
+                let mut e = [0.0; 3];
+                e[slot(*result)] = 1.0;
+                Ahead {
+                    boxes: Vec::new(),
+                    ends: Some(e),
+                }
+            }
+            Node::Boxed(i, moves) => {
+                for (c, mv) in moves.iter().enumerate() {
+                    let after = self.ahead(&self.game.play(pos, *mv));
+                    self.next[*i][c].extend(after.boxes.iter());
+                    let end = match after.ends {
+                        Some(e) if after.boxes.is_empty() => End::Alike(e.map(f64::to_bits)),
+                        _ => End::Apart,
+                    };
+                    let was = &mut self.ends[*i][c];
+                    *was = match *was {
+                        End::Unseen => end,
+                        w if w == end => w,
+                        _ => End::Apart,
+                    };
+                }
+                Ahead {
+                    boxes: vec![*i],
+                    ends: None,
+                }
+            }
+            Node::Unboxed(moves) | Node::Opponent(moves) => {
+                if moves.is_empty() {
+                    // The walk counts a player without a move as the machine's win.
+                    Ahead {
+                        boxes: Vec::new(),
+                        ends: Some([1.0, 0.0, 0.0]),
+                    }
+                } else {
+                    let mut boxes = Vec::new();
+                    let mut ends = Some([0.0; 3]);
+                    let share = 1.0 / moves.len() as f64;
+                    for mv in moves {
+                        let after = self.ahead(&self.game.play(pos, *mv));
+                        boxes.extend(after.boxes.iter());
+                        ends = match (ends, after.ends) {
+                            (Some(mut e), Some(a)) => {
+                                for k in 0..3 {
+                                    e[k] += share * a[k];
+                                }
+                                Some(e)
+                            }
+                            _ => None,
+                        };
+                    }
+                    boxes.sort_unstable();
+                    boxes.dedup();
+                    Ahead { boxes, ends }
+                }
+            }
+        };
+        let ahead = Rc::new(ahead);
+        self.seen.insert(pos.clone(), ahead.clone());
+        ahead
+    }
+}
+
+fn slot(result: GameResult) -> usize {
+    match result {
+        GameResult::Win => 0,
+        GameResult::Draw => 1,
+        GameResult::Loss => 2,
+    }
+}
+
+impl Lumps {
+    pub(super) fn new<'n, G: Game>(
+        machine: &Machine<G>,
+        starts: &[(G::Position, f64)],
+        layout: &Layout,
+        opponent: &mut Reference<'_, G>,
+        node_of: &mut NodeOf<'n, G>,
+    ) -> Lumps {
+        let game = machine.game();
+        let offsets = layout.offsets.clone();
+        let boxes = offsets.len() - 1;
+        let colours = |i: usize| offsets[i + 1] - offsets[i];
+        let mut survey = Survey {
+            game,
+            opponent,
+            node_of,
+            seen: FxHashMap::default(),
+            next: (0..boxes).map(|i| vec![Vec::new(); colours(i)]).collect(),
+            ends: (0..boxes).map(|i| vec![End::Unseen; colours(i)]).collect(),
+        };
+        let mut first = Vec::new();
+        for (pos, _) in starts {
+            first.extend(survey.ahead(pos).boxes.iter());
+        }
+        first.sort_unstable();
+        first.dedup();
+        let mut next = survey.next;
+        for colours in &mut next {
+            for n in colours {
+                n.sort_unstable();
+                n.dedup();
+            }
+        }
+        let mut classes = Vec::new();
+        for (i, ends) in survey.ends.iter().enumerate() {
+            let mut groups: Vec<([u64; 3], Vec<usize>)> = Vec::new();
+            for (c, end) in ends.iter().enumerate() {
+                if let End::Alike(e) = end {
+                    match groups.iter_mut().find(|g| g.0 == *e) {
+                        Some(g) => g.1.push(offsets[i] + c),
+                        None => groups.push((*e, vec![offsets[i] + c])),
+                    }
+                }
+            }
+            classes.extend(groups.into_iter().map(|g| g.1).filter(|g| g.len() > 1));
+        }
+        let images = G::Symmetry::ALL
+            .iter()
+            .filter(|s| !s.is_identity())
+            .filter_map(|&s| image(machine, starts, &offsets, s))
+            .collect();
+        Lumps {
+            offsets,
+            first,
+            next,
+            classes,
+            images,
+        }
+    }
+
+    /// The one machine that stands for every machine playing as `counts` does.
+    pub(super) fn canonical(&self, counts: &mut [u8]) {
+        self.forget_unreachable(counts);
+        self.sort_classes(counts);
+        if self.images.is_empty() {
+            return;
+        }
+        let was = counts.to_vec();
+        let mut image = vec![0u8; counts.len()];
+        for to in &self.images {
+            for (k, &t) in to.iter().enumerate() {
+                image[t] = was[k];
+            }
+            self.sort_classes(&mut image);
+            if image.as_slice() < &*counts {
+                counts.copy_from_slice(&image);
+            }
+        }
+    }
+
+    /// Set to nothing the counts of every box no game can reach with these
+    /// counts (a colour without beads is never drawn).
+    fn forget_unreachable(&self, counts: &mut [u8]) {
+        let mut reached = vec![false; self.next.len()];
+        let mut stack: Vec<usize> = self.first.clone();
+        while let Some(b) = stack.pop() {
+            if std::mem::replace(&mut reached[b], true) {
+                continue;
+            }
+            let at = self.offsets[b];
+            for (c, n) in self.next[b].iter().enumerate() {
+                if counts[at + c] > 0 {
+                    stack.extend(n.iter().filter(|&&x| !reached[x]));
+                }
+            }
+        }
+        for (b, r) in reached.iter().enumerate() {
+            if !r {
+                counts[self.offsets[b]..self.offsets[b + 1]].fill(0);
+            }
+        }
+    }
+
+    /// Each class of exchangeable counts, most first.
+    fn sort_classes(&self, counts: &mut [u8]) {
+        for class in &self.classes {
+            let mut values: Vec<u8> = class.iter().map(|&k| counts[k]).collect();
+            values.sort_unstable_by(|a, b| b.cmp(a));
+            for (&k, v) in class.iter().zip(values) {
+                counts[k] = v;
+            }
+        }
+    }
+}
+
+/// Where the symmetry `s` sends each count of the machine's boxes: `None`
+/// unless it maps the starts onto the starts and every box's colours onto a
+/// box's colours.
+fn image<G: Game>(
+    machine: &Machine<G>,
+    starts: &[(G::Position, f64)],
+    offsets: &[usize],
+    s: G::Symmetry,
+) -> Option<Vec<usize>> {
+    let game = machine.game();
+    for (pos, p) in starts {
+        let mapped = game.map_position(pos, s);
+        if !starts.iter().any(|(q, r)| *q == mapped && r == p) {
+            return None;
+        }
+    }
+    let mut to = vec![0usize; *offsets.last()?];
+    for (i, b) in machine.boxes().iter().enumerate() {
+        let there = game.map_position(&b.position(game), s);
+        let (j, sym) = machine.box_for(&there)?;
+        let j = j as usize;
+        let back = sym.inverse();
+        let real: Vec<G::Move> = machine.boxes()[j]
+            .moves
+            .iter()
+            .map(|&m| game.map_move(m, back))
+            .collect();
+        if real.len() != b.moves.len() {
+            return None;
+        }
+        for (c, &m) in b.moves.iter().enumerate() {
+            let k = real.iter().position(|&r| r == game.map_move(m, s))?;
+            to[offsets[i] + c] = offsets[j] + k;
+        }
+    }
+    Some(to)
+}
