@@ -82,6 +82,11 @@ impl<G: Game> Survey<'_, '_, '_, G> {
                     ends: Some(e),
                 }
             }
+            // A box not kept: a way on no game takes from the machine as it is.
+            Node::Boxed(i, _) if self.next[*i].is_empty() => Ahead {
+                boxes: vec![*i],
+                ends: None,
+            },
             Node::Boxed(i, moves) => {
                 for (c, mv) in moves.iter().enumerate() {
                     let after = self.ahead(&self.game.play(pos, *mv));
@@ -229,6 +234,15 @@ impl Lumps {
     /// Set to nothing the counts of every box no game can reach with these
     /// counts (a colour without beads is never drawn).
     fn forget_unreachable(&self, counts: &mut [u8]) {
+        for (b, r) in self.reached(counts).iter().enumerate() {
+            if !r {
+                counts[self.offsets[b]..self.offsets[b + 1]].fill(0);
+            }
+        }
+    }
+
+    /// Which boxes a game can reach with these counts.
+    pub(super) fn reached(&self, counts: &[u8]) -> Vec<bool> {
         let mut reached = vec![false; self.next.len()];
         let mut stack: Vec<usize> = self.first.clone();
         while let Some(b) = stack.pop() {
@@ -242,11 +256,7 @@ impl Lumps {
                 }
             }
         }
-        for (b, r) in reached.iter().enumerate() {
-            if !r {
-                counts[self.offsets[b]..self.offsets[b + 1]].fill(0);
-            }
-        }
+        reached
     }
 
     /// Each class of exchangeable counts, most first.
@@ -282,6 +292,13 @@ fn image<G: Game>(
         let there = game.map_position(&b.position(game), s);
         let (j, sym) = machine.box_for(&there)?;
         let j = j as usize;
+        if offsets[j + 1] - offsets[j] != offsets[i + 1] - offsets[i] {
+            // Kept here and not there (a machine whose beads are not symmetric).
+            return None;
+        }
+        if offsets[i + 1] == offsets[i] {
+            continue;
+        }
         let back = sym.inverse();
         let real: Vec<G::Move> = machine.boxes()[j]
             .moves

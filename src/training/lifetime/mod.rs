@@ -106,9 +106,37 @@ impl Life {
     }
 }
 
-/// Where each box's colours start in a flat list of every bead count.
+/// Where each box's colours start in a flat list of every bead count kept
+/// (a box not kept has none).
 struct Layout {
     offsets: Vec<usize>,
+}
+
+impl Layout {
+    /// The boxes of `machine` that `keep` says, in order.
+    fn of<G: Game>(machine: &Machine<G>, keep: impl Fn(usize) -> bool) -> Layout {
+        let mut offsets = Vec::with_capacity(machine.boxes().len() + 1);
+        let mut at = 0;
+        for (i, b) in machine.boxes().iter().enumerate() {
+            offsets.push(at);
+            if keep(i) {
+                at += b.beads.len();
+            }
+        }
+        offsets.push(at);
+        Layout { offsets }
+    }
+
+    /// The machine's bead counts as kept here (at most 255 a colour).
+    fn counts<G: Game>(&self, machine: &Machine<G>) -> Vec<u8> {
+        let mut counts = Vec::with_capacity(*self.offsets.last().unwrap_or(&0));
+        for (i, b) in machine.boxes().iter().enumerate() {
+            if self.offsets[i + 1] > self.offsets[i] {
+                counts.extend(b.beads.iter().map(|n| u8::try_from(n).unwrap_or(u8::MAX)));
+            }
+        }
+        counts
+    }
 }
 
 /// The ways out of one machine's state after one game.
@@ -182,26 +210,6 @@ pub fn life_reporting<G: Game>(
     let machine = up_front(machine)?;
     let game = machine.game().clone();
     let side = machine.side();
-    let mut offsets = Vec::with_capacity(machine.boxes().len() + 1);
-    let mut start: Vec<u8> = Vec::new();
-    for b in machine.boxes() {
-        offsets.push(start.len());
-        for n in b.beads.iter() {
-            start.push(u8::try_from(n).map_err(|_| {
-                LifeError::Boxes(format!(
-                    "a box holds {n} beads of one colour; exact learning counts at most 255"
-                ))
-            })?);
-        }
-    }
-    offsets.push(start.len());
-    let layout = Layout { offsets };
-    // A state costs its counts twice (the list and the index) and about 96
-    // bytes of the index and its ways out.
-    let per_state = 2 * start.len() + 96;
-    let most_states = limits.states.min(limits.bytes / per_state);
-    let resigns = settings.empty_box == EmptyBox::Resign;
-
     // The positions of the game met, with what is played there.
     let mut nodes: FxHashMap<G::Position, std::rc::Rc<Node<G>>> = FxHashMap::default();
     let mut node_of = |pos: &G::Position, opponent: &mut Reference<'_, G>| -> std::rc::Rc<Node<G>> {
@@ -232,11 +240,34 @@ pub fn life_reporting<G: Game>(
         node
     };
 
-    // Machines that must play alike from here on are one state: a box no
-    // game can reach any more, colours that end the game alike, mirror images.
+    // Only the boxes a game can reach from the machine as it is are kept
+    // (against a perfect opponent, few of them), and machines that must play
+    // alike from here on are one state: a box no game can reach any more,
+    // colours that end the game alike, mirror images.
     let starts = game.starts();
+    let every = Layout::of(&machine, |_| true);
+    let kept = Lumps::new(&machine, &starts, &every, opponent, &mut node_of).reached(&every.counts(&machine));
+    let layout = Layout::of(&machine, |i| kept[i]);
     let lumps = Lumps::new(&machine, &starts, &layout, opponent, &mut node_of);
+    let mut start = layout.counts(&machine);
+    if let Some(n) = machine
+        .boxes()
+        .iter()
+        .zip(&kept)
+        .filter(|b| *b.1)
+        .flat_map(|b| b.0.beads.iter())
+        .find(|&n| n > 255)
+    {
+        return Err(LifeError::Boxes(format!(
+            "a box holds {n} beads of one colour; exact learning counts at most 255"
+        )));
+    }
     lumps.canonical(&mut start);
+    // A state costs its counts twice (the list and the index) and about 96
+    // bytes of the index and its ways out.
+    let per_state = 2 * start.len() + 96;
+    let most_states = limits.states.min(limits.bytes / per_state);
+    let resigns = settings.empty_box == EmptyBox::Resign;
 
     let mut index: FxHashMap<Box<[u8]>, usize> = FxHashMap::default();
     let mut counts: Vec<Box<[u8]>> = Vec::new();
