@@ -7,6 +7,7 @@ use std::path::Path;
 use serde_json::{json, Value as Json};
 
 use super::error::OutputError;
+use super::records::Records;
 use crate::error::FieldError;
 use crate::machine::GameResult;
 use crate::training::exact::Expected;
@@ -18,7 +19,7 @@ pub struct SeedRun {
     /// The untrained machine (game 0 of the curves).
     pub start: Snapshot,
     /// What each game left behind, in order.
-    pub games: Vec<GameRecord>,
+    pub games: Records,
 }
 
 /// A curve recorded per game. The same names head the curves file's
@@ -306,7 +307,7 @@ pub fn run_curves(run: &SeedRun, window: u64) -> Vec<MetricRow> {
     let mut out = Vec::with_capacity(records.len() + 1);
     out.push(MetricRow::start(&run.start));
     let mut curves = RunningCurves::new(window);
-    out.extend(records.iter().map(|r| curves.push(r)));
+    out.extend(records.iter().map(|r| curves.push(&r)));
     out
 }
 

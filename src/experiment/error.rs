@@ -33,6 +33,9 @@ pub enum ExperimentError {
     /// A unit of work could not be saved, read back or merged.
     #[error(transparent)]
     Unit(#[from] UnitError),
+    /// A run's games could not be kept (more than a run may hold).
+    #[error("a run's games: {0}")]
+    Records(String),
     /// The worker threads could not be started.
     #[error("could not start {threads} worker threads: {reason}")]
     Threads {

@@ -299,8 +299,13 @@ const _: () = assert!(MAX_CURVE_ROWS + 2 * MAX_ARMS as u64 <= MAX_FILE_ROWS);
 const ROW_NUMBERS_BYTES: u64 = 70 * 25 + 3 * 21 + 64;
 
 /// The most games times seeds an experiment may ask for: every game's record
-/// is kept (about 120 bytes), so this keeps a run under a gigabyte.
-pub const MAX_GAME_RECORDS: u64 = 5_000_000;
+/// is kept (25 bytes, [`Records`](super::records::Records)), so this keeps
+/// a run's records under a gigabyte and a half.
+pub const MAX_GAME_RECORDS: u64 = 60_000_000;
+
+/// The most exact results an experiment may record (games ÷ `exact_every`
+/// × seeds × arms): each is kept (72 bytes), so this keeps them under a gigabyte.
+pub const MAX_EXACT_RECORDS: u64 = 12_000_000;
 
 /// The most seeds an experiment may list or count.
 pub const MAX_SEEDS: u64 = 1_000_000;
@@ -412,6 +417,17 @@ impl Experiment {
                 "",
                 format!("games × seeds × arms is {records}: at most {MAX_GAME_RECORDS} games can be recorded in one experiment"),
             ));
+        }
+        if let Some(k) = file.exact_every.filter(|&k| k > 0) {
+            let exact = (file.games / k + 1)
+                .saturating_mul(seeds.len() as u64)
+                .saturating_mul(choices.len() as u64);
+            if exact > MAX_EXACT_RECORDS {
+                return Err(FieldError::new(
+                    "exact_every",
+                    format!("(games ÷ exact_every + 1) × seeds × arms is {exact}: at most {MAX_EXACT_RECORDS} exact results can be recorded in one experiment (a larger exact_every records fewer)"),
+                ));
+            }
         }
         let curves_every = file.curves_every.unwrap_or(1);
         if curves_every == 0 {

@@ -7,6 +7,7 @@ pub mod error;
 pub mod file;
 #[cfg(feature = "charts")]
 pub mod plot;
+pub mod records;
 pub mod report;
 pub mod runner;
 pub mod units;

@@ -19,7 +19,7 @@ use crate::machine::settings::EmptyBox;
 use crate::machine::{GameResult, Machine};
 use crate::training::exact::Expected;
 use crate::training::lifetime::{life_against, Life, LifeError, LifeLimits};
-use crate::training::trainer::{games_until_learned, last_loss, ExactPair, LEARNED_MIN_GAMES};
+use crate::training::trainer::{ExactPair, Tally, LEARNED_MIN_GAMES};
 
 /// What [`write_outputs`] wrote: the files, and per arm the band of its
 /// losses per seed (for a report on the terminal).
@@ -108,7 +108,7 @@ fn write_set<'r>(
             final_loss: runs
                 .iter()
                 .filter_map(|r| {
-                    let last = r.games.iter().rev().find_map(|g| g.exact.and_then(|e| e.perfect));
+                    let last = r.games.exact().rev().find_map(|(_, e)| e.perfect);
                     last.or(r.start.exact.and_then(|e| e.perfect)).map(|e| e.loss)
                 })
                 .collect(),
@@ -325,7 +325,10 @@ fn arm_rows<W: std::io::Write>(
     for g in 0..=last {
         if g > 0 {
             for ((row, curves), run) in now.iter_mut().zip(&mut following).zip(runs) {
-                *row = curves.push(&run.games[g - 1]);
+                // Every run holds the experiment's games (a unit file is checked for it).
+                if let Some(r) = run.games.get(g - 1) {
+                    *row = curves.push(&r);
+                }
             }
         }
         if g % every != 0 && g != last {
@@ -387,6 +390,13 @@ fn life_json(life: &Result<Life, LifeError>) -> Json {
     }
 }
 
+/// A run's totals: its wins, draws and losses, its last loss, whether it learned.
+fn tally(run: &SeedRun) -> Tally {
+    let mut t = Tally::default();
+    run.games.iter().for_each(|g| t.add(&g));
+    t
+}
+
 /// Per seed, the game from which the first move's boxes stay empty to the
 /// end (under the resign rule the machine then resigns every game).
 fn first_boxes_empty_from(run: &SeedRun) -> Option<u64> {
@@ -406,8 +416,8 @@ pub fn games_until_safe(r: &SeedRun) -> Option<u64> {
         .into_iter()
         .chain(
             r.games
-                .iter()
-                .filter_map(|g| g.exact.and_then(|e| e.perfect).map(|p| (g.game, p.loss))),
+                .exact()
+                .filter_map(|(game, e)| e.perfect.map(|p| (game, p.loss))),
         )
         .collect();
     let first_bad = recorded.iter().rposition(|&(_, loss)| loss > 0.0);
@@ -428,13 +438,13 @@ fn arm_summary(exp: &Experiment, arm: &Arm, runs: &[SeedRun]) -> Json {
                 )
                 .map(|b| b.within(0.0, exp.games as f64).json())
             };
-            let learned: Vec<Option<u64>> = runs.iter().map(|r| games_until_learned(&r.games)).collect();
-            let last_losses: Vec<Option<u64>> = runs.iter().map(|r| last_loss(&r.games)).collect();
+            let learned: Vec<Option<u64>> = runs.iter().map(|r| tally(r).learned()).collect();
+            let last_losses: Vec<Option<u64>> = runs.iter().map(|r| tally(r).last_loss).collect();
             let empty_from: Vec<Option<u64>> = runs.iter().map(first_boxes_empty_from).collect();
             let last_exact = |which: fn(&ExactPair) -> Option<Expected>| {
                 let finals: Vec<Expected> = runs
                     .iter()
-                    .filter_map(|r| r.games.iter().rev().find_map(|g| g.exact.as_ref().and_then(which)))
+                    .filter_map(|r| r.games.exact().rev().find_map(|(_, e)| which(&e)))
                     .collect();
                 if finals.is_empty() {
                     return Json::Null;
@@ -447,9 +457,10 @@ fn arm_summary(exp: &Experiment, arm: &Arm, runs: &[SeedRun]) -> Json {
             let final_loss: Vec<f64> = runs
                 .iter()
                 .filter_map(|r| {
-                    let n = (exp.window as usize).min(r.games.len());
-                    let last = &r.games[r.games.len() - n..];
-                    (n > 0).then(|| last.iter().filter(|g| g.result == GameResult::Loss).count() as f64 / n as f64)
+                    let results = r.games.results();
+                    let n = (exp.window as usize).min(results.len());
+                    let last = &results[results.len() - n..];
+                    (n > 0).then(|| last.iter().filter(|&&g| g == GameResult::Loss).count() as f64 / n as f64)
                 })
                 .collect();
             let share = |f: &dyn Fn(f64) -> bool| {

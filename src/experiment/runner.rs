@@ -6,6 +6,7 @@ use rayon::prelude::*;
 use super::curves::SeedRun;
 use super::error::ExperimentError;
 use super::file::Experiment;
+use super::records::Records;
 use super::units::{all_units, Unit};
 use crate::game::Game;
 use crate::training::trainer::Trainer;
@@ -87,11 +88,14 @@ impl Experiment {
         let mut trainer = self.trainer(game, arm, seed)?;
         // Game 0: the untrained machine, with its exact results where they are recorded.
         let start = trainer.snapshot(self.exact_every.is_some());
-        let mut records = Vec::with_capacity(self.games as usize);
+        let mut records = Records::with_capacity(self.games as usize);
         let mut pending = 0;
         for g in 1..=self.games {
             let exact = self.exact_every.is_some_and(|k| g % k == 0 || g == self.games);
-            records.push(trainer.play_game(exact));
+            // A run's games are 1, 2, … and at most MAX_GAME_RECORDS: always kept.
+            records
+                .push(&trainer.play_game(exact))
+                .map_err(|e| ExperimentError::Records(e.to_string()))?;
             pending += 1;
             if pending == 256 {
                 progress(pending);

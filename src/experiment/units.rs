@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use super::curves::SeedRun;
 pub use super::error::UnitError;
 use super::file::{content_hash, Experiment};
+use super::records::Records;
 use crate::error::FieldError;
 use crate::fsutil::{create_dir, read_regular_text, write_atomic, write_atomic_with};
 use crate::training::trainer::{ExactPair, GameRecord, Snapshot};
@@ -167,7 +168,7 @@ struct UnitFileOut<'a> {
     seed_index: usize,
     seed: u64,
     start: Snapshot,
-    games: &'a [GameRecord],
+    games: &'a Records,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -305,9 +306,17 @@ fn read_unit(path: &Path, exp: &Experiment) -> Result<(Unit, SeedRun), UnitError
             format!("{} games, but the experiment has {}", file.games.len(), exp.games),
         )));
     }
+    for (i, g) in file.games.iter().enumerate() {
+        if g.game != i as u64 + 1 {
+            return Err(bad(FieldError::new(
+                format!("games[{i}].game"),
+                format!("{}: expected game {}", g.game, i + 1),
+            )));
+        }
+    }
     let run = SeedRun {
         start: file.start,
-        games: file.games,
+        games: Records::of(&file.games).map_err(|e| bad(FieldError::new("games", e)))?,
     };
     check_run(&run).map_err(bad)?;
     Ok(((file.arm, file.seed_index), run))
@@ -362,12 +371,6 @@ fn check_run(run: &SeedRun) -> Result<(), FieldError> {
     let s = &run.start;
     check("start".to_string(), s.total_beads, s.first_box_beads, s.exact)?;
     for (i, g) in run.games.iter().enumerate() {
-        if g.game != i as u64 + 1 {
-            return Err(FieldError::new(
-                format!("games[{i}].game"),
-                format!("{}: expected game {}", g.game, i + 1),
-            ));
-        }
         check(format!("games[{i}]"), g.total_beads, g.first_box_beads, g.exact)?;
     }
     Ok(())

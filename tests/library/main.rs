@@ -16,5 +16,6 @@ mod lifetime;
 mod machine;
 mod mcts;
 mod minihexchess;
+mod records;
 mod rules;
 mod solver;

@@ -20,7 +20,7 @@ use std::sync::OnceLock;
 use menace::error::shown;
 use menace::experiment::charts::{draw_charts, DEFAULT_CHARTS};
 use menace::experiment::curves::CurveTable;
-use menace::experiment::file::{Experiment, MAX_GAME_RECORDS, MAX_SEEDS};
+use menace::experiment::file::{Experiment, MAX_EXACT_RECORDS, MAX_GAME_RECORDS, MAX_SEEDS};
 use menace::registry::{default_settings, default_side};
 use menace::training::opponent::OpponentSpec;
 use menace::training::state;
@@ -493,6 +493,10 @@ fn check_experiment(text: &str) {
             assert!(exp.seeds.len() as u64 <= MAX_SEEDS);
             let records = exp.games as u128 * exp.seeds.len() as u128 * exp.arms.len() as u128;
             assert!(records <= MAX_GAME_RECORDS as u128, "{records} records");
+            if let Some(k) = exp.exact_every {
+                let exact = (exp.games / k + 1) as u128 * exp.seeds.len() as u128 * exp.arms.len() as u128;
+                assert!(exact <= MAX_EXACT_RECORDS as u128, "{exact} exact records");
+            }
             assert!(exp.window >= 1);
             assert_eq!(
                 AnyGame::parse(&exp.game_spec).map(|g| g.spec()).ok(),

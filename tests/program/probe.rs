@@ -127,10 +127,15 @@ fn experiment_files_cannot_ask_for_unbounded_memory() {
             needle,
         );
     }
-    let text = r#"{"name":"x","game":"hexapawn","games":100000,"seeds":100,"arms":[{"name":"a","opponent":"random"}]}"#;
+    let text =
+        r#"{"name":"x","game":"hexapawn","games":1000000,"seeds":100,"arms":[{"name":"a","opponent":"random"}]}"#;
     let f = dir.join("big.json");
     std::fs::write(&f, text).unwrap();
     expect(&["run", f.to_str().unwrap()], b"", 1, "games can be recorded");
+    // Exact results every game: fewer allowed than games.
+    let text = r#"{"name":"x","game":"hexapawn","games":100000,"seeds":200,"exact_every":1,"arms":[{"name":"a","opponent":"random"}]}"#;
+    std::fs::write(&f, text).unwrap();
+    expect(&["run", f.to_str().unwrap()], b"", 1, "exact results can be recorded");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
