@@ -335,6 +335,7 @@ fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> 
             log_y: false,
             markers: false,
             notes: Vec::new(),
+            trends: Vec::new(),
         };
         let stem = dir.join(format!("{}{suffix}", kind.name));
         written.extend(draw_files(&chart, &stem)?);
@@ -387,6 +388,91 @@ pub fn safe_quantile(safe: &[Option<u64>], q: f64) -> Option<u64> {
     v.sort_unstable();
     let i = (q.clamp(0.0, 1.0) * (v.len() - 1) as f64).round() as usize;
     Some(v[i]).filter(|&g| g != u64::MAX)
+}
+
+/// A straight line through one arm's games until safe against its boxes,
+/// on log scales: games ≈ `scale` × boxes^`slope`, fitted by least squares
+/// to the logarithms of the seeds' medians, every game of the arm counted once.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SafeTrend {
+    /// The arm of the experiment file.
+    pub group: usize,
+    /// Its name.
+    pub group_name: String,
+    /// The power of boxes.
+    pub slope: f64,
+    /// Half the width of the slope's 95% confidence interval (Student's t
+    /// with two fewer degrees of freedom than games).
+    pub slope_within: f64,
+    /// Games until safe at 1 box, on the line.
+    pub scale: f64,
+    /// Per game (its short name, its boxes, its median): how many times the
+    /// line's value its median is (above 1: slower than the trend).
+    pub ratios: Vec<(String, f64, f64)>,
+}
+
+impl SafeTrend {
+    /// The line's games until safe at `boxes`.
+    pub fn at(&self, boxes: f64) -> f64 {
+        self.scale * boxes.powf(self.slope)
+    }
+}
+
+/// Student's t at 97.5% for 1 to 30 degrees of freedom (past 30, 2.0 is
+/// within 2% of every value).
+const T975: [f64; 30] = [
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
+    2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+];
+
+/// Per arm of the file whose median seed got safe on every one of at least
+/// three games: its trend ([`SafeTrend`]). An arm with a game whose median
+/// seed never got safe has none (its median there is not known).
+pub fn safe_trends(points: &[SafePoint]) -> Vec<SafeTrend> {
+    let mut groups: Vec<(usize, &str)> = points.iter().map(|p| (p.group, p.group_name.as_str())).collect();
+    groups.sort_unstable();
+    groups.dedup();
+    let mut trends = Vec::new();
+    for (group, name) in groups {
+        let mine: Vec<&SafePoint> = points
+            .iter()
+            .filter(|p| p.group == group && !p.safe.is_empty())
+            .collect();
+        let medians: Option<Vec<(f64, f64, &SafePoint)>> = mine
+            .iter()
+            .map(|p| {
+                let m = safe_quantile(&p.safe, 0.5)?;
+                (m > 0 && p.boxes > 0.0).then_some((p.boxes.ln(), (m as f64).ln(), *p))
+            })
+            .collect();
+        let Some(xy) = medians.filter(|v| v.len() >= 3) else {
+            continue;
+        };
+        let n = xy.len() as f64;
+        let mx = xy.iter().map(|p| p.0).sum::<f64>() / n;
+        let my = xy.iter().map(|p| p.1).sum::<f64>() / n;
+        let sxx: f64 = xy.iter().map(|p| (p.0 - mx).powi(2)).sum();
+        if sxx == 0.0 {
+            continue;
+        }
+        let slope = xy.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum::<f64>() / sxx;
+        let intercept = my - slope * mx;
+        let rss: f64 = xy.iter().map(|p| (p.1 - intercept - slope * p.0).powi(2)).sum();
+        let se = (rss / (n - 2.0) / sxx).sqrt();
+        let t = T975.get(xy.len() - 3).copied().unwrap_or(2.0);
+        trends.push(SafeTrend {
+            group,
+            group_name: name.to_string(),
+            slope,
+            slope_within: t * se,
+            scale: intercept.exp(),
+            ratios: xy
+                .iter()
+                .map(|&(x, y, p)| (short_game(&p.game), p.boxes, (y - intercept - slope * x).exp()))
+                .collect(),
+        });
+    }
+    trends
 }
 
 /// Draw `safe_vs_boxes.png` and `.svg` into `dir`: per file arm, the median
@@ -443,6 +529,24 @@ pub fn draw_safe_vs_boxes(
     if series.is_empty() {
         return Ok(Vec::new());
     }
+    let trends = safe_trends(points)
+        .into_iter()
+        .map(|t| {
+            let (lo, hi) = t
+                .ratios
+                .iter()
+                .fold((f64::INFINITY, 0.0f64), |(lo, hi), r| (lo.min(r.1), hi.max(r.1)));
+            let label = format!(
+                "{}, fitted: games ≈ {:.2} × boxes^{:.2} (power {:.2} to {:.2}, 95%)",
+                t.group_name,
+                t.scale,
+                t.slope,
+                t.slope - t.slope_within,
+                t.slope + t.slope_within
+            );
+            (label, vec![(lo, t.at(lo)), (hi, t.at(hi))])
+        })
+        .collect();
     let subtitle = format!(
         "WxH: Hexapawn on W files and H ranks; median over seeds, bars from the 10th to the 90th percentile (at {games} where seeds never were)"
     );
@@ -458,6 +562,7 @@ pub fn draw_safe_vs_boxes(
         log_y: true,
         markers: true,
         notes,
+        trends,
     };
     create_dir(dir)?;
     draw_files(&chart, &dir.join("safe_vs_boxes"))
@@ -515,6 +620,7 @@ pub fn draw_loss_vs_boxes(
         log_y: true,
         markers: true,
         notes,
+        trends: Vec::new(),
     };
     create_dir(dir)?;
     draw_files(&chart, &dir.join("loss_vs_boxes"))
@@ -571,6 +677,63 @@ mod tests {
         assert_eq!(safe_quantile(&safe, 0.9), None);
         assert_eq!(safe_quantile(&[], 0.5), None);
         assert_eq!(safe_quantile(&[Some(0)], 0.5), Some(0));
+    }
+
+    fn point(group: usize, boxes: f64, safe: &[Option<u64>]) -> super::SafePoint {
+        super::SafePoint {
+            group,
+            group_name: format!("arm {group}"),
+            game: format!("hexapawn:{}x3", boxes as u64),
+            boxes,
+            safe: safe.to_vec(),
+            final_loss: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_trend_of_games_until_safe_is_a_power_of_boxes() {
+        use super::safe_trends;
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-9 * b.abs().max(1.0);
+        // On the line exactly: medians 2·boxes^1.5 (16, 128, 1024), no spread.
+        let exact = [
+            point(0, 4.0, &[Some(16), Some(16), Some(99)]),
+            point(0, 16.0, &[Some(128)]),
+            point(0, 64.0, &[Some(1024)]),
+            // An arm with a game whose median seed never got safe: no trend.
+            point(1, 4.0, &[Some(1)]),
+            point(1, 16.0, &[Some(5)]),
+            point(1, 64.0, &[None, None, Some(3)]),
+        ];
+        let t = safe_trends(&exact);
+        assert_eq!(t.len(), 1);
+        assert!(
+            close(t[0].slope, 1.5) && close(t[0].scale, 2.0) && t[0].slope_within < 1e-9,
+            "{t:?}"
+        );
+        assert!(t[0].ratios.iter().all(|r| close(r.2, 1.0)));
+        // Boxes 1, e, e² and medians 1, 3, 7, by hand: x is 0, 1, 2, so the
+        // slope is (ln 7 − ln 1)/2 and the line passes through the means.
+        let e = std::f64::consts::E;
+        let off = [
+            point(0, 1.0, &[Some(1)]),
+            point(0, e, &[Some(3)]),
+            point(0, e * e, &[Some(7)]),
+        ];
+        let t = &safe_trends(&off)[0];
+        let slope = 7f64.ln() / 2.0;
+        let intercept = (3f64.ln() + 7f64.ln()) / 3.0 - slope;
+        assert!(close(t.slope, slope) && close(t.scale, intercept.exp()), "{t:?}");
+        let residuals = [
+            -intercept,
+            3f64.ln() - intercept - slope,
+            7f64.ln() - intercept - 2.0 * slope,
+        ];
+        // One degree of freedom: t = 12.706; the x's spread Σ(x − 1)² = 2.
+        let se = (residuals.iter().map(|r| r * r).sum::<f64>() / 2.0).sqrt();
+        assert!(close(t.slope_within, 12.706 * se), "{} {}", t.slope_within, 12.706 * se);
+        assert!(close(t.ratios[1].2, residuals[1].exp()));
+        // Fewer than three games: no trend.
+        assert!(safe_trends(&off[..2]).is_empty());
     }
 
     /// The names charts gave before games named themselves, made from the

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value as Json};
 
-use super::charts::SafePoint;
+use super::charts::{safe_trends, SafePoint, SafeTrend};
 use super::curves::{quantile, Band, Metric, MetricRow, RunningCurves, SeedRun, Stat};
 use super::error::OutputError;
 use super::file::{Arm, Experiment};
@@ -135,7 +135,7 @@ fn write_set<'r>(
     drop(file);
     made.push(csv_path.clone());
     let summary_path = tmp.path().join("summary.json");
-    let summary = serde_json::to_string_pretty(&summary(exp, arms))? + "\n";
+    let summary = serde_json::to_string_pretty(&summary(exp, arms, &safe_trends(&safe_points)))? + "\n";
     write_atomic(&summary_path, summary.as_bytes())?;
     made.push(summary_path);
     // Without the `charts` feature, curves and summary only.
@@ -534,8 +534,9 @@ fn arm_summary(exp: &Experiment, arm: &Arm, runs: &[SeedRun]) -> Json {
     }
 }
 
-/// The summary: the experiment, then each arm's part.
-fn summary(exp: &Experiment, arms: Vec<Json>) -> Json {
+/// The summary: the experiment, then each arm's part (and, where the arms
+/// play games of different sizes, the trend of games until safe).
+fn summary(exp: &Experiment, arms: Vec<Json>, trends: &[SafeTrend]) -> Json {
     let mut top = json!({
         "experiment": exp.name,
         "title": exp.title,
@@ -551,6 +552,27 @@ fn summary(exp: &Experiment, arms: Vec<Json>) -> Json {
     // Only where it is not the default, so that older summaries stay as they were.
     if let (true, Some(map)) = (exp.curves_every != 1, top.as_object_mut()) {
         map.insert("curves_every".into(), json!(exp.curves_every));
+    }
+    if let (false, Some(map)) = (trends.is_empty(), top.as_object_mut()) {
+        let trends: Vec<Json> = trends
+            .iter()
+            .map(|t| {
+                json!({
+                    "arm": t.group_name,
+                    "power": round6(t.slope),
+                    "power_95": [round6(t.slope - t.slope_within), round6(t.slope + t.slope_within)],
+                    "games_at_one_box": round6(t.scale),
+                    "median_over_trend": t.ratios.iter().map(|(game, boxes, r)| json!({"game": game, "boxes": round6(*boxes), "ratio": round6(*r)})).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        map.insert(
+            "safe_trend".into(),
+            json!({
+                "about": "per arm of the file whose median seed got safe on every game: games until safe ≈ games_at_one_box × boxes^power, fitted by least squares to the logarithms of the seeds' medians (each game once); power_95: its 95% confidence interval (Student's t); median_over_trend: each game's median over the line's value (above 1: slower than the trend)",
+                "arms": trends,
+            }),
+        );
     }
     top
 }

@@ -45,6 +45,9 @@ pub struct Chart {
     pub markers: bool,
     /// Words written on the plot: (x, y, text), centred above the point.
     pub notes: Vec<(f64, f64, String)>,
+    /// Fitted lines: (their words in the legend, their points), drawn thin,
+    /// dashed and dark grey over everything else.
+    pub trends: Vec<(String, Vec<(f64, f64)>)>,
 }
 
 /// The legend's words for the percentile lines (drawn thin and solid, a

@@ -171,6 +171,15 @@ where
         }
     }
 
+    // Fitted lines: thin, dashed, dark grey.
+    for (_, line) in &chart.trends {
+        let line: Vec<(f64, f64)> = line.iter().copied().filter(|&(x, y)| finite(x) && finite(y)).collect();
+        if line.len() > 1 {
+            ctx.draw_series(DashedLineSeries::new(line, 8, 5, TREND_GREY.stroke_width(2)))
+                .map_err(err)?;
+        }
+    }
+
     // Notes just above their points, raised a line where they would
     // overlap a note already placed (left to right).
     let mut placed: Vec<(i32, i32, i32)> = Vec::new();
@@ -227,7 +236,7 @@ pub(super) fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plan: &P
     };
     let spread = chart.series.iter().any(|s| s.spread.len() > 1);
     let exact = chart.series.iter().any(|s| s.exact.len() > 1);
-    let entries = chart.series.len() + usize::from(spread) + usize::from(exact);
+    let entries = chart.series.len() + usize::from(spread) + usize::from(exact) + chart.trends.len();
     let rows = entries.div_ceil(columns) as u32;
     let legend_h = rows * LEGEND_ROW + 8;
     let (body, legend_strip) = body.split_vertically(HEIGHT.saturating_sub(top + legend_h).max(HEIGHT / 3));
@@ -315,9 +324,31 @@ pub(super) fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plan: &P
             .map_err(err)?;
     }
 
+    for (k, (label, _)) in chart.trends.iter().enumerate() {
+        let i = chart.series.len() as i32 + i32::from(spread) + i32::from(exact) + k as i32;
+        let (row, col) = (i / columns as i32, i % columns as i32);
+        let x = 90 + col * col_w;
+        let y = 4 + row * LEGEND_ROW as i32 + LEGEND_ROW as i32 / 2;
+        for from in [x, x + 13] {
+            legend_strip
+                .draw(&PathElement::new(
+                    vec![(from, y), (from + 8, y)],
+                    TREND_GREY.stroke_width(2),
+                ))
+                .map_err(err)?;
+        }
+        let style = TextStyle::from((FAMILY, LEGEND_SIZE).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
+        legend_strip
+            .draw(&Text::new(label.as_str(), (x + 34, y), style))
+            .map_err(err)?;
+    }
+
     root.present().map_err(err)?;
     Ok(())
 }
+
+/// The colour of fitted lines: no series' colour, darker than the grid.
+const TREND_GREY: RGBColor = RGBColor(70, 70, 70);
 
 /// The PNG, rendered and encoded in memory (written atomically like every other output).
 pub(super) fn render_png(plan: &Plan) -> Result<Vec<u8>, ChartError> {

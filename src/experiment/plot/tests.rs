@@ -64,6 +64,7 @@ fn sample() -> Chart {
         log_y: false,
         markers: false,
         notes: Vec::new(),
+        trends: Vec::new(),
     }
 }
 
@@ -248,6 +249,7 @@ fn chart_degenerate_ranges() {
         log_y: false,
         markers: false,
         notes: Vec::new(),
+        trends: Vec::new(),
     };
     let plan = Plan::new(&chart).unwrap();
     assert_eq!(plan.x_range, (4.0, 6.0));
