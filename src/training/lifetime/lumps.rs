@@ -25,11 +25,19 @@ use crate::training::exact::Reference;
 /// What [`Lumps::canonical`] needs: the boxes' ways on, the exchangeable
 /// colours, and the symmetries as permutations of every count.
 pub(super) struct Lumps {
-    offsets: Vec<usize>,
-    /// The boxes a game meets first.
-    first: Vec<usize>,
-    /// Per box, per colour: the boxes a game may meet next.
-    next: Vec<Vec<Vec<usize>>>,
+    /// The machine's boxes.
+    boxes: usize,
+    /// The boxes kept (with counts in the layout), by the machine's index.
+    kept: Vec<usize>,
+    /// Per box kept, where its counts lie.
+    ranges: Vec<(usize, usize)>,
+    /// The boxes kept a game meets first (indices into `kept`).
+    first: Vec<u32>,
+    /// Per box kept, per colour: the boxes kept a game may meet next.
+    next: Vec<Vec<Vec<u32>>>,
+    /// Per count: whether a box may follow its colour (so that its
+    /// running out may leave boxes out of reach).
+    leads_on: Vec<bool>,
     /// Counts (flat indices) that may be exchanged: a box's colours after
     /// which no box is met and the game ends with the same chances.
     classes: Vec<Vec<usize>>,
@@ -202,18 +210,72 @@ impl Lumps {
             .filter(|s| !s.is_identity())
             .filter_map(|&s| image(machine, starts, &offsets, s))
             .collect();
+        // From here on, the boxes kept alone: a machine of many boxes
+        // against a perfect opponent keeps few.
+        let kept: Vec<usize> = (0..boxes).filter(|&i| offsets[i + 1] > offsets[i]).collect();
+        let mut slot = vec![u32::MAX; boxes];
+        for (k, &i) in kept.iter().enumerate() {
+            slot[i] = k as u32;
+        }
+        let only_kept = |n: &[usize]| -> Vec<u32> { n.iter().map(|&b| slot[b]).filter(|&k| k != u32::MAX).collect() };
+        let mut leads_on = vec![false; *offsets.last().unwrap_or(&0)];
+        let next: Vec<Vec<Vec<u32>>> = kept
+            .iter()
+            .map(|&i| {
+                next[i]
+                    .iter()
+                    .enumerate()
+                    .map(|(c, n)| {
+                        leads_on[offsets[i] + c] = !n.is_empty();
+                        only_kept(n)
+                    })
+                    .collect()
+            })
+            .collect();
         Lumps {
-            offsets,
-            first,
+            boxes,
+            ranges: kept.iter().map(|&i| (offsets[i], offsets[i + 1])).collect(),
+            first: only_kept(&first),
+            kept,
             next,
+            leads_on,
             classes,
             images,
         }
     }
 
+    /// Which of the machine's boxes a game can reach with these counts.
+    pub(super) fn reached(&self, counts: &[u8]) -> Vec<bool> {
+        let mut boxes = vec![false; self.boxes];
+        for (k, r) in self.reached_kept(counts).into_iter().enumerate() {
+            boxes[self.kept[k]] = r;
+        }
+        boxes
+    }
+
+    /// [`Lumps::canonical`] of `counts`, one game on from `before` (itself
+    /// canonical): boxes go out of reach only where a colour a box may
+    /// follow has run out, so reachability is worked out only then.
+    pub(super) fn canonical_after(&self, before: &[u8], counts: &mut [u8]) {
+        let ran_out = before
+            .iter()
+            .zip(counts.iter())
+            .zip(&self.leads_on)
+            .any(|((&b, &a), &on)| on && a == 0 && b > 0);
+        if ran_out {
+            self.forget_unreachable(counts);
+        }
+        self.symmetric(counts);
+    }
+
     /// The one machine that stands for every machine playing as `counts` does.
     pub(super) fn canonical(&self, counts: &mut [u8]) {
         self.forget_unreachable(counts);
+        self.symmetric(counts);
+    }
+
+    /// The least of the images of `counts` under the exchanges and symmetries.
+    fn symmetric(&self, counts: &mut [u8]) {
         self.sort_classes(counts);
         if self.images.is_empty() {
             return;
@@ -234,38 +296,43 @@ impl Lumps {
     /// Set to nothing the counts of every box no game can reach with these
     /// counts (a colour without beads is never drawn).
     fn forget_unreachable(&self, counts: &mut [u8]) {
-        for (b, r) in self.reached(counts).iter().enumerate() {
+        for (k, r) in self.reached_kept(counts).iter().enumerate() {
             if !r {
-                counts[self.offsets[b]..self.offsets[b + 1]].fill(0);
+                let (from, to) = self.ranges[k];
+                counts[from..to].fill(0);
             }
         }
     }
 
-    /// Which boxes a game can reach with these counts.
-    pub(super) fn reached(&self, counts: &[u8]) -> Vec<bool> {
-        let mut reached = vec![false; self.next.len()];
-        let mut stack: Vec<usize> = self.first.clone();
+    /// Which boxes kept a game can reach with these counts.
+    fn reached_kept(&self, counts: &[u8]) -> Vec<bool> {
+        let mut reached = vec![false; self.kept.len()];
+        let mut stack: Vec<u32> = self.first.clone();
         while let Some(b) = stack.pop() {
+            let b = b as usize;
             if std::mem::replace(&mut reached[b], true) {
                 continue;
             }
-            let at = self.offsets[b];
+            let at = self.ranges[b].0;
             for (c, n) in self.next[b].iter().enumerate() {
                 if counts[at + c] > 0 {
-                    stack.extend(n.iter().filter(|&&x| !reached[x]));
+                    stack.extend(n.iter().filter(|&&x| !reached[x as usize]));
                 }
             }
         }
         reached
     }
 
-    /// Each class of exchangeable counts, most first.
+    /// Each class of exchangeable counts, most first (in place: the classes
+    /// are small, and this runs once a machine found).
     fn sort_classes(&self, counts: &mut [u8]) {
         for class in &self.classes {
-            let mut values: Vec<u8> = class.iter().map(|&k| counts[k]).collect();
-            values.sort_unstable_by(|a, b| b.cmp(a));
-            for (&k, v) in class.iter().zip(values) {
-                counts[k] = v;
+            for i in 1..class.len() {
+                let mut j = i;
+                while j > 0 && counts[class[j - 1]] < counts[class[j]] {
+                    counts.swap(class[j - 1], class[j]);
+                    j -= 1;
+                }
             }
         }
     }

@@ -284,25 +284,34 @@ pub fn life_reporting<G: Game>(
         // Every game from this state: its chance, its result, and the
         // colours drawn (flat indices), in order.
         let here = counts[s].clone();
-        let mut ends: FxHashMap<Box<[u8]>, (f64, f64)> = FxHashMap::default();
+        // Each way out as the counts it changes (a loss changes a bead or
+        // a few): a machine of many boxes has many ways out, and a whole
+        // copy of its counts each would not fit.
+        let mut ends: FxHashMap<Box<[(u32, u8)]>, (f64, f64)> = FxHashMap::default();
         let mut stay = (0.0, 0.0);
         let mut drawn: Vec<usize> = Vec::new();
         let mut end = |p: f64, result: GameResult, drawn: &[usize]| {
             // The machine's own rule, applied to these counts.
             let rule = BeadRule::of(settings, result);
-            let mut after: Option<Vec<u8>> = None;
+            let mut diff: Vec<(u32, u8)> = Vec::new();
             for &c in rule.touched(drawn) {
-                let before = u32::from(after.as_ref().map_or(here[c], |a| a[c]));
+                let at = diff.iter().position(|d| d.0 as usize == c);
+                let before = u32::from(at.map_or(here[c], |k| diff[k].1));
                 let now = rule.after(before);
                 if now != before {
                     // Only ever down (no change is positive): it fits in a byte still.
-                    after.get_or_insert_with(|| here.to_vec())[c] = now as u8;
+                    match at {
+                        Some(k) => diff[k].1 = now as u8,
+                        None => diff.push((c as u32, now as u8)),
+                    }
                 }
             }
             let loss = result == GameResult::Loss;
-            let slot = match after {
-                None => &mut stay,
-                Some(a) => ends.entry(a.into_boxed_slice()).or_insert((0.0, 0.0)),
+            let slot = if diff.is_empty() {
+                &mut stay
+            } else {
+                diff.sort_unstable();
+                ends.entry(diff.into_boxed_slice()).or_insert((0.0, 0.0))
             };
             if loss {
                 slot.0 += p;
@@ -336,8 +345,16 @@ pub fn life_reporting<G: Game>(
         let mut lumped: FxHashMap<Box<[u8]>, (f64, f64)> = FxHashMap::default();
         let mut raw: Vec<_> = ends.into_iter().collect();
         raw.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        for (mut next, (loss, other)) in raw {
-            lumps.canonical(&mut next);
+        for (diff, (loss, other)) in raw {
+            let mut next = here.to_vec();
+            for &(c, n) in diff.iter() {
+                next[c as usize] = n;
+            }
+            lumps.canonical_after(&here, &mut next);
+            let next = next.into_boxed_slice();
+            if !lumped.contains_key(&next) && !index.contains_key(&next) && counts.len() + lumped.len() >= most_states {
+                return Err(LifeError::States(most_states));
+            }
             let slot = lumped.entry(next).or_insert((0.0, 0.0));
             slot.0 += loss;
             slot.1 += other;
