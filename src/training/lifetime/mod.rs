@@ -287,7 +287,7 @@ pub fn life_reporting<G: Game>(
         // Each way out as the counts it changes (a loss changes a bead or
         // a few): a machine of many boxes has many ways out, and a whole
         // copy of its counts each would not fit.
-        let mut ends: FxHashMap<Box<[(u32, u8)]>, (f64, f64)> = FxHashMap::default();
+        let mut ends: FxHashMap<Change, (f64, f64)> = FxHashMap::default();
         let mut stay = (0.0, 0.0);
         let mut drawn: Vec<usize> = Vec::new();
         let mut end = |p: f64, result: GameResult, drawn: &[usize]| {
@@ -487,6 +487,9 @@ pub fn life_reporting<G: Game>(
         expected_games_until_safe: until_safe[0],
     })
 }
+
+/// A machine one game on, as the counts that changed: (where, the count now), in order.
+type Change = Box<[(u32, u8)]>;
 
 /// How often [`life_reporting`] reports: every this many machines walked.
 pub const PROGRESS_EVERY: usize = 4096;
