@@ -16,7 +16,7 @@ use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 
-use super::{Layout, Node};
+use super::tree::{Layout, Node};
 use crate::game::Game;
 use crate::machine::{GameResult, Machine};
 use crate::symmetry::Symmetry;

@@ -28,8 +28,12 @@ use crate::symmetry::Symmetry;
 use crate::training::exact::{Reference, EXACT_LIMIT};
 use crate::training::opponent::{OpponentSpec, PerfectPlayer};
 
+mod error;
 mod lumps;
+mod tree;
+pub use error::LifeError;
 use lumps::Lumps;
+use tree::{walk, Layout, Node};
 
 /// How far [`life`] may go before it refuses.
 #[derive(Clone, Copy, Debug)]
@@ -51,27 +55,6 @@ impl Default for LifeLimits {
             bytes: 1 << 30,
         }
     }
-}
-
-/// Why a machine's life cannot be computed exactly.
-#[derive(Debug, thiserror::Error, PartialEq)]
-pub enum LifeError {
-    /// The scheme adds beads (or refills a box): the machines it can become
-    /// are not a finite graph that only goes down.
-    #[error("{0}: a machine under it can gain beads, so the machines it can become are not finite; exact learning is for schemes that only take beads away (Gardner's rule)")]
-    AddsBeads(String),
-    /// More machines than the state budget.
-    #[error("more than {0} distinct machines (bead counts) reachable: over the state budget")]
-    States(usize),
-    /// More game-tree nodes than the node budget.
-    #[error("more than {0} game-tree nodes walked: over the node budget")]
-    Nodes(u64),
-    /// The machine plays positions it has no box for; the game is too large to make every box.
-    #[error("the machine's boxes cannot all be made up front: {0}")]
-    Boxes(String),
-    /// The opponent's moves cannot be known exactly here.
-    #[error("{0}")]
-    Opponent(String),
 }
 
 /// A machine's whole learning life against one opponent.
@@ -106,39 +89,6 @@ impl Life {
     }
 }
 
-/// Where each box's colours start in a flat list of every bead count kept
-/// (a box not kept has none).
-struct Layout {
-    offsets: Vec<usize>,
-}
-
-impl Layout {
-    /// The boxes of `machine` that `keep` says, in order.
-    fn of<G: Game>(machine: &Machine<G>, keep: impl Fn(usize) -> bool) -> Layout {
-        let mut offsets = Vec::with_capacity(machine.boxes().len() + 1);
-        let mut at = 0;
-        for (i, b) in machine.boxes().iter().enumerate() {
-            offsets.push(at);
-            if keep(i) {
-                at += b.beads.len();
-            }
-        }
-        offsets.push(at);
-        Layout { offsets }
-    }
-
-    /// The machine's bead counts as kept here (at most 255 a colour).
-    fn counts<G: Game>(&self, machine: &Machine<G>) -> Vec<u8> {
-        let mut counts = Vec::with_capacity(*self.offsets.last().unwrap_or(&0));
-        for (i, b) in machine.boxes().iter().enumerate() {
-            if self.offsets[i + 1] > self.offsets[i] {
-                counts.extend(b.beads.iter().map(|n| u8::try_from(n).unwrap_or(u8::MAX)));
-            }
-        }
-        counts
-    }
-}
-
 /// The ways out of one machine's state after one game.
 #[derive(Default)]
 struct Ways {
@@ -157,18 +107,6 @@ impl Ways {
     fn leave(&self) -> f64 {
         self.to.iter().map(|t| t.1 + t.2).sum()
     }
-}
-
-/// What the game tree's walk knows of the positions met (shared by every
-/// state): the machine's box and symmetry, or the opponent's moves.
-enum Node<G: Game> {
-    Over(GameResult),
-    /// The machine's box, the moves of its colours on the real board.
-    Boxed(usize, Vec<G::Move>),
-    /// The machine has no box here: uniform over the legal moves.
-    Unboxed(Vec<G::Move>),
-    /// The opponent's moves, each as likely.
-    Opponent(Vec<G::Move>),
 }
 
 /// The whole learning life of `machine` (as it is now) against `opponent`,
@@ -528,71 +466,6 @@ fn up_front<G: Game>(machine: &Machine<G>) -> Result<std::borrow::Cow<'_, Machin
         .collect();
     let made = Machine::from_boxes(machine.game().clone(), machine.side(), settings, true, boxes);
     Ok(std::borrow::Cow::Owned(made))
-}
-
-/// Walk every game from `pos` (reached with chance `p`), calling `end` at
-/// each end with its chance, result and the colours drawn.
-#[allow(clippy::too_many_arguments)]
-fn walk<G: Game>(
-    pos: &G::Position,
-    p: f64,
-    game: &G,
-    counts: &[u8],
-    layout: &Layout,
-    resigns: bool,
-    opponent: &mut Reference<'_, G>,
-    node_of: &mut impl FnMut(&G::Position, &mut Reference<'_, G>) -> std::rc::Rc<Node<G>>,
-    drawn: &mut Vec<usize>,
-    end: &mut impl FnMut(f64, GameResult, &[usize]),
-    walked: &mut u64,
-    budget: u64,
-) -> Result<(), LifeError> {
-    *walked += 1;
-    if *walked > budget {
-        return Err(LifeError::Nodes(budget));
-    }
-    let node = node_of(pos, opponent);
-    match &*node {
-        Node::Over(result) => end(p, *result, drawn),
-        Node::Boxed(i, moves) => {
-            let at = layout.offsets[*i];
-            let beads = &counts[at..layout.offsets[i + 1]];
-            let total: u64 = beads.iter().map(|&x| u64::from(x)).sum();
-            if total == 0 {
-                // An empty box: the machine resigns (a floor never empties one).
-                debug_assert!(resigns);
-                end(p, GameResult::Loss, drawn);
-                return Ok(());
-            }
-            for (c, (&n, mv)) in beads.iter().zip(moves).enumerate() {
-                if n == 0 {
-                    continue;
-                }
-                drawn.push(at + c);
-                let q = p * f64::from(n) / total as f64;
-                let child = game.play(pos, *mv);
-                walk(
-                    &child, q, game, counts, layout, resigns, opponent, node_of, drawn, end, walked, budget,
-                )?;
-                drawn.pop();
-            }
-        }
-        Node::Unboxed(moves) | Node::Opponent(moves) => {
-            if moves.is_empty() {
-                // An opponent without a move resigns (never in a game with rules for it).
-                end(p, GameResult::Win, drawn);
-                return Ok(());
-            }
-            let q = p / moves.len() as f64;
-            for mv in moves {
-                let child = game.play(pos, *mv);
-                walk(
-                    &child, q, game, counts, layout, resigns, opponent, node_of, drawn, end, walked, budget,
-                )?;
-            }
-        }
-    }
-    Ok(())
 }
 
 /// Whether a machine under `settings` only ever loses beads: no change of
