@@ -60,6 +60,104 @@ fn solve_table_covers_small_boards() {
     assert_eq!(find(3, 4), "black");
 }
 
+/// Who wins Hexapawn with best play, by a plain search written here: a
+/// grid of cells, each pawn type's steps and captures as the rules say
+/// them (games.md), every position remembered. `true`: White wins.
+fn plain_winner(w: i32, h: i32, pawn: &str) -> bool {
+    use std::collections::HashMap;
+    // The side to move (0 White, 1 Black) wins from (white cells, black cells)?
+    fn wins(w: i32, h: i32, pawn: &str, pos: (u64, u64, u8), memo: &mut HashMap<(u64, u64, u8), bool>) -> bool {
+        if let Some(&k) = memo.get(&pos) {
+            return k;
+        }
+        let (white, black, turn) = pos;
+        let cell = |f: i32, r: i32| 1u64 << (r * w + f);
+        let at = |f: i32, r: i32| -> u8 {
+            if white & cell(f, r) != 0 {
+                1
+            } else if black & cell(f, r) != 0 {
+                2
+            } else {
+                0
+            }
+        };
+        // The one who just moved has arrived on its far rank: the side to move has lost.
+        if (0..w).any(|f| at(f, h - 1) == 1 || at(f, 0) == 2) {
+            memo.insert(pos, false);
+            return false;
+        }
+        let (me, them, dir) = if turn == 0 { (1, 2, 1) } else { (2, 1, -1) };
+        let mut next = Vec::new();
+        for r in 0..h {
+            for f in 0..w {
+                if at(f, r) != me || !(0..h).contains(&(r + dir)) {
+                    continue;
+                }
+                let r2 = r + dir;
+                let mut go = |f2: i32, r2: i32, needs: u8| {
+                    if (0..w).contains(&f2) && (0..h).contains(&r2) && at(f2, r2) == needs {
+                        let (from, to) = (cell(f, r), cell(f2, r2));
+                        let (mut mine, mut theirs) = if me == 1 { (white, black) } else { (black, white) };
+                        mine = (mine & !from) | to;
+                        theirs &= !to;
+                        next.push(if me == 1 { (mine, theirs, 1) } else { (theirs, mine, 0) });
+                    }
+                };
+                if pawn == "normal" {
+                    go(f, r2, 0);
+                    go(f - 1, r2, them);
+                    go(f + 1, r2, them);
+                } else {
+                    go(f - 1, r2, 0);
+                    go(f + 1, r2, 0);
+                    go(f, r2, them);
+                    if pawn == "berolina-plus" {
+                        go(f - 1, r, them);
+                        go(f + 1, r, them);
+                    }
+                }
+            }
+        }
+        // No move: the side to move loses.
+        let won = next.into_iter().any(|p| !wins(w, h, pawn, p, memo));
+        memo.insert(pos, won);
+        won
+    }
+    let whites = (0..w).fold(0u64, |b, f| b | 1 << f);
+    let blacks = whites << ((h - 1) * w);
+    wins(w, h, pawn, (whites, blacks, 0), &mut HashMap::new())
+}
+
+#[test]
+fn the_table_agrees_with_a_plain_search_on_every_small_board() {
+    // Every board of the three pawn types up to 5 files and 4 ranks (20 cells), by both.
+    for pawn in ["normal", "berolina", "berolina-plus"] {
+        let out = menace(&[
+            "solve",
+            "--table",
+            "hexapawn",
+            "--pawn",
+            pawn,
+            "--max-files",
+            "5",
+            "--max-ranks",
+            "4",
+            "--json",
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let boards = v["boards"].as_array().unwrap();
+        assert_eq!(boards.len(), 10);
+        for b in boards {
+            let (w, h) = (b["files"].as_i64().unwrap() as i32, b["ranks"].as_i64().unwrap() as i32);
+            let plain = if plain_winner(w, h, pawn) { "white" } else { "black" };
+            assert_eq!(b["winner"], plain, "{pawn} {w}x{h}");
+        }
+    }
+    // Gardner's 3×3 by hand: Black wins.
+    assert!(!plain_winner(3, 3, "normal"));
+}
+
 #[test]
 fn solve_table_for_berolina_pawns_and_bad_table_options() {
     let out = menace(&[

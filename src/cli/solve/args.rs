@@ -31,7 +31,8 @@ pub struct SolveArgs {
     #[arg(long, value_name = "POS", conflicts_with_all = ["table", "random"])]
     pub(super) position: Option<String>,
     /// Give up after this many seconds: the Hex solver, and each board of
-    /// --table [default there: 10]; the others stop at --max-positions.
+    /// --table over 40 cells [default there: 10; a board of at most 40
+    /// cells is searched until decided]; the others stop at --max-positions.
     #[arg(long, value_name = "SECONDS")]
     pub(super) max_seconds: Option<f64>,
     /// Print a machine-readable result on stdout.

@@ -21,6 +21,14 @@ use crate::cli::progress::positions_spinner;
 /// The default time budget a board for `--table`, in seconds.
 const TABLE_SECONDS: f64 = 10.0;
 
+/// Boards of at most this many cells are searched until decided, whatever
+/// `--max-seconds` says: the table decides every one of them.
+pub const DECIDE_CELLS: u32 = 40;
+
+/// The most a board of at most [`DECIDE_CELLS`] cells is searched, in
+/// seconds (the slowest, Berolina Plus pawns on 5×8, takes minutes).
+const DECIDE_SECONDS: f64 = 1800.0;
+
 pub fn run(family: &str, args: &SolveArgs) -> anyhow::Result<()> {
     // A family has a table if it takes a WxH size (of the games today, hexapawn).
     if family.contains([':', ',']) || menace::parse_spec(&format!("{family}:3x3")).is_err() {
@@ -165,6 +173,9 @@ pub fn winners(boards: &[(u8, u8)], pawn: Pawn, seconds: f64, done: &(dyn Fn(usi
                 let cell = match (u32::from(w) * u32::from(h) > 64, given_up) {
                     (true, _) => unsolved(w, h, Unsolved::OverSixtyFourCells),
                     (false, Some((gw, gh))) => unsolved(w, h, Unsolved::ContainsUndecided { files: gw, ranks: gh }),
+                    (false, None) if u32::from(w) * u32::from(h) <= DECIDE_CELLS => {
+                        solve(w, h, pawn, seconds.max(DECIDE_SECONDS))
+                    }
                     (false, None) => solve(w, h, pawn, seconds),
                 };
                 cells.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(cell);
