@@ -16,6 +16,10 @@ pub struct SolveArgs {
     /// Largest number of ranks in the table.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(3..=16))]
     pub(super) max_ranks: u8,
+    /// With --table: boards of at most this many cells are searched until
+    /// decided (up to 30 minutes each), whatever --max-seconds says; 0: none.
+    #[arg(long, value_name = "CELLS", requires = "table", default_value_t = 40, value_parser = clap::value_parser!(u8).range(0..=64))]
+    pub(super) decide_cells: u8,
     /// Give up once the solver would store more positions than this
     /// [default: 20000000; lowered to keep a search under a gigabyte].
     #[arg(long, conflicts_with = "table")]
@@ -31,8 +35,8 @@ pub struct SolveArgs {
     #[arg(long, value_name = "POS", conflicts_with_all = ["table", "random"])]
     pub(super) position: Option<String>,
     /// Give up after this many seconds: the Hex solver, and each board of
-    /// --table over 40 cells [default there: 10; a board of at most 40
-    /// cells is searched until decided]; the others stop at --max-positions.
+    /// --table over --decide-cells cells [default there: 10]; the others
+    /// stop at --max-positions.
     #[arg(long, value_name = "SECONDS")]
     pub(super) max_seconds: Option<f64>,
     /// Print a machine-readable result on stdout.

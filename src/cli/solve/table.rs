@@ -21,12 +21,9 @@ use crate::cli::progress::positions_spinner;
 /// The default time budget a board for `--table`, in seconds.
 const TABLE_SECONDS: f64 = 10.0;
 
-/// Boards of at most this many cells are searched until decided, whatever
-/// `--max-seconds` says: the table decides every one of them.
-pub const DECIDE_CELLS: u32 = 40;
-
-/// The most a board of at most [`DECIDE_CELLS`] cells is searched, in
-/// seconds (the slowest, Berolina Plus pawns on 5×8, takes minutes).
+/// The most a board of at most `--decide-cells` cells is searched, in
+/// seconds (8×5 with normal pawns takes nearly three minutes; Berolina
+/// pawns' hardest, more).
 const DECIDE_SECONDS: f64 = 1800.0;
 
 pub fn run(family: &str, args: &SolveArgs) -> anyhow::Result<()> {
@@ -48,7 +45,8 @@ pub fn run(family: &str, args: &SolveArgs) -> anyhow::Result<()> {
         .collect();
     let bar = positions_spinner("");
     bar.set_message(format!("solving {} boards", boards.len()));
-    let cells = winners(&boards, pawn, seconds, &|done| bar.set_position(done as u64));
+    let decide = u32::from(args.decide_cells);
+    let cells = winners(&boards, pawn, seconds, decide, &|done| bar.set_position(done as u64));
     bar.finish_and_clear();
     let label = |c: &Cell| match &c.result {
         Ok(Player::One) => "W",
@@ -138,8 +136,15 @@ pub struct Cell {
 }
 
 /// Solve `boards` (in the order given), smallest first on every core;
-/// a board containing one already given up is not tried.
-pub fn winners(boards: &[(u8, u8)], pawn: Pawn, seconds: f64, done: &(dyn Fn(usize) + Sync)) -> Vec<Cell> {
+/// a board containing one already given up is not tried; a board of at
+/// most `decide_cells` cells is searched until decided.
+pub fn winners(
+    boards: &[(u8, u8)],
+    pawn: Pawn,
+    seconds: f64,
+    decide_cells: u32,
+    done: &(dyn Fn(usize) + Sync),
+) -> Vec<Cell> {
     let mut order: Vec<usize> = (0..boards.len()).collect();
     order.sort_by_key(|&i| {
         (
@@ -173,7 +178,7 @@ pub fn winners(boards: &[(u8, u8)], pawn: Pawn, seconds: f64, done: &(dyn Fn(usi
                 let cell = match (u32::from(w) * u32::from(h) > 64, given_up) {
                     (true, _) => unsolved(w, h, Unsolved::OverSixtyFourCells),
                     (false, Some((gw, gh))) => unsolved(w, h, Unsolved::ContainsUndecided { files: gw, ranks: gh }),
-                    (false, None) if u32::from(w) * u32::from(h) <= DECIDE_CELLS => {
+                    (false, None) if u32::from(w) * u32::from(h) <= decide_cells => {
                         solve(w, h, pawn, seconds.max(DECIDE_SECONDS))
                     }
                     (false, None) => solve(w, h, pawn, seconds),
