@@ -419,15 +419,18 @@ impl SafeTrend {
 }
 
 /// Student's t at 97.5% for 1 to 30 degrees of freedom (past 30, 2.0 is
-/// within 2% of every value).
+/// within 2.1% of every value).
 const T975: [f64; 30] = [
     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
     2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
 ];
 
 /// Per arm of the file whose median seed got safe on every one of at least
-/// three games: its trend ([`SafeTrend`]). An arm with a game whose median
-/// seed never got safe has none (its median there is not known).
+/// three games: its trend ([`SafeTrend`]), fitted to the medians as the
+/// chart draws them ([`safe_quantile`] at 0.5: of an even number of seeds,
+/// the upper of the middle two). An arm has none where the median seed of
+/// one of its games never got safe (its median there is not known) or was
+/// safe from the start (a median of 0 has no logarithm).
 pub fn safe_trends(points: &[SafePoint]) -> Vec<SafeTrend> {
     let mut groups: Vec<(usize, &str)> = points.iter().map(|p| (p.group, p.group_name.as_str())).collect();
     groups.sort_unstable();

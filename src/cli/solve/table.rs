@@ -66,7 +66,9 @@ pub fn run(family: &str, args: &SolveArgs) -> anyhow::Result<()> {
                        "positions_searched": c.nodes, "unsolved": reason})
             })
             .collect();
-        return print_json(&json!({"family": "hexapawn", "pawn": pawn.name(), "max_seconds": seconds, "boards": out}));
+        return print_json(
+            &json!({"family": "hexapawn", "pawn": pawn.name(), "max_seconds": seconds, "decide_cells": decide, "boards": out}),
+        );
     }
     outln!(
         "Hexapawn with {}: who wins with best play (W = White, B = Black, - = not decided)",

@@ -11,7 +11,8 @@
 //! distribution, the expected games until it is safe (its chance of losing
 //! is 0 for good) and the chance of being safe by game n.
 //!
-//! A state is the bead counts of every box, identical counts merged; boxes
+//! A state is the bead counts of the boxes a game can reach, machines that
+//! must play alike from then on merged (`lumps`); boxes
 //! must be made up front (a box opened on first visit is a box of the
 //! enumerated set with its first beads, so [`life`] makes those itself).
 //! Schemes that add beads (Michie's) or refill an empty box have no finite
@@ -60,7 +61,8 @@ impl Default for LifeLimits {
 /// A machine's whole learning life against one opponent.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Life {
-    /// Distinct machines it can become (its start included).
+    /// Machines it can become (its start included), those that must play
+    /// alike from then on counted once.
     pub states: usize,
     /// Game-tree nodes walked to find them.
     pub nodes: u64,
@@ -283,6 +285,7 @@ pub fn life_reporting<G: Game>(
         let mut lumped: FxHashMap<Box<[u8]>, (f64, f64)> = FxHashMap::default();
         let mut raw: Vec<_> = ends.into_iter().collect();
         raw.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        let mut fresh = 0;
         for (diff, (loss, other)) in raw {
             let mut next = here.to_vec();
             for &(c, n) in diff.iter() {
@@ -290,8 +293,12 @@ pub fn life_reporting<G: Game>(
             }
             lumps.canonical_after(&here, &mut next);
             let next = next.into_boxed_slice();
-            if !lumped.contains_key(&next) && !index.contains_key(&next) && counts.len() + lumped.len() >= most_states {
-                return Err(LifeError::States(most_states));
+            if !lumped.contains_key(&next) && !index.contains_key(&next) {
+                // A machine not met before: within the budget with those found.
+                if counts.len() + fresh >= most_states {
+                    return Err(LifeError::States(most_states));
+                }
+                fresh += 1;
             }
             let slot = lumped.entry(next).or_insert((0.0, 0.0));
             slot.0 += loss;
