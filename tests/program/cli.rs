@@ -38,20 +38,28 @@ fn solve_json_has_the_documented_fields() {
     assert!(v["principal_line"].as_array().unwrap().len() as u64 == v["value"]["plies"].as_u64().unwrap());
 }
 
-#[test]
-fn solve_table_covers_small_boards() {
+/// `menace solve --table hexapawn --json` for `pawn` up to `files` × `ranks`.
+fn table_json(pawn: &str, files: u8, ranks: u8) -> serde_json::Value {
+    let (files, ranks) = (files.to_string(), ranks.to_string());
     let out = menace(&[
         "solve",
         "--table",
         "hexapawn",
+        "--pawn",
+        pawn,
         "--max-files",
-        "4",
+        &files,
         "--max-ranks",
-        "4",
+        &ranks,
         "--json",
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn solve_table_covers_small_boards() {
+    let v = table_json("normal", 4, 4);
     let boards = v["boards"].as_array().unwrap();
     assert_eq!(boards.len(), 8);
     let find = |w: u64, h: u64| boards.iter().find(|b| b["files"] == w && b["ranks"] == h).unwrap()["winner"].clone();
@@ -132,20 +140,7 @@ fn plain_winner(w: i32, h: i32, pawn: &str) -> bool {
 fn the_table_agrees_with_a_plain_search_on_every_small_board() {
     // Every board of the three pawn types up to 5 files and 4 ranks (20 cells), by both.
     for pawn in ["normal", "berolina", "berolina-plus"] {
-        let out = menace(&[
-            "solve",
-            "--table",
-            "hexapawn",
-            "--pawn",
-            pawn,
-            "--max-files",
-            "5",
-            "--max-ranks",
-            "4",
-            "--json",
-        ]);
-        assert!(out.status.success(), "{}", stderr(&out));
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let v = table_json(pawn, 5, 4);
         let boards = v["boards"].as_array().unwrap();
         assert_eq!(boards.len(), 10);
         for b in boards {
