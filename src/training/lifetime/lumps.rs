@@ -16,7 +16,7 @@ use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 
-use super::tree::{Layout, Node};
+use super::tree::{moves_on_board, Layout, Node};
 use crate::game::Game;
 use crate::machine::{GameResult, Machine};
 use crate::symmetry::Symmetry;
@@ -366,12 +366,7 @@ fn image<G: Game>(
         if offsets[i + 1] == offsets[i] {
             continue;
         }
-        let back = sym.inverse();
-        let real: Vec<G::Move> = machine.boxes()[j]
-            .moves
-            .iter()
-            .map(|&m| game.map_move(m, back))
-            .collect();
+        let real = moves_on_board(machine, j, sym);
         if real.len() != b.moves.len() {
             return None;
         }

@@ -25,7 +25,6 @@ use rustc_hash::FxHashMap;
 use crate::game::{Game, Outcome};
 use crate::machine::settings::{EmptyBox, MachineSettings};
 use crate::machine::{BeadRule, GameResult, Machine};
-use crate::symmetry::Symmetry;
 use crate::training::exact::{Reference, EXACT_LIMIT};
 use crate::training::opponent::{OpponentSpec, PerfectPlayer};
 
@@ -34,7 +33,7 @@ mod lumps;
 mod tree;
 pub use error::LifeError;
 use lumps::Lumps;
-use tree::{walk, Layout, Node};
+use tree::{moves_on_board, walk, Layout, Node};
 
 /// How far [`life`] may go before it refuses.
 #[derive(Clone, Copy, Debug)]
@@ -161,15 +160,7 @@ pub fn life_reporting<G: Game>(
             Node::Over(GameResult::for_player(outcome, side))
         } else if game.turn(pos) == side {
             match machine.box_for(pos) {
-                Some((i, sym)) => {
-                    let inverse = sym.inverse();
-                    let moves = machine.boxes()[i as usize]
-                        .moves
-                        .iter()
-                        .map(|&m| game.map_move(m, inverse))
-                        .collect();
-                    Node::Boxed(i as usize, moves)
-                }
+                Some((i, sym)) => Node::Boxed(i as usize, moves_on_board(&machine, i as usize, sym)),
                 None => Node::Unboxed(game.moves(pos)),
             }
         } else {

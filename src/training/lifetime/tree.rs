@@ -4,6 +4,7 @@
 
 use crate::game::Game;
 use crate::machine::{GameResult, Machine};
+use crate::symmetry::Symmetry;
 use crate::training::exact::Reference;
 
 use super::error::LifeError;
@@ -116,4 +117,15 @@ pub(super) fn walk<G: Game>(
         }
     }
     Ok(())
+}
+
+/// Box `i`'s moves, one a colour, on the board of a position `box_for`
+/// found it at with symmetry `sym` (the box keeps them in its own frame).
+pub(super) fn moves_on_board<G: Game>(machine: &Machine<G>, i: usize, sym: G::Symmetry) -> Vec<G::Move> {
+    let back = sym.inverse();
+    machine.boxes()[i]
+        .moves
+        .iter()
+        .map(|&m| machine.game().map_move(m, back))
+        .collect()
 }
