@@ -26,6 +26,14 @@ const TABLE_SECONDS: f64 = 10.0;
 /// pawns' hardest, more).
 const DECIDE_SECONDS: f64 = 1800.0;
 
+/// Boards of at least this many cells get the larger table.
+const LARGE_CELLS: u32 = 30;
+
+/// The larger table: 2^22 buckets of 64 bytes (256 MiB), at most two at a
+/// time on two cores. On 5×8 with Berolina pawns it searches a third of
+/// the positions the default 64 MiB table does, in 40% of the time.
+const LARGE_TABLE_BITS: u32 = 22;
+
 pub fn run(family: &str, args: &SolveArgs) -> anyhow::Result<()> {
     // A family has a table if it takes a WxH size (of the games today, hexapawn).
     if family.contains([':', ',']) || menace::parse_spec(&format!("{family}:3x3")).is_err() {
@@ -215,7 +223,12 @@ fn solve(files: u8, ranks: u8, pawn: Pawn, seconds: f64) -> Cell {
         Err(e) => return unsolved(files, ranks, Unsolved::Board(e)),
     };
     let began = Instant::now();
-    let mut search = WinnerSearch::new(game.clone(), DEFAULT_TABLE_BITS).with_time_budget(seconds);
+    let bits = if u32::from(files) * u32::from(ranks) >= LARGE_CELLS {
+        LARGE_TABLE_BITS
+    } else {
+        DEFAULT_TABLE_BITS
+    };
+    let mut search = WinnerSearch::new(game.clone(), bits).with_time_budget(seconds);
     let result = search.winner(&game.start()).map_err(Unsolved::Search);
     Cell {
         files,

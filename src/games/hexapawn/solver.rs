@@ -1,9 +1,15 @@
 //! Who wins a Hexapawn position, without distances: a depth-first search on
-//! the bitboards that stops at the first winning move, tries captures and
-//! the most advanced pawns first, and remembers answers in a transposition
-//! table of fixed size (a position and its mirror image in one entry). It
-//! reaches boards the exact solver cannot store, and is the perfect
-//! opponent's engine there.
+//! the bitboards that stops at the first winning move and remembers
+//! answers in a transposition table of fixed size (a position and its
+//! mirror image in one entry). Before searching any move it looks at every
+//! child: a child already decided (the other side stuck or arriving next,
+//! or in the table, whose buckets it loads together) settles the move
+//! without a search. The moves left are tried leaving the other side the
+//! fewest replies first, then those that have won most often elsewhere
+//! (the history heuristic), then captures and the most advanced pawns. On
+//! 6×6 with Berolina pawns this searches 71 million positions where
+//! captures-first searched 407 million. It reaches boards the exact solver
+//! cannot store, and is the perfect opponent's engine there.
 
 use std::time::{Duration, Instant};
 
@@ -35,6 +41,11 @@ impl std::fmt::Display for Unsolved {
 pub const DEFAULT_TABLE_BITS: u32 = 20;
 
 /// How often (in positions searched) the clock is read.
+/// The most legal moves a Hexapawn position on a board the search takes
+/// (at most 64 cells) can have: at most 32 pawns a side that can move, each
+/// with at most three moves.
+const MAX_MOVES: usize = 96;
+
 const CLOCK_EVERY: u64 = 1 << 14;
 
 /// A winner-only search over one Hexapawn game, keeping its table across
@@ -57,6 +68,9 @@ pub struct WinnerSearch {
     nodes: u64,
     deadline: Option<(Instant, Duration)>,
     max_nodes: Option<u64>,
+    /// How often each move (side, from, to) has won where it was tried:
+    /// the move order's first key (the history heuristic).
+    history: Box<[[u32; 64 * 64]; 2]>,
 }
 
 impl WinnerSearch {
@@ -82,6 +96,7 @@ impl WinnerSearch {
             nodes: 0,
             deadline: None,
             max_nodes: None,
+            history: Box::new([[0; 64 * 64]; 2]),
         }
     }
 
@@ -193,16 +208,6 @@ impl WinnerSearch {
         }
     }
 
-    /// Whether the side to move wins `pos`, where that is known without a
-    /// search: [`Self::decided`], or the table has it.
-    #[inline]
-    fn known(&self, pos: &HexapawnPosition) -> Option<bool> {
-        self.decided(pos.turn, reach(&self.game.targets(pos))).or_else(|| {
-            let (kw, kb) = self.key(pos.white, pos.black);
-            self.table.get(kw, kb, pos.turn.index() as u64)
-        })
-    }
-
     fn search(&mut self, white: u64, black: u64, turn: Player) -> Result<bool, Unsolved> {
         self.nodes += 1;
         if self.nodes.is_multiple_of(CLOCK_EVERY) {
@@ -221,36 +226,76 @@ impl WinnerSearch {
             return Ok(win);
         }
         let before = self.nodes;
-        // Captures first, then the pawns furthest along.
         let theirs = if turn == Player::One { black } else { white };
-        let mut moves = [(0u8, 0u8, 0u8); 96];
-        let mut n = 0;
+        let side = turn.index();
+        // Each move's child, looked at before any is searched: a child
+        // whose side to move is stuck, or the table has lost, wins at once
+        // (an enhanced transposition cutoff); one where the other side
+        // arrives next, or the table has won, loses and is not searched.
+        // The table's buckets for the children are loaded together.
+        // `moves`: the moves left to search, each with its place in the
+        // order, highest first: the fewest replies it leaves the other
+        // side, then the moves that have won most often (the history
+        // heuristic), then captures, then the pawns furthest along.
+        let mut moves = [(0u64, 0u8, 0u8); MAX_MOVES];
+        let mut keys = [(0u64, 0u64); MAX_MOVES];
+        let mut open = 0;
         for (set, delta) in targets {
             let mut rest = set;
             while rest != 0 {
-                let to = rest.trailing_zeros() as i32;
+                let to = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
-                let capture = u8::from(theirs & (1u64 << to) != 0);
-                let adv = self.advance[turn.index()][to as usize];
-                let score = capture * 64 + adv;
-                moves[n] = (score, (to - delta) as u8, to as u8);
-                n += 1;
+                let from = (to as i32 - delta) as usize;
+                let child = self.game.play(
+                    &pos,
+                    HexapawnMove {
+                        from: from as u8,
+                        to: to as u8,
+                    },
+                );
+                let replies = self.game.targets(&child);
+                match self.decided(child.turn, reach(&replies)) {
+                    Some(false) => {
+                        self.table.put(kw, kb, t, true, self.nodes - before);
+                        return Ok(true);
+                    }
+                    Some(true) => continue,
+                    None => {}
+                }
+                let key = self.key(child.white, child.black);
+                self.table.prefetch(key.0, key.1, t ^ 1);
+                let replies: u64 = replies.iter().map(|(s, _)| u64::from(s.count_ones())).sum();
+                let capture = u64::from(theirs & (1u64 << to) != 0);
+                let advance = u64::from(self.advance[side][to]);
+                let history = u64::from(self.history[side][from * 64 + to]);
+                let order = (255 - replies.min(255)) << 56 | history << 16 | capture << 7 | advance;
+                moves[open] = (order, from as u8, to as u8);
+                keys[open] = key;
+                open += 1;
             }
         }
-        let moves = &mut moves[..n];
-        moves.sort_unstable_by(|a, b| b.cmp(a));
-        // A move to a position the table already has lost wins without a search (enhanced transposition cutoff).
-        for &(_, from, to) in moves.iter() {
-            let child = self.game.play(&pos, HexapawnMove { from, to });
-            if self.known(&child) == Some(false) {
-                self.table.put(kw, kb, t, true, self.nodes - before);
-                return Ok(true);
+        let mut unknown = 0;
+        for k in 0..open {
+            match self.table.get(keys[k].0, keys[k].1, t ^ 1) {
+                Some(false) => {
+                    self.table.put(kw, kb, t, true, self.nodes - before);
+                    return Ok(true);
+                }
+                Some(true) => {}
+                None => {
+                    moves[unknown] = moves[k];
+                    unknown += 1;
+                }
             }
         }
+        let open = unknown;
+        moves[..open].sort_unstable_by(|a, b| b.cmp(a));
         let mut win = false;
-        for &(_, from, to) in moves.iter() {
+        for &(_, from, to) in moves[..open].iter() {
             let child = self.game.play(&pos, HexapawnMove { from, to });
             if !self.search(child.white, child.black, child.turn)? {
+                let h = &mut self.history[side][usize::from(from) * 64 + usize::from(to)];
+                *h = h.saturating_add(1);
                 win = true;
                 break;
             }

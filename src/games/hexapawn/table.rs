@@ -81,6 +81,24 @@ impl Table {
         (bucket as usize, rest << 8 | turn << 1 | 1)
     }
 
+    /// Start loading the bucket of a position into the cache, so that a
+    /// [`Table::get`] of it soon after does not wait for memory: a node's
+    /// children are looked up together, their loads overlapping.
+    #[inline]
+    pub fn prefetch(&self, white: u64, black: u64, turn: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let (b, _) = self.place(white, black, turn);
+            let at = self.words[self.start + 8 * b..].as_ptr();
+            // SAFETY: a prefetch is a hint that neither reads into the
+            // program nor faults; the address is within this Vec anyway.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(at.cast::<i8>()) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (white, black, turn);
+    }
+
     /// Whether the side to move (`turn`: 0 White, 1 Black) wins, if known.
     #[inline]
     pub fn get(&self, white: u64, black: u64, turn: u64) -> Option<bool> {
