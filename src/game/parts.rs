@@ -57,6 +57,15 @@ pub trait Rules: Clone + Send + Sync + 'static {
         let _ = seed;
         self.start()
     }
+
+    /// The position as a number of at most 64 bits, different for every
+    /// position of this game, where this game's positions all fit (the
+    /// default: none do). The compiled table then finds positions by the
+    /// number alone, without comparing whole positions.
+    fn pack(&self, pos: &Self::Position) -> Option<u64> {
+        let _ = pos;
+        None
+    }
 }
 
 /// How people write a game's moves and positions, and see its board.

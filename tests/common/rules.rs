@@ -102,11 +102,33 @@ pub fn check_game<G: Game>(game: &G, exhaustive: usize, playouts: usize) {
     for pos in &positions {
         check_position(game, pos);
     }
+    check_packing(game, &positions);
     check_games_end(game);
     check_description(game, &positions);
     check_garbage_is_refused(game);
     for seed in 0..8 {
         check_playout_notation(game, seed);
+    }
+}
+
+/// A game that packs its positions into numbers packs all of them, each
+/// into its own number (the compiled table finds positions by it).
+fn check_packing<G: Game>(game: &G, positions: &[G::Position]) {
+    let packs = game.pack(&game.start()).is_some();
+    let mut seen = std::collections::HashMap::new();
+    for pos in positions {
+        let code = game.pack(pos);
+        assert_eq!(
+            code.is_some(),
+            packs,
+            "{}: packs some positions but not others",
+            game.spec()
+        );
+        if let Some(code) = code {
+            if let Some(other) = seen.insert(code, pos.clone()) {
+                assert!(other == *pos, "{}: two positions pack into {code}", game.spec());
+            }
+        }
     }
 }
 

@@ -271,6 +271,13 @@ impl Rules for Hexapawn {
         }
     }
 
+    /// White's cells, Black's above them, the side to move on top: boards
+    /// of at most 31 cells.
+    fn pack(&self, pos: &HexapawnPosition) -> Option<u64> {
+        let cells = u32::from(self.width) * u32::from(self.height);
+        (cells <= 31).then(|| pos.white | pos.black << cells | u64::from(pos.turn == Player::Two) << (2 * cells))
+    }
+
     fn play(&self, pos: &HexapawnPosition, mv: HexapawnMove) -> HexapawnPosition {
         let from = 1u64 << mv.from;
         let to = 1u64 << mv.to;

@@ -13,7 +13,7 @@ use crate::training::exact::EXACT_LIMIT;
 use crate::training::opponent::{Opponent, PerfectPlayer, PERFECT_LIMIT};
 
 use super::classes::Classes;
-use super::explore::explore;
+use super::explore::{explore, PackedIds};
 use super::lists::Lists;
 use super::table::{Node, Table};
 
@@ -42,6 +42,7 @@ impl<G: Game> Table<G> {
         let mut found = explore(game, &starts, limit)?;
         // The positions by value are not needed from here: their memory back before the tables are made.
         found.ids = HashTable::new();
+        found.packed = PackedIds::new();
         found.over = FxHashMap::default();
         let n = found.positions.len();
         // Renumber in the order finished: children before parents.

@@ -19,6 +19,10 @@ pub(super) struct Found<P> {
     /// rehashes the entry as the table grows and turns most mismatches
     /// away, without reading the position.
     pub(super) ids: HashTable<(u32, u32)>,
+    /// The ids of positions not over, by their packed number, for a game
+    /// that packs its positions ([`crate::game::Rules::pack`]): found
+    /// without reading a position.
+    pub(super) packed: PackedIds,
     pub(super) over: FxHashMap<(Outcome, Player), u32>,
     /// Each position by its id here (`Table::build` takes them, to read
     /// in the new ids' order).
@@ -52,8 +56,24 @@ impl<P> Found<P> {
 impl<P: Clone + Eq + std::hash::Hash> Found<P> {
     /// The id of `pos`, numbered if new; `None` past the limit.
     fn number<G: Game<Position = P>>(&mut self, game: &G, pos: P) -> Option<u32> {
+        // A packed position met before is found by its number alone.
+        let code = game.pack(&pos);
+        if let Some(id) = code.and_then(|c| self.packed.get(c)) {
+            return Some(id);
+        }
         let outcome = game.outcome(&pos);
         let over = (outcome != Outcome::Ongoing).then(|| (outcome, game.turn(&pos)));
+        if let (None, Some(code)) = (over, code) {
+            if self.positions.len() >= self.limit {
+                return None;
+            }
+            let id = self.positions.len() as u32;
+            self.packed.insert(code, id);
+            self.positions.push(pos);
+            self.kids_at.push((0, 0));
+            self.mark.push(Mark::New);
+            return Some(id);
+        }
         let tag = (FxBuildHasher.hash_one(&pos) >> 32) as u32;
         let hash = spread(tag);
         let positions = &self.positions;
@@ -86,6 +106,95 @@ impl<P: Clone + Eq + std::hash::Hash> Found<P> {
     }
 }
 
+/// Ids by packed position number: open addressing with linear probing,
+/// at most half full, each slot the number and the id (`EMPTY` where none).
+pub(super) struct PackedIds {
+    slots: Vec<(u64, u32)>,
+    len: usize,
+    shift: u32,
+}
+
+const EMPTY: u32 = u32::MAX;
+
+impl PackedIds {
+    pub(super) fn new() -> PackedIds {
+        PackedIds {
+            slots: Vec::new(),
+            len: 0,
+            shift: 64,
+        }
+    }
+
+    #[inline]
+    fn slot(&self, code: u64) -> usize {
+        let mut z = code ^ (code >> 31);
+        z = z.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (z >> self.shift) as usize
+    }
+
+    /// Start loading the slot of `code` into the cache (a hint).
+    #[inline]
+    pub(super) fn prefetch(&self, code: u64) {
+        #[cfg(target_arch = "x86_64")]
+        if !self.slots.is_empty() {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let at = self.slots[self.slot(code)..].as_ptr();
+            // SAFETY: a prefetch is a hint that neither reads into the
+            // program nor faults; the address is within this Vec anyway.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(at.cast::<i8>()) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = code;
+    }
+
+    /// The id of `code`, if it has one.
+    #[inline]
+    fn get(&self, code: u64) -> Option<u32> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = self.slot(code);
+        loop {
+            let (c, id) = self.slots[i];
+            if id == EMPTY {
+                return None;
+            }
+            if c == code {
+                return Some(id);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Give `code` (not in the table) the id `id`.
+    fn insert(&mut self, code: u64, id: u32) {
+        if 2 * (self.len + 1) > self.slots.len() {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = self.slot(code);
+        while self.slots[i].1 != EMPTY {
+            i = (i + 1) & mask;
+        }
+        self.slots[i] = (code, id);
+        self.len += 1;
+    }
+
+    fn grow(&mut self) {
+        let size = (self.slots.len() * 2).max(1 << 12);
+        let old = std::mem::replace(&mut self.slots, vec![(0, EMPTY); size]);
+        self.shift = 64 - size.trailing_zeros();
+        for (code, id) in old.into_iter().filter(|&(_, id)| id != EMPTY) {
+            let mut i = self.slot(code);
+            while self.slots[i].1 != EMPTY {
+                i = (i + 1) & (size - 1);
+            }
+            self.slots[i] = (code, id);
+        }
+    }
+}
+
 /// A table hash from a position's 32-bit tag, every bit of it reaching
 /// the high bits the table's control bytes take.
 fn spread(tag: u32) -> u64 {
@@ -97,6 +206,7 @@ fn spread(tag: u32) -> u64 {
 pub(super) fn explore<G: Game>(game: &G, starts: &[(G::Position, f64)], limit: usize) -> Option<Found<G::Position>> {
     let mut f = Found {
         ids: HashTable::new(),
+        packed: PackedIds::new(),
         over: FxHashMap::default(),
         positions: Vec::new(),
         kids_at: Vec::new(),
@@ -107,15 +217,25 @@ pub(super) fn explore<G: Game>(game: &G, starts: &[(G::Position, f64)], limit: u
         limit,
     };
     let mut moves = Vec::new();
-    // Put `id` on the path, its children numbered.
-    let enter = |f: &mut Found<G::Position>, id: u32, moves: &mut Vec<G::Move>| -> Option<()> {
+    let mut children = Vec::new();
+    // Put `id` on the path, its children numbered (where the game packs
+    // its positions, their slots loaded together first).
+    let mut enter = |f: &mut Found<G::Position>, id: u32, moves: &mut Vec<G::Move>| -> Option<()> {
         f.mark[id as usize] = Mark::OnPath;
         let pos = f.positions[id as usize].clone();
         let at = f.kids.len() as u32;
-        if game.outcome(&pos) == Outcome::Ongoing {
+        // The positions over are the few of `over` (one a kind).
+        if !f.over.values().any(|&over| over == id) {
             game.legal_moves(&pos, moves);
-            for &mv in moves.iter() {
-                let child = f.number(game, game.play(&pos, mv))?;
+            children.clear();
+            children.extend(moves.iter().map(|&mv| game.play(&pos, mv)));
+            for child in &children {
+                if let Some(code) = game.pack(child) {
+                    f.packed.prefetch(code);
+                }
+            }
+            for child in children.drain(..) {
+                let child = f.number(game, child)?;
                 f.kids.push(child);
             }
         }
