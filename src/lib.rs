@@ -46,7 +46,8 @@
 //! - `web`: SVG pictures of boards and boxes, and the classroom web page's server.
 //!
 //! The command line (`src/cli/`, the binary) sits on top of them all. Beside
-//! them, used by any: `error`, `fsutil`, and `font` (the embedded font).
+//! them, used by any: `error`, `fsutil`, `memory` (cache and page hints),
+//! and `font` (the embedded font).
 //!
 //! Cargo features keep the front ends out of the core, so that the compiler
 //! refuses an arrow pointing up to them (the arrows within the core are
@@ -71,6 +72,7 @@ pub mod fsutil;
 pub mod game;
 pub mod games;
 pub mod machine;
+mod memory;
 pub mod picture;
 /// The traits a game is made of, to bring their methods into scope at once:
 /// `use menace::prelude::*;`.

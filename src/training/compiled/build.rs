@@ -5,7 +5,9 @@
 use hashbrown::HashTable;
 use rustc_hash::FxHashMap;
 
-use crate::game::Game;
+use rayon::prelude::*;
+
+use crate::game::{Game, Player};
 use crate::machine::beads::Beads;
 use crate::machine::{GameResult, Machine};
 use crate::search::solver::{memory_bounded, Value};
@@ -21,6 +23,17 @@ use super::table::{Node, Table};
 /// path. The exact evaluation's limit: every game compiled can be evaluated
 /// exactly on the general path too, so both give the same records.
 pub const COMPILED_LIMIT: usize = EXACT_LIMIT;
+
+/// A position's state for the machine playing `side`, and the solver's
+/// score of it where the game is over (`i32::MIN` where not).
+fn state<G: Game>(game: &G, side: Player, pos: &G::Position) -> (Node, i32) {
+    let outcome = game.outcome(pos);
+    match Value::of_outcome(game, pos, outcome) {
+        Some(v) => (Node::Over(GameResult::for_player(outcome, side)), v.score()),
+        None if game.turn(pos) == side => (Node::Machine, i32::MIN),
+        None => (Node::Opponent, i32::MIN),
+    }
+}
 
 impl<G: Game> Table<G> {
     /// The table for this machine and opponent, or `None` where the general
@@ -45,6 +58,18 @@ impl<G: Game> Table<G> {
         found.packed = PackedIds::new();
         found.over = FxHashMap::default();
         let n = found.positions.len();
+        // The order children first, a walk on one core; at the same time,
+        // on the others, each position's state (and the solver's score of
+        // those over) and the machine's box keys, which need no order.
+        let (finished, (states, keyed)) = rayon::join(
+            || found.children_first(),
+            || {
+                let states: Vec<(Node, i32)> = found.positions.par_iter().map(|pos| state(game, side, pos)).collect();
+                let keyed = Classes::keys(machine, &found.positions, &states);
+                (states, keyed)
+            },
+        );
+        found.finished = finished?;
         // Renumber in the order finished: children before parents.
         let mut new_id = vec![0u32; n];
         for (k, &old) in found.finished.iter().enumerate() {
@@ -54,24 +79,13 @@ impl<G: Game> Table<G> {
         let by_old = std::mem::take(&mut found.positions);
         let positions: Vec<G::Position> = found.finished.iter().map(|&old| by_old[old as usize].clone()).collect();
         drop(by_old);
-        // Each position's state, and the solver's score of those over.
-        let mut node = Vec::with_capacity(n);
-        let mut over_score = vec![i32::MIN; n];
-        for (i, pos) in positions.iter().enumerate() {
-            let outcome = game.outcome(pos);
-            node.push(match Value::of_outcome(game, pos, outcome) {
-                Some(v) => {
-                    over_score[i] = v.score();
-                    Node::Over(GameResult::for_player(outcome, side))
-                }
-                None if game.turn(pos) == side => Node::Machine,
-                None => Node::Opponent,
-            });
-        }
+        let node: Vec<Node> = found.finished.iter().map(|&old| states[old as usize].0).collect();
+        let over_score: Vec<i32> = found.finished.iter().map(|&old| states[old as usize].1).collect();
+        drop(states);
         // The moves and the machine's boxes apart, at the same time.
         let (lists, classes) = rayon::join(
             || Lists::make(&found, &node, &new_id, over_score),
-            || Classes::find(machine, &found, &positions, &node, &new_id),
+            || Classes::find(machine, keyed, &found, &positions, &node, &new_id),
         );
         let Lists {
             children,

@@ -23,7 +23,25 @@ pub(super) struct Classes<P> {
     pub(super) box_class: Vec<u32>,
 }
 
+/// The machine's box key of each position where it moves, by the
+/// position's id before renumbering, and the symmetry that takes the
+/// position to its key.
+pub(super) type Keyed<G> = Vec<(<G as crate::game::Boxes>::BoxKey, u32, <G as crate::game::Symmetric>::Symmetry)>;
+
 impl<P: Clone + Sync> Classes<P> {
+    /// The box keys of the positions (by their ids before renumbering)
+    /// where the machine moves, worked out on every core.
+    pub(super) fn keys<G: Game<Position = P>>(machine: &Machine<G>, positions: &[P], states: &[(Node, i32)]) -> Keyed<G> {
+        (0..positions.len() as u32)
+            .into_par_iter()
+            .filter(|&i| states[i as usize].0 == Node::Machine)
+            .map(|i| {
+                let (key, sym) = machine.key(&positions[i as usize]);
+                (key, i, sym)
+            })
+            .collect()
+    }
+
     /// Where the machine moves, the class of each position (its box key)
     /// and the child each bead colour leads to: for a box the machine has,
     /// by its moves; for one it would open on first visit, by the moves it
@@ -31,6 +49,7 @@ impl<P: Clone + Sync> Classes<P> {
     /// general path then plays).
     pub(super) fn find<G: Game<Position = P>>(
         machine: &Machine<G>,
+        mut keyed: Keyed<G>,
         found: &Found<P>,
         positions: &[P],
         node: &[Node],
@@ -41,18 +60,11 @@ impl<P: Clone + Sync> Classes<P> {
         let symmetry = machine.settings().symmetry;
         let box_set: BoxSet = machine.box_set();
         let position_of = |i: u32| &positions[i as usize];
-        // The positions where the machine moves with their box keys, worked
-        // out on every core, then grouped by sorting (on every core too,
-        // where a map from keys met a cache miss a position): in key order,
-        // each key's positions lowest id first.
-        let mut keyed: Vec<(G::BoxKey, u32, G::Symmetry)> = (0..n as u32)
-            .into_par_iter()
-            .filter(|&i| node[i as usize] == Node::Machine)
-            .map(|i| {
-                let (key, sym) = machine.key(position_of(i));
-                (key, i, sym)
-            })
-            .collect();
+        // The positions where the machine moves with their box keys, in
+        // the new ids, grouped by sorting (on every core, where a map from
+        // keys met a cache miss a position): in key order, each key's
+        // positions lowest id first.
+        keyed.par_iter_mut().for_each(|k| k.1 = new_id[k.1 as usize]);
         keyed.par_sort_unstable_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
         let groups: Vec<&[_]> = keyed.chunk_by(|a, b| a.0 == b.0).collect();
         // Each key's box, as its lowest id finds it, on every core: the

@@ -1,15 +1,16 @@
-//! Every position reachable from a game's starts, found depth first and
-//! numbered as found, with each position's children: the raw material of a
-//! compiled table, before its ids are put children first.
+//! Every position reachable from a game's starts, numbered breadth first,
+//! with each position's children and an order that puts children first:
+//! the raw material of a compiled table, before its ids are renumbered.
 
 use std::hash::BuildHasher;
 
 use hashbrown::HashTable;
+use rayon::prelude::*;
 use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use crate::game::{Game, Outcome, Player};
 
-/// The positions of a game found depth first, before renumbering. Over
+/// The positions of a game found breadth first, before renumbering. Over
 /// positions are one a kind (how it ended, and who would move): nothing
 /// else about them matters to a game or a value.
 pub(super) struct Found<P> {
@@ -30,7 +31,6 @@ pub(super) struct Found<P> {
     /// Per position: where its children start in `kids`, and how many.
     pub(super) kids_at: Vec<(u32, u32)>,
     pub(super) kids: Vec<u32>,
-    pub(super) mark: Vec<Mark>,
     /// Positions in the order finished: children before parents.
     pub(super) finished: Vec<u32>,
     /// The id of each start.
@@ -39,7 +39,7 @@ pub(super) struct Found<P> {
 }
 
 #[derive(Clone, Copy, PartialEq)]
-pub(super) enum Mark {
+enum Mark {
     New,
     OnPath,
     Done,
@@ -51,13 +51,49 @@ impl<P> Found<P> {
         let (at, len) = self.kids_at[old as usize];
         &self.kids[at as usize..(at + len) as usize]
     }
+
+    /// The positions in the order a depth-first walk from the roots finishes
+    /// them, each after all its children; `None` where the walk meets a
+    /// position still on its path (a cycle).
+    pub(super) fn children_first(&self) -> Option<Vec<u32>> {
+        let mut mark = vec![Mark::New; self.positions.len()];
+        let mut finished = Vec::with_capacity(self.positions.len());
+        // The path from the root: a position and the next child to visit.
+        let mut path: Vec<(u32, u32)> = Vec::new();
+        for &root in &self.roots {
+            if mark[root as usize] != Mark::New {
+                continue;
+            }
+            mark[root as usize] = Mark::OnPath;
+            path.push((root, 0));
+            while let Some(&(id, next)) = path.last() {
+                let kids = self.kids_of(id);
+                let Some(&child) = kids.get(next as usize) else {
+                    mark[id as usize] = Mark::Done;
+                    finished.push(id);
+                    path.pop();
+                    continue;
+                };
+                path.last_mut().expect("not empty").1 += 1;
+                match mark[child as usize] {
+                    Mark::New => {
+                        mark[child as usize] = Mark::OnPath;
+                        path.push((child, 0));
+                    }
+                    Mark::OnPath => return None,
+                    Mark::Done => {}
+                }
+            }
+        }
+        Some(finished)
+    }
 }
 
 impl<P: Clone + Eq + std::hash::Hash> Found<P> {
     /// The id of `pos`, numbered if new; `None` past the limit.
-    fn number<G: Game<Position = P>>(&mut self, game: &G, pos: P) -> Option<u32> {
+    /// `code` is the position's packed number, if the game packs it.
+    fn number<G: Game<Position = P>>(&mut self, game: &G, pos: P, code: Option<u64>) -> Option<u32> {
         // A packed position met before is found by its number alone.
-        let code = game.pack(&pos);
         if let Some(id) = code.and_then(|c| self.packed.get(c)) {
             return Some(id);
         }
@@ -71,37 +107,35 @@ impl<P: Clone + Eq + std::hash::Hash> Found<P> {
             self.packed.insert(code, id);
             self.positions.push(pos);
             self.kids_at.push((0, 0));
-            self.mark.push(Mark::New);
             return Some(id);
-        }
-        let tag = (FxBuildHasher.hash_one(&pos) >> 32) as u32;
-        let hash = spread(tag);
-        let positions = &self.positions;
-        let known = match over {
-            Some(kind) => self.over.get(&kind).copied(),
-            None => self
-                .ids
-                .find(hash, |&(id, t)| t == tag && positions[id as usize] == pos)
-                .map(|&(id, _)| id),
-        };
-        if let Some(id) = known {
-            return Some(id);
-        }
-        if self.positions.len() >= self.limit {
-            return None;
         }
         let id = self.positions.len() as u32;
         match over {
             Some(kind) => {
+                if let Some(&known) = self.over.get(&kind) {
+                    return Some(known);
+                }
+                if id as usize >= self.limit {
+                    return None;
+                }
                 self.over.insert(kind, id);
             }
             None => {
+                let tag = (FxBuildHasher.hash_one(&pos) >> 32) as u32;
+                let hash = spread(tag);
+                let positions = &self.positions;
+                let known = self.ids.find(hash, |&(id, t)| t == tag && positions[id as usize] == pos);
+                if let Some(&(known, _)) = known {
+                    return Some(known);
+                }
+                if id as usize >= self.limit {
+                    return None;
+                }
                 self.ids.insert_unique(hash, (id, tag), |&(_, t)| spread(t));
             }
         }
         self.positions.push(pos);
         self.kids_at.push((0, 0));
-        self.mark.push(Mark::New);
         Some(id)
     }
 }
@@ -135,16 +169,9 @@ impl PackedIds {
     /// Start loading the slot of `code` into the cache (a hint).
     #[inline]
     pub(super) fn prefetch(&self, code: u64) {
-        #[cfg(target_arch = "x86_64")]
         if !self.slots.is_empty() {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let at = self.slots[self.slot(code)..].as_ptr();
-            // SAFETY: a prefetch is a hint that neither reads into the
-            // program nor faults; the address is within this Vec anyway.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(at.cast::<i8>()) }
+            crate::memory::prefetch(&self.slots[self.slot(code)]);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = code;
     }
 
     /// The id of `code`, if it has one.
@@ -183,7 +210,10 @@ impl PackedIds {
 
     fn grow(&mut self) {
         let size = (self.slots.len() * 2).max(1 << 12);
-        let old = std::mem::replace(&mut self.slots, vec![(0, EMPTY); size]);
+        let mut slots = Vec::with_capacity(size);
+        crate::memory::advise_huge_pages(&slots);
+        slots.resize(size, (0, EMPTY));
+        let old = std::mem::replace(&mut self.slots, slots);
         self.shift = 64 - size.trailing_zeros();
         for (code, id) in old.into_iter().filter(|&(_, id)| id != EMPTY) {
             let mut i = self.slot(code);
@@ -201,8 +231,16 @@ fn spread(tag: u32) -> u64 {
     u64::from(tag).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
-/// Every position reachable from the starts, depth first; `None` for a
-/// game over the limit or with a cycle.
+/// How many children ahead of the one being numbered its slot is loaded
+/// (where the game packs its positions), so a lookup seldom waits on memory.
+const AHEAD: usize = 16;
+
+/// Positions a core makes the children of at a time.
+const CHUNK: usize = 1 << 12;
+
+/// Every position reachable from the starts, numbered breadth first;
+/// `None` for a game over the limit. Its order children first is left to
+/// [`Found::children_first`].
 pub(super) fn explore<G: Game>(game: &G, starts: &[(G::Position, f64)], limit: usize) -> Option<Found<G::Position>> {
     let mut f = Found {
         ids: HashTable::new(),
@@ -211,68 +249,80 @@ pub(super) fn explore<G: Game>(game: &G, starts: &[(G::Position, f64)], limit: u
         positions: Vec::new(),
         kids_at: Vec::new(),
         kids: Vec::new(),
-        mark: Vec::new(),
         finished: Vec::new(),
         roots: Vec::new(),
         limit,
     };
-    let mut moves = Vec::new();
-    let mut children = Vec::new();
-    // Put `id` on the path, its children numbered (where the game packs
-    // its positions, their slots loaded together first).
-    let mut enter = |f: &mut Found<G::Position>, id: u32, moves: &mut Vec<G::Move>| -> Option<()> {
-        f.mark[id as usize] = Mark::OnPath;
-        let pos = f.positions[id as usize].clone();
-        let at = f.kids.len() as u32;
-        // The positions over are the few of `over` (one a kind).
-        if !f.over.values().any(|&over| over == id) {
-            game.legal_moves(&pos, moves);
-            children.clear();
-            children.extend(moves.iter().map(|&mv| game.play(&pos, mv)));
-            for child in &children {
-                if let Some(code) = game.pack(child) {
-                    f.packed.prefetch(code);
-                }
-            }
-            for child in children.drain(..) {
-                let child = f.number(game, child)?;
-                f.kids.push(child);
-            }
-        }
-        f.kids_at[id as usize] = (at, f.kids.len() as u32 - at);
-        Some(())
-    };
-    // The path from the root: a position and the next child to visit. A
-    // position is finished only once every child is; meeting one still on
-    // the path is a cycle.
-    let mut path: Vec<(u32, u32)> = Vec::new();
     for (start, _) in starts {
-        let root = f.number(game, start.clone())?;
+        let root = f.number(game, start.clone(), game.pack(start))?;
         f.roots.push(root);
-        if f.mark[root as usize] != Mark::New {
-            continue;
-        }
-        enter(&mut f, root, &mut moves)?;
-        path.push((root, 0));
-        while let Some(&(id, next)) = path.last() {
-            let (at, len) = f.kids_at[id as usize];
-            if next == len {
-                f.mark[id as usize] = Mark::Done;
-                f.finished.push(id);
-                path.pop();
-                continue;
-            }
-            path.last_mut().expect("not empty").1 += 1;
-            let child = f.kids[(at + next) as usize];
-            match f.mark[child as usize] {
-                Mark::New => {
-                    enter(&mut f, child, &mut moves)?;
-                    path.push((child, 0));
+    }
+    // A layer at a time: the children of the positions numbered in the
+    // last, made on every core, then numbered in order, each parent's in
+    // legal-move order.
+    let mut begin = 0;
+    while begin < f.positions.len() {
+        let end = f.positions.len();
+        let made = make_children(game, &f, begin..end);
+        for (k, Made { lens, children, codes }) in made.into_iter().enumerate() {
+            let mut children = children.into_iter().zip(codes.iter().copied());
+            let mut ahead = codes.iter().skip(AHEAD);
+            for (j, len) in lens.into_iter().enumerate() {
+                let id = begin + k * CHUNK + j;
+                let at = f.kids.len() as u32;
+                for (child, code) in children.by_ref().take(len as usize) {
+                    if let Some(&Some(code)) = ahead.next() {
+                        f.packed.prefetch(code);
+                    }
+                    let child = f.number(game, child, code)?;
+                    f.kids.push(child);
                 }
-                Mark::OnPath => return None,
-                Mark::Done => {}
+                f.kids_at[id] = (at, len);
             }
         }
+        begin = end;
     }
     Some(f)
 }
+
+/// The children of a chunk of positions.
+struct Made<P> {
+    /// How many each position has.
+    lens: Vec<u32>,
+    /// All of them, each position's in legal-move order.
+    children: Vec<P>,
+    /// Their packed numbers, where the game packs them.
+    codes: Vec<Option<u64>>,
+}
+
+/// The children of the positions `range`, made on every core a chunk at a time.
+fn make_children<G: Game>(game: &G, f: &Found<G::Position>, range: std::ops::Range<usize>) -> Vec<Made<G::Position>> {
+    f.positions[range.clone()]
+        .par_chunks(CHUNK)
+        .enumerate()
+        .map_init(Vec::new, |moves, (k, chunk)| {
+            let mut made = Made {
+                lens: Vec::with_capacity(chunk.len()),
+                children: Vec::with_capacity(chunk.len() * 4),
+                codes: Vec::with_capacity(chunk.len() * 4),
+            };
+            for (j, pos) in chunk.iter().enumerate() {
+                let id = (range.start + k * CHUNK + j) as u32;
+                // The positions over are the few of `over` (one a kind).
+                if f.over.values().any(|&over| over == id) {
+                    made.lens.push(0);
+                    continue;
+                }
+                game.legal_moves(pos, moves);
+                for &mv in moves.iter() {
+                    let child = game.play(pos, mv);
+                    made.codes.push(game.pack(&child));
+                    made.children.push(child);
+                }
+                made.lens.push(moves.len() as u32);
+            }
+            made
+        })
+        .collect()
+}
+
