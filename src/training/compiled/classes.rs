@@ -26,12 +26,20 @@ pub(super) struct Classes<P> {
 /// The machine's box key of each position where it moves, by the
 /// position's id before renumbering, and the symmetry that takes the
 /// position to its key.
-pub(super) type Keyed<G> = Vec<(<G as crate::game::Boxes>::BoxKey, u32, <G as crate::game::Symmetric>::Symmetry)>;
+pub(super) type Keyed<G> = Vec<(
+    <G as crate::game::Boxes>::BoxKey,
+    u32,
+    <G as crate::game::Symmetric>::Symmetry,
+)>;
 
 impl<P: Clone + Sync> Classes<P> {
     /// The box keys of the positions (by their ids before renumbering)
     /// where the machine moves, worked out on every core.
-    pub(super) fn keys<G: Game<Position = P>>(machine: &Machine<G>, positions: &[P], states: &[(Node, i32)]) -> Keyed<G> {
+    pub(super) fn keys<G: Game<Position = P>>(
+        machine: &Machine<G>,
+        positions: &[P],
+        states: &[(Node, i32)],
+    ) -> Keyed<G> {
         (0..positions.len() as u32)
             .into_par_iter()
             .filter(|&i| states[i as usize].0 == Node::Machine)

@@ -124,7 +124,9 @@ impl<P: Clone + Eq + std::hash::Hash> Found<P> {
                 let tag = (FxBuildHasher.hash_one(&pos) >> 32) as u32;
                 let hash = spread(tag);
                 let positions = &self.positions;
-                let known = self.ids.find(hash, |&(id, t)| t == tag && positions[id as usize] == pos);
+                let known = self
+                    .ids
+                    .find(hash, |&(id, t)| t == tag && positions[id as usize] == pos);
                 if let Some(&(known, _)) = known {
                     return Some(known);
                 }
@@ -235,6 +237,9 @@ fn spread(tag: u32) -> u64 {
 /// (where the game packs its positions), so a lookup seldom waits on memory.
 const AHEAD: usize = 16;
 
+/// The positions found from which a game counts as large.
+const LARGE: usize = 1 << 16;
+
 /// Positions a core makes the children of at a time.
 const CHUNK: usize = 1 << 12;
 
@@ -258,10 +263,22 @@ pub(super) fn explore<G: Game>(game: &G, starts: &[(G::Position, f64)], limit: u
         f.roots.push(root);
     }
     // A layer at a time: the children of the positions numbered in the
-    // last, made on every core, then numbered in order, each parent's in
-    // legal-move order.
+    // last, made on every core (and held together: at most the limit's
+    // positions times their moves), then numbered in order, each
+    // parent's in legal-move order.
     let mut begin = 0;
+    let mut reserved = false;
     while begin < f.positions.len() {
+        if !reserved && f.positions.len() >= LARGE {
+            // A large game: room for as many positions as the limit lets
+            // it have (and children in proportion), so the vectors are not
+            // copied as they grow, and huge pages under them.
+            reserved = true;
+            let kids = f.limit * (f.kids.len().div_ceil(begin.max(1)) + 1);
+            crate::memory::reserve_huge(&mut f.positions, f.limit);
+            crate::memory::reserve_huge(&mut f.kids_at, f.limit);
+            crate::memory::reserve_huge(&mut f.kids, kids);
+        }
         let end = f.positions.len();
         let made = make_children(game, &f, begin..end);
         for (k, Made { lens, children, codes }) in made.into_iter().enumerate() {
@@ -325,4 +342,3 @@ fn make_children<G: Game>(game: &G, f: &Found<G::Position>, range: std::ops::Ran
         })
         .collect()
 }
-
