@@ -56,14 +56,38 @@ pub enum Reference<'a, G: Game> {
     Random,
     /// Uniform over the moves that keep the best value.
     Perfect(&'a mut PerfectPlayer<G>),
+    /// With chance `p` a perfect move (uniform over the best), else a
+    /// random one (uniform over the legal): `--opponent perfect:P`.
+    Mixed(f64, &'a mut PerfectPlayer<G>),
 }
 
 impl<G: Game> Reference<'_, G> {
-    /// The moves in `pos` it plays, each as likely as the others.
+    /// The moves in `pos` it may play; each as likely as the others unless
+    /// [`Reference::chances`] says otherwise.
     pub fn moves(&mut self, game: &G, pos: &G::Position) -> Vec<G::Move> {
         match self {
-            Reference::Random => game.moves(pos),
+            Reference::Random | Reference::Mixed(..) => game.moves(pos),
             Reference::Perfect(player) => player.best_moves(pos).to_vec(),
+        }
+    }
+
+    /// The chance of each of `moves` (as [`Reference::moves`] gave them
+    /// for `pos`), where they are not all alike: `None` for a random or
+    /// a perfect opponent.
+    pub fn chances(&mut self, pos: &G::Position, moves: &[G::Move]) -> Option<Vec<f64>> {
+        match self {
+            Reference::Random | Reference::Perfect(_) => None,
+            Reference::Mixed(p, player) => {
+                let p = *p;
+                let best = player.best_moves(pos);
+                let (each_best, each) = (p / best.len() as f64, (1.0 - p) / moves.len() as f64);
+                Some(
+                    moves
+                        .iter()
+                        .map(|m| if best.contains(m) { each_best + each } else { each })
+                        .collect(),
+                )
+            }
         }
     }
 }
@@ -78,6 +102,8 @@ pub(crate) enum Odds<'a> {
     /// box, one count a way out. An empty box resigns, or under
     /// [`EmptyBox::Restock`] is drawn from as if full, uniformly.
     Beads(&'a Beads, EmptyBox),
+    /// Each its own chance (a mixed opponent, see [`Reference::Mixed`]).
+    Chances(&'a [f64]),
 }
 
 /// The expected result at a position whose ways out (moves, or the
@@ -96,6 +122,11 @@ pub(crate) fn weigh<W: Copy, E>(
         Odds::Uniform => {
             let p = 1.0 / ways.len() as f64;
             for &w in ways {
+                e.add_scaled(value(w)?, p);
+            }
+        }
+        Odds::Chances(chances) => {
+            for (&w, &p) in ways.iter().zip(chances) {
                 e.add_scaled(value(w)?, p);
             }
         }
@@ -206,7 +237,9 @@ fn value<G: Game>(
         weighed.unwrap_or_else(|| Expected::certain(GameResult::Loss))
     } else {
         let moves = opponent.moves(game, pos);
-        weigh(Odds::Uniform, &moves, |mv| {
+        let chances = opponent.chances(pos, &moves);
+        let odds = chances.as_deref().map_or(Odds::Uniform, Odds::Chances);
+        weigh(odds, &moves, |mv| {
             value(game, machine, opponent, &game.play(pos, mv), memo, limit)
         })?
         .unwrap_or_else(|| Expected::certain(GameResult::Win))

@@ -26,10 +26,18 @@ fn her(symmetry: bool) -> Machine<Hexapawn> {
 }
 
 fn her_life(symmetry: bool, perfect: bool, games: usize, limits: LifeLimits) -> Result<Life, LifeError> {
+    her_life_against(symmetry, if perfect { 1.0 } else { 0.0 }, games, limits)
+}
+
+/// HER's life against a White that plays a perfect move with chance
+/// `best` (1: always, as `Reference::Perfect`; 0: never, as `Reference::Random`).
+fn her_life_against(symmetry: bool, best: f64, games: usize, limits: LifeLimits) -> Result<Life, LifeError> {
     let m = her(symmetry);
     let mut player = PerfectPlayer::new(m.game().clone()).unwrap();
-    let mut reference = if perfect {
+    let mut reference = if best >= 1.0 {
         Reference::Perfect(&mut player)
+    } else if best > 0.0 {
+        Reference::Mixed(best, &mut player)
     } else {
         Reference::Random
     };
@@ -121,7 +129,7 @@ fn every_game(
     game: &Hexapawn,
     machine: &Machine<Hexapawn>,
     beads: &Beads,
-    perfect: &mut Option<PerfectPlayer<Hexapawn>>,
+    perfect: &mut Option<(f64, PerfectPlayer<Hexapawn>)>,
     pos: &<Hexapawn as Rules>::Position,
     p: f64,
     last: Option<(String, String)>,
@@ -171,22 +179,28 @@ fn every_game(
             );
         }
     } else {
-        let moves = match perfect {
-            Some(player) => player.best_moves(pos).to_vec(),
-            None => game.moves(pos),
+        // White's moves and chances: with chance `best` one of the best
+        // moves (each alike), else any legal move (each alike).
+        let legal = game.moves(pos);
+        let chances: Vec<f64> = match perfect {
+            Some((best, player)) => {
+                let top = player.best_moves(pos).to_vec();
+                legal
+                    .iter()
+                    .map(|m| {
+                        let perfect_part = if top.contains(m) { *best / top.len() as f64 } else { 0.0 };
+                        perfect_part + (1.0 - *best) / legal.len() as f64
+                    })
+                    .collect()
+            }
+            None => vec![1.0 / legal.len() as f64; legal.len()],
         };
-        for mv in &moves {
+        for (mv, c) in legal.iter().zip(chances) {
+            if c == 0.0 {
+                continue;
+            }
             let child = game.play(pos, *mv);
-            every_game(
-                game,
-                machine,
-                beads,
-                perfect,
-                &child,
-                p / moves.len() as f64,
-                last.clone(),
-                visit,
-            );
+            every_game(game, machine, beads, perfect, &child, p * c, last.clone(), visit);
         }
     }
 }
@@ -194,7 +208,7 @@ fn every_game(
 /// The chance of losing each of the first `games` games, summed over every
 /// sequence of games: after each, Gardner's rule applied to the test's own
 /// bead counts.
-fn brute_force(symmetry: bool, perfect: bool, games: usize) -> Vec<f64> {
+fn brute_force(symmetry: bool, best: f64, games: usize) -> Vec<f64> {
     let game = Hexapawn::new(3, 3).unwrap();
     let machine = her(symmetry);
     let mut beads = Beads::new();
@@ -204,13 +218,13 @@ fn brute_force(symmetry: bool, perfect: bool, games: usize) -> Vec<f64> {
             beads.insert((game.position_string(&pos), game.move_name(&pos, mv)), n);
         }
     }
-    let mut player = perfect.then(|| PerfectPlayer::new(game.clone()).unwrap());
+    let mut player = (best > 0.0).then(|| (best, PerfectPlayer::new(game.clone()).unwrap()));
     let mut loss_at = vec![0.0; games];
     fn go(
         game: &Hexapawn,
         machine: &Machine<Hexapawn>,
         beads: &Beads,
-        player: &mut Option<PerfectPlayer<Hexapawn>>,
+        player: &mut Option<(f64, PerfectPlayer<Hexapawn>)>,
         p: f64,
         n: usize,
         loss_at: &mut Vec<f64>,
@@ -247,15 +261,17 @@ fn brute_force(symmetry: bool, perfect: bool, games: usize) -> Vec<f64> {
 
 #[test]
 fn the_exact_curve_equals_every_sequence_of_games_enumerated() {
-    // Three games against perfect play, two against random (about 10⁴
-    // sequences), colours merged and not.
+    // Three games against perfect play, two against random and against a
+    // White perfect half the time (about 10⁴ sequences each), colours
+    // merged and not.
     for symmetry in [true, false] {
-        for (perfect, games) in [(true, 3), (false, 2)] {
+        for (best, games) in [(1.0, 3), (0.0, 2), (0.5, 2)] {
+            let perfect = best == 1.0;
             let budget = LifeLimits {
                 states: 100_000,
                 ..LifeLimits::default()
             };
-            let exact = her_life(symmetry, perfect, games, budget);
+            let exact = her_life_against(symmetry, best, games, budget);
             let exact = match exact {
                 Ok(l) => l.loss_at,
                 // Past the budget, the refusal names it (unmerged against random).
@@ -265,11 +281,11 @@ fn the_exact_curve_equals_every_sequence_of_games_enumerated() {
                     continue;
                 }
             };
-            let brute = brute_force(symmetry, perfect, games);
+            let brute = brute_force(symmetry, best, games);
             for n in 0..games {
                 assert!(
                     close(exact[n], brute[n]),
-                    "symmetry {symmetry}, perfect {perfect}, game {}: {} against {}",
+                    "symmetry {symmetry}, best {best}, game {}: {} against {}",
                     n + 1,
                     exact[n],
                     brute[n]
@@ -335,6 +351,28 @@ fn against_random_white_the_exact_losses_lie_in_the_band_of_2000_seeds() {
         refused.to_string().contains("more than 100000 distinct machines"),
         "{refused}"
     );
+}
+
+#[test]
+fn against_a_white_perfect_half_the_time_the_exact_losses_lie_in_the_band_of_2000_seeds() {
+    // `--opponent perfect:0.5`: a best move with chance 1/2, else any legal move.
+    let l = her_life_against(true, 0.5, 500, LifeLimits::default()).unwrap();
+    let [(m50, b50), (m500, b500)] = sampled(true, OpponentSpec::Perfect(0.5), 2000);
+    let (e50, e500) = (l.expected_losses_within(50), l.expected_losses_within(500));
+    eprintln!(
+        "HER vs perfect:0.5, merged: exact {e50:.4} and {e500:.4}; 2000 seeds {m50:.4} ± {b50:.4} and {m500:.4} ± {b500:.4}"
+    );
+    assert!((e50 - m50).abs() < b50, "50 games: exact {e50}, sampled {m50} ± {b50}");
+    assert!(
+        (e500 - m500).abs() < b500,
+        "500 games: exact {e500}, sampled {m500} ± {b500}"
+    );
+    // Neither a random nor a perfect White's.
+    let random = her_life_against(true, 0.0, 500, LifeLimits::default()).unwrap();
+    let perfect = her_life_against(true, 1.0, 500, LifeLimits::default()).unwrap();
+    for other in [random.expected_losses_within(500), perfect.expected_losses_within(500)] {
+        assert!((other - e500).abs() > 10.0 * b500, "{other} against {e500}");
+    }
 }
 
 #[test]

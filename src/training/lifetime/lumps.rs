@@ -115,39 +115,54 @@ impl<G: Game> Survey<'_, '_, '_, G> {
                     ends: None,
                 }
             }
-            Node::Unboxed(moves) | Node::Opponent(moves) => {
-                if moves.is_empty() {
-                    // The walk counts a player without a move as the machine's win.
-                    Ahead {
-                        boxes: Vec::new(),
-                        ends: Some([1.0, 0.0, 0.0]),
-                    }
-                } else {
-                    let mut boxes = Vec::new();
-                    let mut ends = Some([0.0; 3]);
-                    let share = 1.0 / moves.len() as f64;
-                    for mv in moves {
-                        let after = self.ahead(&self.game.play(pos, *mv));
-                        boxes.extend(after.boxes.iter());
-                        ends = match (ends, after.ends) {
-                            (Some(mut e), Some(a)) => {
-                                for k in 0..3 {
-                                    e[k] += share * a[k];
-                                }
-                                Some(e)
-                            }
-                            _ => None,
-                        };
-                    }
-                    boxes.sort_unstable();
-                    boxes.dedup();
-                    Ahead { boxes, ends }
+            Node::Unboxed(moves) | Node::Opponent(moves) if moves.is_empty() => {
+                // The walk counts a player without a move as the machine's win.
+                Ahead {
+                    boxes: Vec::new(),
+                    ends: Some([1.0, 0.0, 0.0]),
                 }
             }
+            Node::Unboxed(moves) | Node::Opponent(moves) => {
+                let share = 1.0 / moves.len() as f64;
+                self.ways_on(pos, moves.iter().map(|&mv| (mv, share)))
+            }
+            // The moves a mixed opponent never plays lead nowhere.
+            Node::Mixed(moves, chances) => self.ways_on(
+                pos,
+                moves
+                    .iter()
+                    .zip(chances)
+                    .filter(|(_, &c)| c > 0.0)
+                    .map(|(&mv, &c)| (mv, c)),
+            ),
         };
         let ahead = Rc::new(ahead);
         self.seen.insert(pos.clone(), ahead.clone());
         ahead
+    }
+
+    /// What lies ahead of a position whose moves are played with these
+    /// chances: every box ahead of any, and the chances of each result
+    /// where no box is.
+    fn ways_on(&mut self, pos: &G::Position, ways: impl Iterator<Item = (G::Move, f64)>) -> Ahead {
+        let mut boxes = Vec::new();
+        let mut ends = Some([0.0; 3]);
+        for (mv, share) in ways {
+            let after = self.ahead(&self.game.play(pos, mv));
+            boxes.extend(after.boxes.iter());
+            ends = match (ends, after.ends) {
+                (Some(mut e), Some(a)) => {
+                    for k in 0..3 {
+                        e[k] += share * a[k];
+                    }
+                    Some(e)
+                }
+                _ => None,
+            };
+        }
+        boxes.sort_unstable();
+        boxes.dedup();
+        Ahead { boxes, ends }
     }
 }
 

@@ -164,7 +164,11 @@ pub fn life_reporting<G: Game>(
                 None => Node::Unboxed(game.moves(pos)),
             }
         } else {
-            Node::Opponent(opponent.moves(&game, pos))
+            let moves = opponent.moves(&game, pos);
+            match opponent.chances(pos, &moves) {
+                Some(chances) => Node::Mixed(moves, chances),
+                None => Node::Opponent(moves),
+            }
         };
         let node = std::rc::Rc::new(node);
         nodes.insert(pos.clone(), node.clone());
@@ -475,7 +479,8 @@ pub fn only_takes_beads(settings: &MachineSettings) -> bool {
 
 /// [`life`] against the opponent `spec` names: `None` where exact learning
 /// does not apply (a scheme that adds beads, or an opponent other than a
-/// random or a perfect one), so that a caller says nothing unasked.
+/// random, a perfect or a mix of the two, `perfect:P`), so that a caller
+/// says nothing unasked.
 pub fn life_against<G: Game>(
     machine: &Machine<G>,
     spec: &OpponentSpec,
@@ -488,7 +493,7 @@ pub fn life_against<G: Game>(
     }
     match spec {
         OpponentSpec::Random => Some(life_reporting(machine, &mut Reference::Random, games, limits, progress)),
-        OpponentSpec::Perfect(p) if *p >= 1.0 => {
+        OpponentSpec::Perfect(p) => {
             let game = machine.game();
             if game.exceeds(crate::search::solver::memory_bounded::<G::Position>(EXACT_LIMIT)) {
                 return Some(Err(LifeError::Opponent(format!(
@@ -498,7 +503,12 @@ pub fn life_against<G: Game>(
             }
             Some(match PerfectPlayer::new(game.clone()) {
                 Ok(mut player) => {
-                    life_reporting(machine, &mut Reference::Perfect(&mut player), games, limits, progress)
+                    let mut reference = if *p >= 1.0 {
+                        Reference::Perfect(&mut player)
+                    } else {
+                        Reference::Mixed(*p, &mut player)
+                    };
+                    life_reporting(machine, &mut reference, games, limits, progress)
                 }
                 Err(e) => Err(LifeError::Opponent(e.to_string())),
             })

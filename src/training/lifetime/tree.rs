@@ -52,6 +52,8 @@ pub(super) enum Node<G: Game> {
     Unboxed(Vec<G::Move>),
     /// The opponent's moves, each as likely.
     Opponent(Vec<G::Move>),
+    /// The opponent's moves, each with its chance (a mixed opponent).
+    Mixed(Vec<G::Move>, Vec<f64>),
 }
 
 /// Walk every game from `pos` (reached with chance `p`), calling `end` at
@@ -112,6 +114,28 @@ pub(super) fn walk<G: Game>(
                 let child = game.play(pos, *mv);
                 walk(
                     &child, q, game, counts, layout, resigns, opponent, node_of, drawn, end, walked, budget,
+                )?;
+            }
+        }
+        Node::Mixed(moves, chances) => {
+            for (mv, &c) in moves.iter().zip(chances) {
+                if c == 0.0 {
+                    continue;
+                }
+                let child = game.play(pos, *mv);
+                walk(
+                    &child,
+                    p * c,
+                    game,
+                    counts,
+                    layout,
+                    resigns,
+                    opponent,
+                    node_of,
+                    drawn,
+                    end,
+                    walked,
+                    budget,
                 )?;
             }
         }
