@@ -183,21 +183,19 @@ impl WinnerSearch {
         }
     }
 
-    /// The table's key for a position (`turn`: 0 White, 1 Black to move):
-    /// with Black to move, the board turned half round with the colours
-    /// swapped, White to move (the rules are the same seen from either
-    /// side, so the side to move wins both or neither); then the smaller of
-    /// it and its mirror image. On 6×6 with Berolina pawns the half turn
-    /// saves a quarter of the positions searched.
+    /// The table's key for a position, always one with White to move: with
+    /// Black to move, the board turned half round with the colours swapped
+    /// (the rules are the same seen from either side, so the side to move
+    /// wins both or neither); then the smaller of it and its mirror image.
+    /// On 6×6 with Berolina pawns the half turn saves a quarter of the
+    /// positions searched.
     #[inline]
-    fn key(&self, white: u64, black: u64, turn: u64) -> (u64, u64, u64) {
-        if turn == 1 {
+    fn key(&self, white: u64, black: u64, turn: Player) -> (u64, u64) {
+        if turn == Player::Two {
             let shift = 64 - self.game.w() * u32::from(self.game.height);
-            let (kw, kb) = self.mirrored_key(black.reverse_bits() >> shift, white.reverse_bits() >> shift);
-            return (kw, kb, 0);
+            return self.mirrored_key(black.reverse_bits() >> shift, white.reverse_bits() >> shift);
         }
-        let (kw, kb) = self.mirrored_key(white, black);
-        (kw, kb, 0)
+        self.mirrored_key(white, black)
     }
 
     fn out_of_budget(&self) -> Option<Unsolved> {
@@ -241,8 +239,8 @@ impl WinnerSearch {
         if let Some(win) = self.decided(turn, reach(&targets)) {
             return Ok(win);
         }
-        let (kw, kb, t) = self.key(white, black, turn.index() as u64);
-        if let Some(win) = self.table.get(kw, kb, t) {
+        let (kw, kb) = self.key(white, black, turn);
+        if let Some(win) = self.table.get(kw, kb) {
             return Ok(win);
         }
         let before = self.nodes;
@@ -258,7 +256,7 @@ impl WinnerSearch {
         // side, then the moves that have won most often (the history
         // heuristic), then captures, then the pawns furthest along.
         let mut moves = [(0u64, 0u8, 0u8); MAX_MOVES];
-        let mut keys = [(0u64, 0u64, 0u64); MAX_MOVES];
+        let mut keys = [(0u64, 0u64); MAX_MOVES];
         let mut open = 0;
         for (set, delta) in targets {
             let mut rest = set;
@@ -276,14 +274,14 @@ impl WinnerSearch {
                 let replies = self.game.targets(&child);
                 match self.decided(child.turn, reach(&replies)) {
                     Some(false) => {
-                        self.table.put(kw, kb, t, true, self.nodes - before);
+                        self.table.put(kw, kb, true, self.nodes - before);
                         return Ok(true);
                     }
                     Some(true) => continue,
                     None => {}
                 }
-                let key = self.key(child.white, child.black, child.turn.index() as u64);
-                self.table.prefetch(key.0, key.1, key.2);
+                let key = self.key(child.white, child.black, child.turn);
+                self.table.prefetch(key.0, key.1);
                 let replies: u64 = replies.iter().map(|(s, _)| u64::from(s.count_ones())).sum();
                 let capture = u64::from(theirs & (1u64 << to) != 0);
                 let advance = u64::from(self.advance[side][to]);
@@ -296,9 +294,9 @@ impl WinnerSearch {
         }
         let mut unknown = 0;
         for k in 0..open {
-            match self.table.get(keys[k].0, keys[k].1, keys[k].2) {
+            match self.table.get(keys[k].0, keys[k].1) {
                 Some(false) => {
-                    self.table.put(kw, kb, t, true, self.nodes - before);
+                    self.table.put(kw, kb, true, self.nodes - before);
                     return Ok(true);
                 }
                 Some(true) => {}
@@ -320,7 +318,7 @@ impl WinnerSearch {
                 break;
             }
         }
-        self.table.put(kw, kb, t, win, self.nodes - before);
+        self.table.put(kw, kb, win, self.nodes - before);
         Ok(win)
     }
 }
@@ -550,11 +548,18 @@ mod tests {
                 let white = rng.random::<u64>() & board;
                 let black = rng.random::<u64>() & board & !white;
                 let twin = (half_turn(black, wu, hu), half_turn(white, wu, hu));
-                assert_eq!(search.key(white, black, 1), search.key(twin.0, twin.1, 0), "{w}x{h}");
+                assert_eq!(
+                    search.key(white, black, Player::Two),
+                    search.key(twin.0, twin.1, Player::One),
+                    "{w}x{h}"
+                );
                 // The mirror image too, and nothing else is folded in.
                 let mirrored = (search.mirror(white), search.mirror(black));
-                assert_eq!(search.key(white, black, 0), search.key(mirrored.0, mirrored.1, 0));
-                let (kw, kb, _) = search.key(white, black, 0);
+                assert_eq!(
+                    search.key(white, black, Player::One),
+                    search.key(mirrored.0, mirrored.1, Player::One)
+                );
+                let (kw, kb) = search.key(white, black, Player::One);
                 assert!([(white, black), mirrored].contains(&(kw, kb)), "{w}x{h}");
             }
         }
