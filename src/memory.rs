@@ -19,18 +19,26 @@ pub(crate) fn prefetch<T>(item: &T) {
 }
 
 /// Ask Linux for huge pages under all of `v`'s allocation (its capacity,
-/// rounded inwards to whole pages): a lookup anywhere in a table of many
-/// megabytes then misses the TLB far less. Pages already touched keep
-/// their size, so advise a table before filling it.
+/// rounded inwards to whole pages), where it is large enough for one (2
+/// MiB): a lookup anywhere in a table of many megabytes then misses the
+/// TLB far less. Pages already touched keep their size, so advise a table
+/// before filling it.
 pub(crate) fn advise_huge_pages<T>(v: &Vec<T>) {
     #[cfg(target_os = "linux")]
     {
+        const HUGE: usize = 2 << 20;
+        let bytes = v.capacity() * std::mem::size_of::<T>();
+        // SAFETY: sysconf only reads a system setting.
+        let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(0);
+        if bytes < HUGE || !page.is_power_of_two() {
+            return;
+        }
         let at = v.as_ptr() as usize;
-        let first = (at + 4095) & !4095;
-        let len = (at + v.capacity() * std::mem::size_of::<T>()).saturating_sub(first) & !4095;
+        let first = (at + page - 1) & !(page - 1);
+        let len = (at + bytes).saturating_sub(first) & !(page - 1);
         if len > 0 {
-            // SAFETY: madvise only advises the kernel on pages of this
-            // Vec's own allocation; it neither reads nor changes them.
+            // SAFETY: madvise only advises the kernel on whole pages within
+            // this Vec's own allocation; it neither reads nor changes them.
             unsafe {
                 libc::madvise(first as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
             }
@@ -42,8 +50,10 @@ pub(crate) fn advise_huge_pages<T>(v: &Vec<T>) {
 
 /// Make room for `total` items in `v` at once (not growing a step at a
 /// time, copying as it goes), with huge pages asked for under it. The
-/// room is only address space until used.
+/// room is only address space until used; where it cannot be had, `v`
+/// grows as usual.
 pub(crate) fn reserve_huge<T>(v: &mut Vec<T>, total: usize) {
-    v.reserve_exact(total.saturating_sub(v.len()));
-    advise_huge_pages(v);
+    if v.try_reserve_exact(total.saturating_sub(v.len())).is_ok() {
+        advise_huge_pages(v);
+    }
 }

@@ -133,7 +133,8 @@ fn train<G: Game>(
         }
     }
     // The whole learning life of the machine this run starts from, exactly,
-    // where its scheme only takes beads away and the opponent is random or perfect.
+    // where its scheme only takes beads away and the opponent is random,
+    // perfect or a mix of the two (`perfect:P`).
     let spinner = machines_spinner("exact learning");
     let shown = spinner.clone();
     let life = life_against(

@@ -73,13 +73,17 @@ impl<G: Game> Reference<'_, G> {
 
     /// The chance of each of `moves` (as [`Reference::moves`] gave them
     /// for `pos`), where they are not all alike: `None` for a random or
-    /// a perfect opponent.
+    /// a perfect opponent, and where there is no move or no best one.
+    /// They sum to 1 (`P` is taken within 0 to 1).
     pub fn chances(&mut self, pos: &G::Position, moves: &[G::Move]) -> Option<Vec<f64>> {
         match self {
             Reference::Random | Reference::Perfect(_) => None,
             Reference::Mixed(p, player) => {
-                let p = *p;
+                let p = p.clamp(0.0, 1.0);
                 let best = player.best_moves(pos);
+                if moves.is_empty() || best.is_empty() {
+                    return None;
+                }
                 let (each_best, each) = (p / best.len() as f64, (1.0 - p) / moves.len() as f64);
                 Some(
                     moves
@@ -127,7 +131,9 @@ pub(crate) fn weigh<W: Copy, E>(
         }
         Odds::Chances(chances) => {
             for (&w, &p) in ways.iter().zip(chances) {
-                e.add_scaled(value(w)?, p);
+                if p > 0.0 {
+                    e.add_scaled(value(w)?, p);
+                }
             }
         }
         Odds::Beads(beads, empty_box) => {

@@ -289,9 +289,10 @@ pub enum Opponent<G: Game> {
     Random,
     /// A person: the match driver waits for their moves.
     Human,
-    /// The perfect player, who plays a random move instead with chance `p`.
+    /// The perfect player, who plays a best move with chance `p` and a
+    /// random legal move otherwise.
     Perfect {
-        /// The chance of a random move instead of a best one.
+        /// The chance of a best move (1: always).
         p: f64,
         /// The solved game's best moves.
         player: Box<PerfectPlayer<G>>,

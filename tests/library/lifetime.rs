@@ -263,7 +263,10 @@ fn brute_force(symmetry: bool, best: f64, games: usize) -> Vec<f64> {
 fn the_exact_curve_equals_every_sequence_of_games_enumerated() {
     // Three games against perfect play, two against random and against a
     // White perfect half the time (about 10⁴ sequences each), colours
-    // merged and not.
+    // merged and not (unmerged, only against perfect play: against the
+    // others the machines are past the budget, and the refusal is checked).
+    // The test's own chances of White's moves take its best moves from the
+    // same solver; the band test below checks them against the trainer.
     for symmetry in [true, false] {
         for (best, games) in [(1.0, 3), (0.0, 2), (0.5, 2)] {
             let perfect = best == 1.0;
@@ -274,7 +277,7 @@ fn the_exact_curve_equals_every_sequence_of_games_enumerated() {
             let exact = her_life_against(symmetry, best, games, budget);
             let exact = match exact {
                 Ok(l) => l.loss_at,
-                // Past the budget, the refusal names it (unmerged against random).
+                // Past the budget, the refusal names it (unmerged, not against perfect play).
                 Err(e) => {
                     assert_eq!(e, LifeError::States(100_000));
                     assert!(!symmetry && !perfect, "{e}");

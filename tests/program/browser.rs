@@ -987,10 +987,13 @@ fn counters_follow_training_and_a_new_machine_starts_clean() {
         b.go(&url).await;
         b.viewport(1280, 720).await;
         new_machine(&b, "tictactoe", [("preset", ""), ("beads", ""), ("reinforcement", ""), ("empty-box", "")], "A new machine").await;
-        // 2 000 games against a searching opponent: long enough to be seen running.
+        // 2 000 games against a searching opponent of 3 000 playouts a move:
+        // tens of seconds, so that it is surely seen running (with 300 it
+        // could end, under the whole suite's load, before the page showed a
+        // count while running), and stopped long before the end.
         b.js("document.getElementById('opponent').value = 'mcts'; document.getElementById('opponent').dispatchEvent(new Event('change'))")
             .await;
-        b.type_into("#playouts", "300").await;
+        b.type_into("#playouts", "3000").await;
         b.type_into("#train-games", "2000").await;
         b.click("#train-form button[type=submit]").await;
         let counted = "(['wins', 'draws', 'losses'].map(id => Number(document.getElementById(id).textContent.replace(/\\D/g, ''))).reduce((a, b) => a + b, 0))";
@@ -1000,6 +1003,7 @@ fn counters_follow_training_and_a_new_machine_starts_clean() {
         .await;
         let played = b.text("#games-played").await.replace(|c: char| !c.is_ascii_digit(), "");
         assert!(played.parse::<u64>().unwrap() < 2000, "{played}");
+        eprintln!("{played} games played when the page showed them running");
         b.click("#stop").await;
         b.until("!document.getElementById('progress-text').textContent.includes('…')").await;
         b.not_busy().await;

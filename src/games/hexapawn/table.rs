@@ -54,7 +54,7 @@ impl Table {
         BUCKET_BYTES << self.bits
     }
 
-    /// The bucket of a position, and what its slot keeps of Black's bitboard and the side to move.
+    /// The bucket of a position (White to move), and what its slot keeps of Black's bitboard.
     #[inline]
     fn place(&self, white: u64, black: u64) -> (usize, u64) {
         let rest = black >> self.bits;

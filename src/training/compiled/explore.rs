@@ -31,7 +31,9 @@ pub(super) struct Found<P> {
     /// Per position: where its children start in `kids`, and how many.
     pub(super) kids_at: Vec<(u32, u32)>,
     pub(super) kids: Vec<u32>,
-    /// Positions in the order finished: children before parents.
+    /// Positions in the order finished: children before parents. Empty
+    /// from [`explore`]; `Table::build` fills it from
+    /// [`Found::children_first`] before making the lists and classes.
     pub(super) finished: Vec<u32>,
     /// The id of each start.
     pub(super) roots: Vec<u32>,
@@ -243,6 +245,11 @@ const LARGE: usize = 1 << 16;
 /// Positions a core makes the children of at a time.
 const CHUNK: usize = 1 << 12;
 
+/// The most positions whose children are made before any is numbered
+/// (a layer larger is taken a slice at a time): some million children,
+/// tens of megabytes, at most.
+const SLICE: usize = 1 << 18;
+
 /// Every position reachable from the starts, numbered breadth first;
 /// `None` for a game over the limit. Its order children first is left to
 /// [`Found::children_first`].
@@ -263,9 +270,8 @@ pub(super) fn explore<G: Game>(game: &G, starts: &[(G::Position, f64)], limit: u
         f.roots.push(root);
     }
     // A layer at a time: the children of the positions numbered in the
-    // last, made on every core (and held together: at most the limit's
-    // positions times their moves), then numbered in order, each
-    // parent's in legal-move order.
+    // last, made on every core, then numbered in order, each parent's in
+    // legal-move order.
     let mut begin = 0;
     let mut reserved = false;
     while begin < f.positions.len() {
@@ -279,7 +285,9 @@ pub(super) fn explore<G: Game>(game: &G, starts: &[(G::Position, f64)], limit: u
             crate::memory::reserve_huge(&mut f.kids_at, f.limit);
             crate::memory::reserve_huge(&mut f.kids, kids);
         }
-        let end = f.positions.len();
+        // A large layer a slice at a time, so that the children held at
+        // once stay few (the ids are the same: parents in order either way).
+        let end = f.positions.len().min(begin + SLICE);
         let made = make_children(game, &f, begin..end);
         for (k, Made { lens, children, codes }) in made.into_iter().enumerate() {
             let mut children = children.into_iter().zip(codes.iter().copied());

@@ -5,7 +5,8 @@
 //! bead counts form a finite graph: every game either leaves the counts as
 //! they are or lowers them. So the machines it can become are finitely
 //! many, and the chance of each after every game, against an opponent whose
-//! move probabilities are known (random, or perfect among its best moves),
+//! move probabilities are known (random, perfect among its best moves, or
+//! a best move with chance P and a random one otherwise),
 //! follows by dynamic programming over that graph: the chance of losing at
 //! game n, the expected losses over the machine's whole life and their
 //! distribution, the expected games until it is safe (its chance of losing
@@ -165,7 +166,8 @@ pub fn life_reporting<G: Game>(
             }
         } else {
             let moves = opponent.moves(&game, pos);
-            match opponent.chances(pos, &moves) {
+            // No move at all: the walk counts it as the machine's win.
+            match opponent.chances(pos, &moves).filter(|_| !moves.is_empty()) {
                 Some(chances) => Node::Mixed(moves, chances),
                 None => Node::Opponent(moves),
             }
@@ -492,7 +494,11 @@ pub fn life_against<G: Game>(
         return None;
     }
     match spec {
+        // `perfect:0` never plays a best move: random, with no game to solve.
         OpponentSpec::Random => Some(life_reporting(machine, &mut Reference::Random, games, limits, progress)),
+        OpponentSpec::Perfect(p) if *p <= 0.0 => {
+            Some(life_reporting(machine, &mut Reference::Random, games, limits, progress))
+        }
         OpponentSpec::Perfect(p) => {
             let game = machine.game();
             if game.exceeds(crate::search::solver::memory_bounded::<G::Position>(EXACT_LIMIT)) {
@@ -506,7 +512,7 @@ pub fn life_against<G: Game>(
                     let mut reference = if *p >= 1.0 {
                         Reference::Perfect(&mut player)
                     } else {
-                        Reference::Mixed(*p, &mut player)
+                        Reference::Mixed(p.max(0.0), &mut player)
                     };
                     life_reporting(machine, &mut reference, games, limits, progress)
                 }

@@ -119,7 +119,7 @@ pub(super) fn walk<G: Game>(
         }
         Node::Mixed(moves, chances) => {
             for (mv, &c) in moves.iter().zip(chances) {
-                if c == 0.0 {
+                if c <= 0.0 {
                     continue;
                 }
                 let child = game.play(pos, *mv);
