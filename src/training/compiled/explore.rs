@@ -101,40 +101,44 @@ impl<P: Clone + Eq + std::hash::Hash> Found<P> {
         }
         let outcome = game.outcome(&pos);
         let over = (outcome != Outcome::Ongoing).then(|| (outcome, game.turn(&pos)));
-        if let (None, Some(code)) = (over, code) {
-            if self.positions.len() >= self.limit {
-                return None;
+        // Where a position is kept: over, by its kind; packed, by its
+        // number (not found above, so new); else by its hash and itself.
+        enum Kept {
+            Over((Outcome, Player)),
+            Packed(u64),
+            Hashed(u64, u32),
+        }
+        let kept = match (over, code) {
+            (Some(kind), _) => Kept::Over(kind),
+            (None, Some(code)) => Kept::Packed(code),
+            (None, None) => {
+                let tag = (FxBuildHasher.hash_one(&pos) >> 32) as u32;
+                Kept::Hashed(spread(tag), tag)
             }
-            let id = self.positions.len() as u32;
-            self.packed.insert(code, id);
-            self.positions.push(pos);
-            self.kids_at.push((0, 0));
-            return Some(id);
+        };
+        let known = match kept {
+            Kept::Over(kind) => self.over.get(&kind).copied(),
+            Kept::Packed(_) => None,
+            Kept::Hashed(hash, tag) => {
+                let positions = &self.positions;
+                self.ids
+                    .find(hash, |&(id, t)| t == tag && positions[id as usize] == pos)
+                    .map(|&(id, _)| id)
+            }
+        };
+        if known.is_some() {
+            return known;
+        }
+        if self.positions.len() >= self.limit {
+            return None;
         }
         let id = self.positions.len() as u32;
-        match over {
-            Some(kind) => {
-                if let Some(&known) = self.over.get(&kind) {
-                    return Some(known);
-                }
-                if id as usize >= self.limit {
-                    return None;
-                }
+        match kept {
+            Kept::Over(kind) => {
                 self.over.insert(kind, id);
             }
-            None => {
-                let tag = (FxBuildHasher.hash_one(&pos) >> 32) as u32;
-                let hash = spread(tag);
-                let positions = &self.positions;
-                let known = self
-                    .ids
-                    .find(hash, |&(id, t)| t == tag && positions[id as usize] == pos);
-                if let Some(&(known, _)) = known {
-                    return Some(known);
-                }
-                if id as usize >= self.limit {
-                    return None;
-                }
+            Kept::Packed(code) => self.packed.insert(code, id),
+            Kept::Hashed(hash, tag) => {
                 self.ids.insert_unique(hash, (id, tag), |&(_, t)| spread(t));
             }
         }
@@ -203,13 +207,18 @@ impl PackedIds {
         if 2 * (self.len + 1) > self.slots.len() {
             self.grow();
         }
+        self.place(code, id);
+        self.len += 1;
+    }
+
+    /// Put `code` and `id` in the first empty slot from `code`'s own.
+    fn place(&mut self, code: u64, id: u32) {
         let mask = self.slots.len() - 1;
         let mut i = self.slot(code);
         while self.slots[i].1 != EMPTY {
             i = (i + 1) & mask;
         }
         self.slots[i] = (code, id);
-        self.len += 1;
     }
 
     fn grow(&mut self) {
@@ -220,11 +229,7 @@ impl PackedIds {
         let old = std::mem::replace(&mut self.slots, slots);
         self.shift = 64 - size.trailing_zeros();
         for (code, id) in old.into_iter().filter(|&(_, id)| id != EMPTY) {
-            let mut i = self.slot(code);
-            while self.slots[i].1 != EMPTY {
-                i = (i + 1) & (size - 1);
-            }
-            self.slots[i] = (code, id);
+            self.place(code, id);
         }
     }
 }
