@@ -5,11 +5,12 @@
 //! entry). Before searching any move it looks at every
 //! child: a child already decided (the other side stuck or arriving next,
 //! or in the table, whose buckets it loads together) settles the move
-//! without a search. The moves left are tried leaving the other side the
-//! fewest replies first, then those that have won most often elsewhere
-//! (the history heuristic), then captures and the most advanced pawns. On
-//! 6×6 with Berolina pawns this searches 55 million positions where
-//! captures-first searched 407 million. It reaches boards the exact solver
+//! without a search. The moves left are tried threats first (a move after
+//! which the mover could arrive, were it to move again), then leaving the
+//! other side the fewest replies, then captures, then those that have won
+//! most often elsewhere (the history heuristic), then the most advanced
+//! pawns. On 6×6 with Berolina pawns this searches 29 million positions
+//! where captures-first searched 407 million. It reaches boards the exact solver
 //! cannot store, and is the perfect opponent's engine there.
 
 use std::time::{Duration, Instant};
@@ -238,14 +239,20 @@ impl WinnerSearch {
         }
     }
 
+    /// The rank `turn`'s pawns arrive on.
+    #[inline]
+    fn goal(&self, turn: Player) -> u64 {
+        match turn {
+            Player::One => self.game.last_rank,
+            Player::Two => self.game.first_rank,
+        }
+    }
+
     /// Whether the side to move wins, where its moves alone say so (`all`:
     /// every square its pawns can move to): it is stuck, or it arrives next.
     #[inline]
     fn decided(&self, turn: Player, all: u64) -> Option<bool> {
-        let goal = match turn {
-            Player::One => self.game.last_rank,
-            Player::Two => self.game.first_rank,
-        };
+        let goal = self.goal(turn);
         if all == 0 {
             Some(false)
         } else if all & goal != 0 {
@@ -274,6 +281,7 @@ impl WinnerSearch {
         }
         let before = self.nodes;
         let theirs = if turn == Player::One { node.black } else { node.white };
+        let goal = self.goal(turn);
         let side = turn.index();
         // Each move's child, looked at before any is searched: a child
         // whose side to move is stuck, or the table has lost, wins at once
@@ -281,9 +289,10 @@ impl WinnerSearch {
         // arrives next, or the table has won, loses and is not searched.
         // The table's buckets for the children are loaded together.
         // The moves left to search go on the stack, each with its place in
-        // the order, highest first: the fewest replies it leaves the other
-        // side, then the moves that have won most often (the history
-        // heuristic), then captures, then the pawns furthest along.
+        // the order, highest first: the moves that threaten to arrive next,
+        // then the fewest replies it leaves the other side, then captures,
+        // then the moves that have won most often (the history heuristic),
+        // then the pawns furthest along.
         let base = self.stack.len();
         for (set, delta) in targets {
             let mut rest = set;
@@ -305,11 +314,17 @@ impl WinnerSearch {
                 let key = self.node_key(&child);
                 self.table.prefetch(key.0, key.1);
                 let replies: u64 = replies.iter().map(|(s, _)| u64::from(s.count_ones())).sum();
+                // Whether the move threatens to arrive: the mover could, were it to move again.
+                let again = HexapawnPosition {
+                    turn,
+                    ..child.position()
+                };
+                let threat = u64::from(reach(&self.game.targets(&again)) & goal != 0);
                 let capture = u64::from(theirs & (1u64 << to) != 0);
                 let advance = u64::from(self.advance[side][to]);
                 let history = u64::from(self.history[side][from * 64 + to]);
                 self.stack.push(Open {
-                    order: (255 - replies.min(255)) << 56 | history << 16 | capture << 7 | advance,
+                    order: threat << 63 | (255 - replies.min(255)) << 55 | capture << 54 | history << 16 | advance,
                     key,
                     from: from as u8,
                     to: to as u8,
