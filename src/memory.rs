@@ -47,13 +47,3 @@ pub(crate) fn advise_huge_pages<T>(v: &Vec<T>) {
     #[cfg(not(target_os = "linux"))]
     let _ = v;
 }
-
-/// Make room for `total` items in `v` at once (not growing a step at a
-/// time, copying as it goes), with huge pages asked for under it. The
-/// room is only address space until used; where it cannot be had, `v`
-/// grows as usual.
-pub(crate) fn reserve_huge<T>(v: &mut Vec<T>, total: usize) {
-    if v.try_reserve_exact(total.saturating_sub(v.len())).is_ok() {
-        advise_huge_pages(v);
-    }
-}

@@ -223,9 +223,7 @@ impl PackedIds {
 
     fn grow(&mut self) {
         let size = (self.slots.len() * 2).max(1 << 12);
-        let mut slots = Vec::with_capacity(size);
-        crate::memory::advise_huge_pages(&slots);
-        slots.resize(size, (0, EMPTY));
+        let slots = vec![(0, EMPTY); size];
         let old = std::mem::replace(&mut self.slots, slots);
         self.shift = 64 - size.trailing_zeros();
         for (code, id) in old.into_iter().filter(|&(_, id)| id != EMPTY) {
@@ -283,12 +281,15 @@ pub(super) fn explore<G: Game>(game: &G, starts: &[(G::Position, f64)], limit: u
         if !reserved && f.positions.len() >= LARGE {
             // A large game: room for as many positions as the limit lets
             // it have (and children in proportion), so the vectors are not
-            // copied as they grow, and huge pages under them.
+            // copied as they grow. The room is only address space until
+            // used, and only a hint: where it cannot be had, they grow as
+            // usual. (Not huge pages: asking for them made the kernel
+            // compact memory for up to a second in one run in two.)
             reserved = true;
             let kids = f.limit * (f.kids.len().div_ceil(begin.max(1)) + 1);
-            crate::memory::reserve_huge(&mut f.positions, f.limit);
-            crate::memory::reserve_huge(&mut f.kids_at, f.limit);
-            crate::memory::reserve_huge(&mut f.kids, kids);
+            let _ = f.positions.try_reserve_exact(f.limit.saturating_sub(f.positions.len()));
+            let _ = f.kids_at.try_reserve_exact(f.limit.saturating_sub(f.kids_at.len()));
+            let _ = f.kids.try_reserve_exact(kids.saturating_sub(f.kids.len()));
         }
         // A large layer a slice at a time, so that the children held at
         // once stay few (the ids are the same: parents in order either way).
