@@ -3,7 +3,7 @@
 //!
 //! A `Table` is built for one machine and one opponent (the trainer
 //! builds another when either changes), for a game of at most
-//! [`COMPILED_LIMIT`] positions without cycles (Hexapawn 5×5, 969 170
+//! [`COMPILED_LIMIT`] positions without cycles (Hexapawn 5×5, 1 936 645
 //! positions, fits), and a random or perfect opponent. It holds, per
 //! position: whether the game is over and for whom, whether the machine
 //! moves, the children in legal-move order, the perfect player's best
