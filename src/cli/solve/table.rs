@@ -22,8 +22,8 @@ use crate::cli::progress::positions_spinner;
 const TABLE_SECONDS: f64 = 10.0;
 
 /// The most a board of at most `--decide-cells` cells is searched, in
-/// seconds (8×5 takes 18 s with normal pawns and over 6 minutes with
-/// Berolina pawns; 8×5 and 10×4 with Berolina Plus pawns, over 10 minutes each).
+/// seconds (8×5 takes 15 s with normal pawns and under 3 minutes with
+/// Berolina pawns; 8×5 and 10×4 with Berolina Plus pawns, over 20 minutes each).
 const DECIDE_SECONDS: f64 = 1800.0;
 
 /// Boards of at least this many cells get the larger table.
