@@ -7,9 +7,10 @@
 //! or in the table, whose buckets it loads together) settles the move
 //! without a search. The moves left are tried threats first (a move after
 //! which the mover could arrive, were it to move again), then leaving the
-//! other side the fewest replies, then captures, then those that have won
+//! other side the fewest replies (after a threat, the fewest that capture
+//! a pawn threatening), then captures, then those that have won
 //! most often elsewhere (the history heuristic), then the most advanced
-//! pawns. On 6×6 with Berolina pawns this searches 29 million positions
+//! pawns. On 6×6 with Berolina pawns this searches 27 million positions
 //! where captures-first searched 407 million. It reaches boards the exact solver
 //! cannot store, and is the perfect opponent's engine there.
 
@@ -313,13 +314,32 @@ impl WinnerSearch {
                 }
                 let key = self.node_key(&child);
                 self.table.prefetch(key.0, key.1);
-                let replies: u64 = replies.iter().map(|(s, _)| u64::from(s.count_ones())).sum();
-                // Whether the move threatens to arrive: the mover could, were it to move again.
+                // Whether the move threatens to arrive (the mover could,
+                // were it to move again), and from which pawns.
                 let again = HexapawnPosition {
                     turn,
                     ..child.position()
                 };
-                let threat = u64::from(reach(&self.game.targets(&again)) & goal != 0);
+                let threatening = self.game.targets(&again).iter().fold(0, |acc, &(set, delta)| {
+                    let arriving = set & goal;
+                    acc | if delta > 0 {
+                        arriving >> delta
+                    } else {
+                        arriving << -delta
+                    }
+                });
+                let threat = u64::from(threatening != 0);
+                // The replies it leaves; after a threat, only those that
+                // capture a pawn threatening. The others lose at once, save
+                // a move of the pawn the threat would capture, left out too
+                // (counting those searched 19% more on 8×4 Berolina Plus).
+                let replies: u64 = replies
+                    .iter()
+                    .map(|&(set, _)| {
+                        let counted = if threat == 1 { set & threatening } else { set };
+                        u64::from(counted.count_ones())
+                    })
+                    .sum();
                 let capture = u64::from(theirs & (1u64 << to) != 0);
                 let advance = u64::from(self.advance[side][to]);
                 let history = u64::from(self.history[side][from * 64 + to]);
