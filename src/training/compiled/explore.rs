@@ -356,3 +356,69 @@ fn make_children<G: Game>(game: &G, f: &Found<G::Position>, range: std::ops::Ran
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+    use crate::game::{Outcome, Rules};
+    use crate::games::hexapawn::Hexapawn;
+
+    /// A graph of `kids` lists by hand, rooted at 0.
+    fn graph(kids: &[&[u32]]) -> Found<()> {
+        let mut found = Found {
+            ids: HashTable::new(),
+            packed: PackedIds::new(),
+            over: FxHashMap::default(),
+            positions: vec![(); kids.len()],
+            kids_at: Vec::new(),
+            kids: Vec::new(),
+            finished: Vec::new(),
+            roots: vec![0],
+            limit: kids.len(),
+        };
+        for list in kids {
+            found.kids_at.push((found.kids.len() as u32, list.len() as u32));
+            found.kids.extend_from_slice(list);
+        }
+        found
+    }
+
+    #[test]
+    fn the_walk_finishes_children_first_and_refuses_a_cycle() {
+        // 0 → 1, 2; 1 → 2; 2 and 3 have none (3 is not reached).
+        let dag = graph(&[&[1, 2], &[2], &[], &[]]);
+        assert_eq!(dag.children_first(), Some(vec![2, 1, 0]));
+        // 0 → 1 → 2 → 1: a cycle below the root.
+        let cyclic = graph(&[&[1], &[2], &[1]]);
+        assert_eq!(cyclic.children_first(), None);
+    }
+
+    #[test]
+    fn explore_numbers_every_position_once_and_refuses_past_its_limit() {
+        let game = Hexapawn::new(3, 3).unwrap();
+        // The positions reachable, counted here by a plain search; every
+        // ended game of one outcome and winner is one position in the table.
+        let mut seen = HashSet::new();
+        let mut ends = HashSet::new();
+        let mut todo = vec![game.start()];
+        while let Some(pos) = todo.pop() {
+            match game.outcome(&pos) {
+                Outcome::Ongoing => {
+                    if seen.insert(pos) {
+                        todo.extend(game.moves(&pos).into_iter().map(|mv| game.play(&pos, mv)));
+                    }
+                }
+                end => {
+                    ends.insert((end, game.turn(&pos)));
+                }
+            }
+        }
+        let n = seen.len() + ends.len();
+        let found = explore(&game, &game.starts(), n).expect("within its limit");
+        assert_eq!(found.positions.len(), n);
+        assert_eq!(found.kids.len(), found.kids_at.iter().map(|&(_, len)| len as usize).sum::<usize>());
+        assert!(explore(&game, &game.starts(), n - 1).is_none());
+    }
+}
