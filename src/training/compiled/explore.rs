@@ -418,7 +418,26 @@ mod tests {
         let n = seen.len() + ends.len();
         let found = explore(&game, &game.starts(), n).expect("within its limit");
         assert_eq!(found.positions.len(), n);
-        assert_eq!(found.kids.len(), found.kids_at.iter().map(|&(_, len)| len as usize).sum::<usize>());
+        // Each position's children are its moves' positions, in legal-move order.
+        for (id, pos) in found.positions.iter().enumerate() {
+            let kids: Vec<_> = found
+                .kids_of(id as u32)
+                .iter()
+                .map(|&k| found.positions[k as usize])
+                .collect();
+            let played: Vec<_> = match game.outcome(pos) {
+                Outcome::Ongoing => game.moves(pos).into_iter().map(|mv| game.play(pos, mv)).collect(),
+                _ => Vec::new(),
+            };
+            assert_eq!(kids.len(), played.len(), "{pos:?}");
+            for (kid, next) in kids.iter().zip(&played) {
+                // An ended game is kept as the first position to end that way.
+                match game.outcome(next) {
+                    Outcome::Ongoing => assert_eq!(kid, next),
+                    end => assert_eq!((game.outcome(kid), game.turn(kid)), (end, game.turn(next))),
+                }
+            }
+        }
         assert!(explore(&game, &game.starts(), n - 1).is_none());
     }
 }
