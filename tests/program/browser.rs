@@ -784,6 +784,9 @@ async fn new_machine(b: &Page, game: &str, fields: [(&str, &str); 4], said: &str
             b.type_into(&format!("#{id}"), value).await;
         }
     }
+    // The message may already say the same (a machine of the same game
+    // before): cleared first, so that the wait is for this machine's.
+    b.js("document.getElementById('message').textContent = ''").await;
     b.click("#new-machine").await;
     b.wait_for_text("#message", said).await;
     b.not_busy().await;
