@@ -87,11 +87,7 @@ impl<G: Game> Table<G> {
             || Lists::make(&found, &node, &new_id, over_score),
             || Classes::find(machine, keyed, &found, &positions, &node, &new_id),
         );
-        let Lists {
-            children,
-            best,
-            parents,
-        } = lists;
+        let Lists { children, best } = lists;
         let classes = classes?;
         let start_id = |k: usize| new_id[found.roots[k] as usize];
         let start_ids = if starts.len() > 1 {
@@ -109,12 +105,10 @@ impl<G: Game> Table<G> {
             node,
             children,
             best,
-            parents,
             class_of: classes.class_of,
             colours: classes.colours,
             class_box: classes.class_box,
             class_position: classes.position,
-            members: classes.members,
             box_class: classes.box_class,
             fresh,
             starts,

@@ -19,7 +19,6 @@ pub(super) struct Classes<P> {
     pub(super) colours: Flat,
     pub(super) class_box: Vec<u32>,
     pub(super) position: Vec<P>,
-    pub(super) members: Flat,
     pub(super) box_class: Vec<u32>,
 }
 
@@ -135,27 +134,6 @@ impl<P: Clone + Sync> Classes<P> {
             Some(())
         })?;
         drop(sym_of);
-        let mut member_count = vec![0u32; class_box.len()];
-        for &c in &class_of {
-            if c != NONE {
-                member_count[c as usize] += 1;
-            }
-        }
-        let mut members = Flat::with_capacity(class_box.len(), 0);
-        let mut filled = vec![0u32; class_box.len()];
-        members.at.clear();
-        members.at.push(0);
-        for &k in &member_count {
-            members.at.push(members.at.last().expect("not empty") + k);
-        }
-        members.items = vec![0; *members.at.last().expect("not empty") as usize];
-        for (i, &c) in class_of.iter().enumerate() {
-            if c != NONE {
-                let slot = members.at[c as usize] + filled[c as usize];
-                members.items[slot as usize] = i as u32;
-                filled[c as usize] += 1;
-            }
-        }
         let mut box_class = vec![NONE; machine.boxes().len()];
         for (c, &b) in class_box.iter().enumerate() {
             if b != NONE {
@@ -167,7 +145,6 @@ impl<P: Clone + Sync> Classes<P> {
             colours,
             class_box,
             position,
-            members,
             box_class,
         })
     }

@@ -34,10 +34,15 @@ impl<G: Game> Table<G> {
                     }
                     values
                 };
-                let (random, perfect) = rayon::join(|| values(&self.children), || values(&self.best));
+                let ((random, perfect), (parents, members)) = rayon::join(
+                    || rayon::join(|| values(&self.children), || values(&self.best)),
+                    || (self.parents(), self.members()),
+                );
                 ExactCache {
                     random,
                     perfect,
+                    parents,
+                    members,
                     touched: Vec::new(),
                     is_touched: Vec::new(),
                     queued: vec![false; n],
@@ -73,7 +78,7 @@ impl<G: Game> Table<G> {
             if c == NONE {
                 continue;
             }
-            for &i in self.members.get(c) {
+            for &i in cache.members.get(c) {
                 if !std::mem::replace(&mut cache.queued[i as usize], true) {
                     queue.push(Reverse(i));
                 }
@@ -93,12 +98,40 @@ impl<G: Game> Table<G> {
             }
             cache.random[i as usize] = random;
             cache.perfect[i as usize] = perfect;
-            for &p in self.parents.get(i) {
+            for &p in cache.parents.get(i) {
                 if !std::mem::replace(&mut cache.queued[p as usize], true) {
                     queue.push(Reverse(p));
                 }
             }
         }
+    }
+
+    /// Each position's parents: the positions listing it as a child.
+    pub(super) fn parents(&self) -> Flat {
+        let mut count = vec![0u32; self.node.len()];
+        for &c in &self.children.items {
+            count[c as usize] += 1;
+        }
+        self.children.transposed(&count)
+    }
+
+    /// Each class's positions, in order.
+    fn members(&self) -> Flat {
+        let classes = self.class_box.len();
+        let mut at = vec![0u32; classes + 1];
+        for &c in self.class_of.iter().filter(|&&c| c != NONE) {
+            at[c as usize + 1] += 1;
+        }
+        for c in 0..classes {
+            at[c + 1] += at[c];
+        }
+        let mut items = vec![0u32; at[classes] as usize];
+        let mut next = at[..classes].to_vec();
+        for (i, &c) in self.class_of.iter().enumerate().filter(|(_, &c)| c != NONE) {
+            items[next[c as usize] as usize] = i as u32;
+            next[c as usize] += 1;
+        }
+        Flat { at, items }
     }
 
     /// The expected result from position `i`, its children's values known:

@@ -149,14 +149,15 @@ impl<P: Clone + Eq + std::hash::Hash> Found<P> {
 }
 
 /// Ids by packed position number: open addressing with linear probing,
-/// at most half full, each slot the number and the id (`EMPTY` where none).
+/// at most half full, each slot the number and the id plus one (0 where
+/// none: a new table is zeroed memory, which costs nothing until used).
 pub(super) struct PackedIds {
     slots: Vec<(u64, u32)>,
     len: usize,
     shift: u32,
 }
 
-const EMPTY: u32 = u32::MAX;
+const EMPTY: u32 = 0;
 
 impl PackedIds {
     pub(super) fn new() -> PackedIds {
@@ -196,7 +197,7 @@ impl PackedIds {
                 return None;
             }
             if c == code {
-                return Some(id);
+                return Some(id - 1);
             }
             i = (i + 1) & mask;
         }
@@ -207,7 +208,7 @@ impl PackedIds {
         if 2 * (self.len + 1) > self.slots.len() {
             self.grow();
         }
-        self.place(code, id);
+        self.place(code, id + 1);
         self.len += 1;
     }
 
@@ -222,7 +223,19 @@ impl PackedIds {
     }
 
     fn grow(&mut self) {
-        let size = (self.slots.len() * 2).max(1 << 12);
+        self.grow_to((self.slots.len() * 2).max(1 << 12));
+    }
+
+    /// Room for `n` numbers without growing (the memory is taken as the
+    /// table fills).
+    pub(super) fn reserve(&mut self, n: usize) {
+        let size = (2 * n).next_power_of_two();
+        if size > self.slots.len() {
+            self.grow_to(size);
+        }
+    }
+
+    fn grow_to(&mut self, size: usize) {
         let slots = vec![(0, EMPTY); size];
         let old = std::mem::replace(&mut self.slots, slots);
         self.shift = 64 - size.trailing_zeros();
@@ -290,6 +303,9 @@ pub(super) fn explore<G: Game>(game: &G, starts: &[(G::Position, f64)], limit: u
             let _ = f.positions.try_reserve_exact(f.limit.saturating_sub(f.positions.len()));
             let _ = f.kids_at.try_reserve_exact(f.limit.saturating_sub(f.kids_at.len()));
             let _ = f.kids.try_reserve_exact(kids.saturating_sub(f.kids.len()));
+            if game.pack(&f.positions[0]).is_some() {
+                f.packed.reserve(f.limit);
+            }
         }
         // A large layer a slice at a time, so that the children held at
         // once stay few (the ids are the same: parents in order either way).

@@ -1,5 +1,5 @@
-//! The moves between a compiled table's positions: children, the perfect
-//! player's choices among them, and parents.
+//! The moves between a compiled table's positions: children and the
+//! perfect player's choices among them.
 
 use crate::search::solver::parent_score;
 
@@ -13,7 +13,6 @@ pub(super) struct Lists {
     pub(super) children: Flat,
     /// Where the opponent moves, the children the perfect player may choose.
     pub(super) best: Flat,
-    pub(super) parents: Flat,
 }
 
 impl Lists {
@@ -45,16 +44,6 @@ impl Lists {
                 best.push(std::iter::empty());
             }
         }
-        drop(score);
-        let mut parent_count = vec![0u32; n];
-        for &c in &children.items {
-            parent_count[c as usize] += 1;
-        }
-        let parents = Flat::transposed(&children, &parent_count);
-        Lists {
-            children,
-            best,
-            parents,
-        }
+        Lists { children, best }
     }
 }

@@ -32,7 +32,6 @@ pub(crate) struct Table<G: Game> {
     pub(super) children: Flat,
     /// The children the perfect player may choose where the opponent moves.
     pub(super) best: Flat,
-    pub(super) parents: Flat,
     /// The class (the box key) of each position where the machine moves
     /// with a box, else [`NONE`]: played uniformly at random.
     pub(super) class_of: Vec<u32>,
@@ -43,8 +42,6 @@ pub(crate) struct Table<G: Game> {
     pub(super) class_box: Vec<u32>,
     /// Per class: one of its positions, to open its box from.
     pub(super) class_position: Vec<G::Position>,
-    /// Per class: its positions (several under symmetry).
-    pub(super) members: Flat,
     /// Per box of the machine: its class, or [`NONE`].
     pub(super) box_class: Vec<u32>,
     /// The beads the general path's evaluation gives a box not opened yet,
@@ -56,10 +53,15 @@ pub(crate) struct Table<G: Game> {
     pub(super) exact: Option<ExactCache>,
 }
 
-/// Kept values for incremental exact evaluation.
+/// Kept for incremental exact evaluation: the values, and the lists it
+/// walks up by (made with the first values: training without exact
+/// results never needs them).
 pub(super) struct ExactCache {
     pub(super) random: Vec<Expected>,
     pub(super) perfect: Vec<Expected>,
+    pub(super) parents: Flat,
+    /// Per class: its positions (several under symmetry).
+    pub(super) members: Flat,
     /// Boxes drawn from since the values were worked out, each once.
     pub(super) touched: Vec<u32>,
     /// Per box: whether it is in `touched`.
@@ -95,11 +97,20 @@ impl<G: Game> Table<G> {
         fn bytes<T>(v: &Vec<T>) -> usize {
             v.capacity() * std::mem::size_of::<T>()
         }
-        let flats = [&self.children, &self.best, &self.parents, &self.colours, &self.members];
+        let flat = |f: &Flat| bytes(&f.at) + bytes(&f.items);
         let exact = self.exact.as_ref().map_or(0, |c| {
-            bytes(&c.random) + bytes(&c.perfect) + bytes(&c.touched) + bytes(&c.is_touched) + bytes(&c.queued)
+            bytes(&c.random)
+                + bytes(&c.perfect)
+                + flat(&c.parents)
+                + flat(&c.members)
+                + bytes(&c.touched)
+                + bytes(&c.is_touched)
+                + bytes(&c.queued)
         });
-        flats.iter().map(|f| bytes(&f.at) + bytes(&f.items)).sum::<usize>()
+        [&self.children, &self.best, &self.colours]
+            .iter()
+            .map(|f| flat(f))
+            .sum::<usize>()
             + bytes(&self.node)
             + bytes(&self.class_of)
             + bytes(&self.class_box)

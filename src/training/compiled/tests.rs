@@ -23,8 +23,9 @@ fn children_come_first<G: Game>(game: G) {
             edges.push((c, i));
         }
     }
+    let parents = table.parents();
     let mut back: Vec<(u32, u32)> = (0..n)
-        .flat_map(|c| table.parents.get(c).iter().map(move |&p| (c, p)))
+        .flat_map(|c| parents.get(c).iter().map(move |&p| (c, p)))
         .collect();
     edges.sort_unstable();
     back.sort_unstable();
