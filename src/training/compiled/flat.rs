@@ -28,7 +28,7 @@ impl Flat {
         row: impl Fn(&mut S, u32, &mut Vec<u32>) -> Option<()> + Sync + Send,
     ) -> Option<Flat> {
         const CHUNK: usize = 1 << 14;
-        let chunks: Vec<Option<(Vec<u32>, Vec<u32>)>> = (0..n.div_ceil(CHUNK))
+        let chunks: Vec<(Vec<u32>, Vec<u32>)> = (0..n.div_ceil(CHUNK))
             .into_par_iter()
             .map_init(init, |state, k| {
                 let mut ends = Vec::with_capacity(CHUNK);
@@ -39,21 +39,14 @@ impl Flat {
                 }
                 Some((ends, items))
             })
-            .collect();
-        let mut flat = Flat::with_capacity(n, 0);
-        for chunk in chunks {
-            let (ends, items) = chunk?;
+            .collect::<Option<_>>()?;
+        let mut flat = Flat::with_capacity(n, chunks.iter().map(|c| c.1.len()).sum());
+        for (ends, items) in chunks {
             let base = flat.items.len() as u32;
             flat.at.extend(ends.iter().map(|&e| base + e));
             flat.items.extend_from_slice(&items);
         }
         Some(flat)
-    }
-
-    /// Add the next list.
-    pub(super) fn push(&mut self, list: impl Iterator<Item = u32>) {
-        self.items.extend(list);
-        self.at.push(self.items.len() as u32);
     }
 
     /// The lists of the other direction: for each item, the lists holding

@@ -19,31 +19,44 @@ impl Lists {
     /// The lists in the new ids (`new_id`: children before parents), the
     /// perfect player's choices scored as the solver scores them (given
     /// `over_score` where the game is over, and worked out children first).
-    pub(super) fn make<P>(found: &Found<P>, node: &[Node], new_id: &[u32], over_score: Vec<i32>) -> Lists {
+    /// The lists are made on every core; the scores, which follow the
+    /// order, on one.
+    pub(super) fn make<P: Sync>(found: &Found<P>, node: &[Node], new_id: &[u32], over_score: Vec<i32>) -> Lists {
         let n = node.len();
-        let mut children = Flat::with_capacity(n, found.kids.len());
+        let children = Flat::par_rows(
+            n,
+            || (),
+            |_, i, row| {
+                row.extend(
+                    found
+                        .kids_of(found.finished[i as usize])
+                        .iter()
+                        .map(|&c| new_id[c as usize]),
+                );
+                Some(())
+            },
+        )
+        .expect("a row is never refused");
         let mut score = over_score;
-        for (i, &old) in found.finished.iter().enumerate() {
-            children.push(found.kids_of(old).iter().map(|&c| new_id[c as usize]));
-            if !matches!(node[i], Node::Over(_)) {
-                let s = children
-                    .get(i as u32)
-                    .iter()
-                    .map(|&c| parent_score(score[c as usize]))
-                    .max();
-                score[i] = s.unwrap_or(i32::MIN);
-            }
-        }
-        let mut best = Flat::with_capacity(n, 0);
         for i in 0..n as u32 {
-            let kids = children.get(i);
-            if node[i as usize] == Node::Opponent {
-                let top = score[i as usize];
-                best.push(kids.iter().copied().filter(|&c| parent_score(score[c as usize]) == top));
-            } else {
-                best.push(std::iter::empty());
+            if !matches!(node[i as usize], Node::Over(_)) {
+                let best = children.get(i).iter().map(|&c| parent_score(score[c as usize])).max();
+                score[i as usize] = best.unwrap_or(i32::MIN);
             }
         }
+        let best = Flat::par_rows(
+            n,
+            || (),
+            |_, i, row| {
+                if node[i as usize] == Node::Opponent {
+                    let top = score[i as usize];
+                    let kids = children.get(i).iter().copied();
+                    row.extend(kids.filter(|&c| parent_score(score[c as usize]) == top));
+                }
+                Some(())
+            },
+        )
+        .expect("a row is never refused");
         Lists { children, best }
     }
 }
