@@ -14,9 +14,9 @@ use crate::search::solver::{memory_bounded, Value};
 use crate::training::exact::EXACT_LIMIT;
 use crate::training::opponent::{Opponent, PerfectPlayer, PERFECT_LIMIT};
 
-use super::classes::Classes;
+use super::classes::{Classes, Grouped};
 use super::explore::{explore, PackedIds};
-use super::lists::Lists;
+use super::lists;
 use super::table::{Node, Table};
 
 /// The most positions a compiled table holds; larger games take the general
@@ -60,13 +60,14 @@ impl<G: Game> Table<G> {
         let n = found.positions.len();
         // The order children first, a walk on one core; at the same time,
         // on the others, each position's state (and the solver's score of
-        // those over) and the machine's box keys, which need no order.
-        let (finished, (states, keyed)) = rayon::join(
+        // those over) and the machine's positions grouped by box key, each
+        // key's box found, which need no order.
+        let (finished, (states, grouped)) = rayon::join(
             || found.children_first(),
             || {
                 let states: Vec<(Node, i32)> = found.positions.par_iter().map(|pos| state(game, side, pos)).collect();
-                let keyed = Classes::keys(machine, &found.positions, &states);
-                (states, keyed)
+                let grouped = Grouped::new(machine, &found.positions, &states);
+                (states, grouped)
             },
         );
         found.finished = finished?;
@@ -82,14 +83,17 @@ impl<G: Game> Table<G> {
         let node: Vec<Node> = found.finished.iter().map(|&old| states[old as usize].0).collect();
         let over_score: Vec<i32> = found.finished.iter().map(|&old| states[old as usize].1).collect();
         drop(states);
-        // The moves and the machine's boxes apart, at the same time.
-        let (lists, classes) = rayon::join(
-            || Lists::make(&found, &node, &new_id, over_score),
-            || Classes::find(machine, keyed, &found, &positions, &node, &new_id),
+        // The children, then the perfect player's choices and the machine's
+        // boxes apart, at the same time.
+        let children = lists::children(&found, &new_id);
+        let roots = std::mem::take(&mut found.roots);
+        drop(found);
+        let (best, classes) = rayon::join(
+            || lists::best(&children, &node, over_score),
+            || Classes::find(machine, grouped, &positions, &children, &new_id),
         );
-        let Lists { children, best } = lists;
         let classes = classes?;
-        let start_id = |k: usize| new_id[found.roots[k] as usize];
+        let start_id = |k: usize| new_id[roots[k] as usize];
         let start_ids = if starts.len() > 1 {
             (0..starts.len()).map(|k| (starts[k].0.clone(), start_id(k))).collect()
         } else {

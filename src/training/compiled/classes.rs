@@ -9,7 +9,6 @@ use crate::machine::boxes::BoxSet;
 use crate::machine::{bead_colours, Machine};
 use crate::symmetry::Symmetry;
 
-use super::explore::Found;
 use super::flat::Flat;
 use super::table::{Node, NONE};
 
@@ -22,70 +21,51 @@ pub(super) struct Classes<P> {
     pub(super) box_class: Vec<u32>,
 }
 
-/// The machine's box key of each position where it moves, by the
-/// position's id before renumbering, and the symmetry that takes the
-/// position to its key.
-pub(super) type Keyed<G> = Vec<(
-    <G as crate::game::Boxes>::BoxKey,
-    u32,
-    <G as crate::game::Symmetric>::Symmetry,
-)>;
+/// A key's box: the machine's own, or [`NONE`] with the moves of the one
+/// it would open on first visit; `None` where a position is played at random.
+type KeyBox<M> = Option<(u32, Vec<M>)>;
 
-impl<P: Clone + Sync> Classes<P> {
-    /// The box keys of the positions (by their ids before renumbering)
-    /// where the machine moves, worked out on every core.
-    pub(super) fn keys<G: Game<Position = P>>(
-        machine: &Machine<G>,
-        positions: &[P],
-        states: &[(Node, i32)],
-    ) -> Keyed<G> {
-        (0..positions.len() as u32)
+/// The positions where the machine moves, grouped by box key, and each
+/// key's box: the part of the classes that needs neither the ids' final
+/// order nor the children, worked out while the order is.
+pub(super) struct Grouped<G: Game> {
+    /// The box key of each position where the machine moves, its id
+    /// before renumbering, and the symmetry that takes the position to its
+    /// key; in key order.
+    keyed: Vec<(G::BoxKey, u32, G::Symmetry)>,
+    /// Per key, in key order: where its positions end in `keyed`, and its box.
+    keys: Vec<(u32, KeyBox<G::Move>)>,
+}
+
+impl<G: Game> Grouped<G> {
+    /// The positions (by their ids before renumbering) where the machine
+    /// moves, grouped by their box keys (by sorting, on every core, where
+    /// a map from keys met a cache miss a position), and each key's box.
+    /// The keys' positions are each other's images: any of them finds its
+    /// box.
+    pub(super) fn new(machine: &Machine<G>, positions: &[G::Position], states: &[(Node, i32)]) -> Grouped<G> {
+        let game = machine.game();
+        let mut keyed: Vec<_> = (0..positions.len() as u32)
             .into_par_iter()
             .filter(|&i| states[i as usize].0 == Node::Machine)
             .map(|i| {
                 let (key, sym) = machine.key(&positions[i as usize]);
                 (key, i, sym)
             })
-            .collect()
-    }
-
-    /// Where the machine moves, the class of each position (its box key)
-    /// and the child each bead colour leads to: for a box the machine has,
-    /// by its moves; for one it would open on first visit, by the moves it
-    /// would be made with. `None` if a colour's move is not legal (the
-    /// general path then plays).
-    pub(super) fn find<G: Game<Position = P>>(
-        machine: &Machine<G>,
-        mut keyed: Keyed<G>,
-        found: &Found<P>,
-        positions: &[P],
-        node: &[Node],
-        new_id: &[u32],
-    ) -> Option<Classes<P>> {
-        let game = machine.game();
-        let n = node.len();
+            .collect();
+        keyed.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        let groups: Vec<&[_]> = keyed.chunk_by(|a, b| a.0 == b.0).collect();
         let symmetry = machine.settings().symmetry;
         let box_set: BoxSet = machine.box_set();
-        let position_of = |i: u32| &positions[i as usize];
-        // The positions where the machine moves with their box keys, in
-        // the new ids, grouped by sorting (on every core, where a map from
-        // keys met a cache miss a position): in key order, each key's
-        // positions lowest id first.
-        keyed.par_iter_mut().for_each(|k| k.1 = new_id[k.1 as usize]);
-        keyed.par_sort_unstable_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
-        let groups: Vec<&[_]> = keyed.chunk_by(|a, b| a.0 == b.0).collect();
-        // Each key's box, as its lowest id finds it, on every core: the
-        // machine's own, or the moves of the one it would open on first
-        // visit, or none (a position played at random).
-        let boxes: Vec<Option<(u32, Vec<G::Move>)>> = groups
+        let boxes: Vec<KeyBox<G::Move>> = groups
             .par_iter()
             .map_init(Vec::new, |moves, group| {
-                let (key, first, _) = &group[0];
+                let (key, any, _) = &group[0];
                 match machine.find(key) {
                     Some(b) => Some((b, Vec::new())),
                     None if machine.is_enumerated() => None,
                     None => {
-                        let pos = position_of(*first);
+                        let pos = &positions[*any as usize];
                         game.legal_moves(pos, moves);
                         let fresh = || (NONE, bead_colours(game, &game.key_position(key), symmetry));
                         box_set.includes(game, pos, moves).then(fresh)
@@ -93,27 +73,60 @@ impl<P: Clone + Sync> Classes<P> {
                 }
             })
             .collect();
+        let mut end = 0;
+        let keys = groups
+            .iter()
+            .zip(boxes)
+            .map(|(group, found)| {
+                end += group.len() as u32;
+                (end, found)
+            })
+            .collect();
+        Grouped { keyed, keys }
+    }
+}
+
+impl<P: Clone + Sync> Classes<P> {
+    /// The classes in the new ids (`new_id`), a class a key with a box, in
+    /// key order: each position's class, one position of each (the lowest
+    /// id), and the child each colour leads to (by `children`, in the new
+    /// ids and legal-move order). `None` if a colour's move is not legal
+    /// (the general path then plays).
+    pub(super) fn find<G: Game<Position = P>>(
+        machine: &Machine<G>,
+        grouped: Grouped<G>,
+        positions: &[P],
+        children: &Flat,
+        new_id: &[u32],
+    ) -> Option<Classes<P>> {
+        let game = machine.game();
+        let n = positions.len();
         let mut class_of = vec![NONE; n];
         let mut sym_of = vec![G::Symmetry::identity(); n];
         let mut class_box = Vec::new();
         let mut position = Vec::new();
         // The moves of each class's colours, for classes not opened yet.
         let mut fresh_moves: Vec<Vec<G::Move>> = Vec::new();
-        for (group, found_box) in groups.iter().zip(boxes) {
+        let mut start = 0;
+        for (end, found_box) in grouped.keys {
+            let group = &grouped.keyed[start as usize..end as usize];
+            start = end;
             let Some((b, fresh)) = found_box else {
                 continue;
             };
             let c = class_box.len() as u32;
             class_box.push(b);
             fresh_moves.push(fresh);
-            position.push(position_of(group[0].1).clone());
-            for &(_, i, sym) in group.iter() {
+            let mut first = u32::MAX;
+            for &(_, old, sym) in group {
+                let i = new_id[old as usize];
+                first = first.min(i);
                 class_of[i as usize] = c;
                 sym_of[i as usize] = sym;
             }
+            position.push(positions[first as usize].clone());
         }
-        drop(groups);
-        drop(keyed);
+        drop(grouped.keyed);
         // The child each colour leads to, on every core.
         let colours = Flat::par_rows(n, Vec::new, |moves, i, row| {
             let c = class_of[i as usize];
@@ -124,12 +137,12 @@ impl<P: Clone + Sync> Classes<P> {
                 NONE => &fresh_moves[c as usize],
                 b => &machine.boxes()[b as usize].moves,
             };
-            game.legal_moves(position_of(i), moves);
-            let kids = found.kids_of(found.finished[i as usize]);
+            game.legal_moves(&positions[i as usize], moves);
+            let kids = children.get(i);
             let inverse = sym_of[i as usize].inverse();
             for &mv in stored {
                 let k = moves.iter().position(|&m| m == game.map_move(mv, inverse))?;
-                row.push(new_id[kids[k] as usize]);
+                row.push(kids[k]);
             }
             Some(())
         })?;
