@@ -49,6 +49,38 @@ pub(crate) fn advise_huge_pages<T>(v: &Vec<T>) {
     let _ = v;
 }
 
+/// Ask Linux to back all of `v`'s allocation (its capacity, rounded
+/// inwards to whole pages) with memory now, in one call, where it is a
+/// megabyte or more: a table about to be filled at random otherwise takes
+/// a fault on each page, two where a lookup reads the page before the
+/// first write to it (the zero page, then a copy). Call it on a table just
+/// made, before it is filled.
+pub(crate) fn populate<T>(v: &Vec<T>) {
+    #[cfg(target_os = "linux")]
+    {
+        const LARGE: usize = 1 << 20;
+        let bytes = v.capacity() * std::mem::size_of::<T>();
+        // SAFETY: sysconf only reads a system setting.
+        let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(0);
+        if bytes < LARGE || !page.is_power_of_two() {
+            return;
+        }
+        let at = v.as_ptr() as usize;
+        let first = (at + page - 1) & !(page - 1);
+        let len = (at + bytes).saturating_sub(first) & !(page - 1);
+        if len > 0 {
+            // SAFETY: the advice only faults in whole pages within this
+            // Vec's own allocation, keeping their contents; a kernel
+            // without it refuses, and the pages come on first use as before.
+            unsafe {
+                libc::madvise(first as *mut libc::c_void, len, libc::MADV_POPULATE_WRITE);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = v;
+}
+
 /// Keep memory freed for the program's next allocations instead of giving
 /// it back to the kernel at once. glibc serves every allocation over 32 MB
 /// from a fresh mapping and unmaps it when freed, so each of the many

@@ -237,6 +237,7 @@ impl PackedIds {
 
     fn grow_to(&mut self, size: usize) {
         let slots = vec![(0, EMPTY); size];
+        crate::memory::populate(&slots);
         let old = std::mem::replace(&mut self.slots, slots);
         self.shift = 64 - size.trailing_zeros();
         for (code, id) in old.into_iter().filter(|&(_, id)| id != EMPTY) {
