@@ -150,7 +150,7 @@ impl<P: Clone + Eq + std::hash::Hash> Found<P> {
 
 /// Ids by packed position number: open addressing with linear probing,
 /// at most half full, each slot the number and the id plus one (0 where
-/// none: a new table is zeroed memory, which costs nothing until used).
+/// none: a new table is the kernel's zeroed memory, not written first).
 pub(super) struct PackedIds {
     slots: Vec<(u64, u32)>,
     len: usize,
@@ -226,8 +226,8 @@ impl PackedIds {
         self.grow_to((self.slots.len() * 2).max(1 << 12));
     }
 
-    /// Room for `n` numbers without growing (the memory is taken as the
-    /// table fills).
+    /// Room for `n` numbers without growing: the table made once at its
+    /// final size, not copied each time it doubles.
     pub(super) fn reserve(&mut self, n: usize) {
         let size = (2 * n).next_power_of_two();
         if size > self.slots.len() {
