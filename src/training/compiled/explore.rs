@@ -414,7 +414,14 @@ mod tests {
 
     #[test]
     fn explore_numbers_every_position_once_and_refuses_past_its_limit() {
-        let game = Hexapawn::new(3, 3).unwrap();
+        // 3×3, and 4×5: 76 563 positions, past `LARGE`, so its table of
+        // packed ids is made at its final size once the game is found large.
+        numbers_every_position_once(Hexapawn::new(3, 3).unwrap());
+        assert!(numbers_every_position_once(Hexapawn::new(4, 5).unwrap()) > LARGE);
+    }
+
+    /// Explore's positions against a plain search of `game`; how many there are.
+    fn numbers_every_position_once(game: Hexapawn) -> usize {
         // The positions reachable, counted here by a plain search; every
         // ended game of one outcome and winner is one position in the table.
         let mut seen = HashSet::new();
@@ -456,5 +463,6 @@ mod tests {
             }
         }
         assert!(explore(&game, &game.starts(), n - 1).is_none());
+        n
     }
 }
