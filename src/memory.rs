@@ -86,7 +86,9 @@ pub(crate) fn populate<T>(v: &Vec<T>) {
 /// from a fresh mapping and unmaps it when freed, so each of the many
 /// large, short-lived lists a compiled table's build makes (5×5 Hexapawn:
 /// hundreds of megabytes in all) is faulted in and zeroed by the kernel
-/// page by page again; kept, they are reused. The cost: the process keeps
+/// page by page again; kept, they are reused. (Not quite all: glibc's
+/// arenas for other threads hold at most 64 MB at a time, so a larger list
+/// made on a rayon worker is still mapped fresh.) The cost: the process keeps
 /// its peak memory until it exits. For commands that build tables and end,
 /// not for a long-running server. Call it before the first allocation it
 /// should govern.

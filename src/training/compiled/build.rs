@@ -1,6 +1,8 @@
 //! Building a compiled table for a machine and an opponent: explore the
-//! game, number its positions children first, then list the moves and the
-//! machine's boxes over them (at the same time).
+//! game; number its positions children first while the machine's
+//! positions are grouped by box key; list the children in the new ids;
+//! then the perfect player's choices and the machine's boxes over them, at
+//! the same time.
 
 use hashbrown::HashTable;
 use rustc_hash::FxHashMap;

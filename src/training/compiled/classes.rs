@@ -40,9 +40,10 @@ pub(super) struct Grouped<G: Game> {
 impl<G: Game> Grouped<G> {
     /// The positions (by their ids before renumbering) where the machine
     /// moves, grouped by their box keys (by sorting, on every core, where
-    /// a map from keys met a cache miss a position), and each key's box.
-    /// The keys' positions are each other's images: any of them finds its
-    /// box.
+    /// a map from keys met a cache miss a position), and each key's box,
+    /// as the key's first position (the lowest id) finds it: a key's
+    /// positions share a board and side to move, and differ at most in the
+    /// history a game's rules keep.
     pub(super) fn new(machine: &Machine<G>, positions: &[G::Position], states: &[(Node, i32)]) -> Grouped<G> {
         let game = machine.game();
         let mut keyed: Vec<_> = (0..positions.len() as u32)
@@ -53,19 +54,19 @@ impl<G: Game> Grouped<G> {
                 (key, i, sym)
             })
             .collect();
-        keyed.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        keyed.par_sort_unstable_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
         let groups: Vec<&[_]> = keyed.chunk_by(|a, b| a.0 == b.0).collect();
         let symmetry = machine.settings().symmetry;
         let box_set: BoxSet = machine.box_set();
         let boxes: Vec<KeyBox<G::Move>> = groups
             .par_iter()
             .map_init(Vec::new, |moves, group| {
-                let (key, any, _) = &group[0];
+                let (key, first, _) = &group[0];
                 match machine.find(key) {
                     Some(b) => Some((b, Vec::new())),
                     None if machine.is_enumerated() => None,
                     None => {
-                        let pos = &positions[*any as usize];
+                        let pos = &positions[*first as usize];
                         game.legal_moves(pos, moves);
                         let fresh = || (NONE, bead_colours(game, &game.key_position(key), symmetry));
                         box_set.includes(game, pos, moves).then(fresh)

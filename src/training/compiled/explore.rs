@@ -295,10 +295,13 @@ pub(super) fn explore<G: Game>(game: &G, starts: &[(G::Position, f64)], limit: u
         if !reserved && f.positions.len() >= LARGE {
             // A large game: room for as many positions as the limit lets
             // it have (and children in proportion), so the vectors are not
-            // copied as they grow. The room is only address space until
+            // copied as they grow. Their room is only address space until
             // used, and only a hint: where it cannot be had, they grow as
             // usual. (Not huge pages: asking for them made the kernel
-            // compact memory for up to a second in one run in two.)
+            // compact memory for up to a second in one run in two.) The
+            // packed ids' table is made at the limit's size and faulted in
+            // at once: 64 MiB at the compiled limit, where a game just past
+            // `LARGE` (4×5, 76 563 positions) would need 4 MiB.
             reserved = true;
             let kids = f.limit * (f.kids.len().div_ceil(begin.max(1)) + 1);
             let _ = f.positions.try_reserve_exact(f.limit.saturating_sub(f.positions.len()));
