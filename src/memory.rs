@@ -26,25 +26,7 @@ pub(crate) fn prefetch<T>(item: &T) {
 /// before filling it.
 pub(crate) fn advise_huge_pages<T>(v: &Vec<T>) {
     #[cfg(target_os = "linux")]
-    {
-        const HUGE: usize = 2 << 20;
-        let bytes = v.capacity() * std::mem::size_of::<T>();
-        // SAFETY: sysconf only reads a system setting.
-        let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(0);
-        if bytes < HUGE || !page.is_power_of_two() {
-            return;
-        }
-        let at = v.as_ptr() as usize;
-        let first = (at + page - 1) & !(page - 1);
-        let len = (at + bytes).saturating_sub(first) & !(page - 1);
-        if len > 0 {
-            // SAFETY: madvise only advises the kernel on whole pages within
-            // this Vec's own allocation; it neither reads nor changes them.
-            unsafe {
-                libc::madvise(first as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
-            }
-        }
-    }
+    advise(v, 2 << 20, libc::MADV_HUGEPAGE);
     #[cfg(not(target_os = "linux"))]
     let _ = v;
 }
@@ -57,28 +39,32 @@ pub(crate) fn advise_huge_pages<T>(v: &Vec<T>) {
 /// made, before it is filled.
 pub(crate) fn populate<T>(v: &Vec<T>) {
     #[cfg(target_os = "linux")]
-    {
-        const LARGE: usize = 1 << 20;
-        let bytes = v.capacity() * std::mem::size_of::<T>();
-        // SAFETY: sysconf only reads a system setting.
-        let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(0);
-        if bytes < LARGE || !page.is_power_of_two() {
-            return;
-        }
-        let at = v.as_ptr() as usize;
-        let first = (at + page - 1) & !(page - 1);
-        let len = (at + bytes).saturating_sub(first) & !(page - 1);
-        if len > 0 {
-            // SAFETY: the advice only faults in whole pages within this
-            // Vec's own allocation, keeping their contents; a kernel
-            // without it refuses, and the pages come on first use as before.
-            unsafe {
-                libc::madvise(first as *mut libc::c_void, len, libc::MADV_POPULATE_WRITE);
-            }
-        }
-    }
+    advise(v, 1 << 20, libc::MADV_POPULATE_WRITE);
     #[cfg(not(target_os = "linux"))]
     let _ = v;
+}
+
+/// `madvise(advice)` on the whole pages within `v`'s allocation, where it
+/// holds at least `least` bytes.
+#[cfg(target_os = "linux")]
+fn advise<T>(v: &Vec<T>, least: usize, advice: libc::c_int) {
+    let bytes = v.capacity() * std::mem::size_of::<T>();
+    // SAFETY: sysconf only reads a system setting.
+    let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(0);
+    if bytes < least || !page.is_power_of_two() {
+        return;
+    }
+    let at = v.as_ptr() as usize;
+    let first = (at + page - 1) & !(page - 1);
+    let len = (at + bytes).saturating_sub(first) & !(page - 1);
+    if len > 0 {
+        // SAFETY: the advice (huge pages, or faulting pages in) covers only
+        // whole pages within this Vec's own allocation and keeps their
+        // contents; a kernel without it refuses, and nothing changes.
+        unsafe {
+            libc::madvise(first as *mut libc::c_void, len, advice);
+        }
+    }
 }
 
 /// Keep memory freed for the program's next allocations instead of giving
