@@ -14,6 +14,9 @@ let selected = null;
 let polling = false;
 let lastCurves = null;
 let listedBoxes = -1;
+// How many box listings were asked for: an answer to an older one than the
+// last is dropped (a filter changed while a refresh was on its way).
+let boxesAsked = 0;
 const boxQuery = { page: 1, own_move: "", find: "", machine: "" };
 
 // Games a second, slowest first; the last is "as fast as possible" (trained on the server).
@@ -493,6 +496,7 @@ function boxCard(b, box) {
 }
 
 async function refreshBoxes() {
+  const asked = ++boxesAsked;
   const q = new URLSearchParams({ page: boxQuery.page });
   if (boxQuery.own_move) q.set("own_move", boxQuery.own_move);
   if (boxQuery.find) q.set("find", boxQuery.find);
@@ -505,6 +509,7 @@ async function refreshBoxes() {
   $("box-machine").value = boxQuery.machine;
   if (boxQuery.machine) q.set("machine", boxQuery.machine);
   const b = await api("GET", at(`/boxes?${q}`));
+  if (asked !== boxesAsked) return;
   listedBoxes = b.total;
   boxQuery.page = b.page;
   $("boxes-summary").textContent = `${capitalised(b.machine)} plays ${b.side} in ${b.game}: ${plural(b.total, "box", "boxes")}` +
