@@ -294,6 +294,41 @@ fn the_winner_search_agrees_with_a_plain_minimax_on_every_small_board() {
     assert_eq!(checked, 3 * 16);
 }
 
+/// The positions of random games, not only the start and its children: the
+/// search's shortcuts (a pawn stepping onto the far rank that no reply can
+/// take, two such pawns of the other side's) act deep in a game.
+#[test]
+fn the_winner_search_agrees_with_a_plain_minimax_along_random_games() {
+    use menace::games::hexapawn::solver::WinnerSearch;
+    use menace::games::hexapawn::Pawn;
+    use rand::seq::IndexedRandom;
+    use rand::SeedableRng;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2026);
+    let mut checked = 0;
+    for pawn in Pawn::ALL {
+        for (w, h) in [(4u8, 4u8), (5, 4), (4, 5), (6, 3), (3, 5)] {
+            let game = Hexapawn::with_pawn(w, h, pawn).unwrap();
+            let mut plain = plain::Board::new(i32::from(w), i32::from(h), pawn);
+            let mut search = WinnerSearch::new(game.clone(), 6);
+            for _ in 0..100 {
+                let mut pos = game.start();
+                while game.outcome(&pos) == Outcome::Ongoing {
+                    let cells: Vec<u8> = (0..usize::from(w) * usize::from(h))
+                        .map(|i| u8::from(pos.white >> i & 1 == 1) + 2 * u8::from(pos.black >> i & 1 == 1))
+                        .collect();
+                    let side = if pos.turn == Player::One { 1 } else { 2 };
+                    let wins = search.wins(&pos).unwrap();
+                    assert_eq!(wins, plain.wins(&cells, side), "{} {pos:?}", game.spec());
+                    checked += 1;
+                    let moves = game.moves(&pos);
+                    pos = game.play(&pos, *moves.choose(&mut rng).unwrap());
+                }
+            }
+        }
+    }
+    assert!(checked > 3 * 5 * 100 * 4, "{checked}");
+}
+
 #[test]
 fn published_hexapawn_winners() {
     use menace::games::hexapawn::solver::WinnerSearch;

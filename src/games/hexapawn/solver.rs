@@ -5,7 +5,10 @@
 //! entry). Before searching any move it looks at every
 //! child: a child already decided (the other side stuck or arriving next,
 //! or in the table, whose buckets it loads together) settles the move
-//! without a search. The moves left are tried threats first (a move after
+//! without a search, and so does a move after which its pawn steps onto
+//! the far rank next whatever the reply (none can take it). Facing such a
+//! pawn of the other side's, only the moves that take it are looked at
+//! (two such pawns, and it has lost). The moves left are tried threats first (a move after
 //! which the mover could arrive, were it to move again), then leaving the
 //! other side the fewest replies (after a threat, the fewest that capture
 //! a pawn threatening), then captures, then those that have won
@@ -66,6 +69,11 @@ pub struct WinnerSearch {
     /// Each cell's mirror image (the same rank, file W−1−f): a child's
     /// mirrored bitboards are its parent's with the move's cells changed.
     mirror_cell: [u8; 64],
+    /// For each side and cell, the squares of the far rank a pawn there
+    /// could arrive on by a step (onto an empty square) and by a capture.
+    arrivals: [[(u64, u64); 64]; 2],
+    /// For each side, the rank before its far rank.
+    before_goal: [u64; 2],
     /// The moves left to search of every position on the search's path,
     /// each node's above its parent's.
     stack: Vec<Open>,
@@ -96,12 +104,36 @@ impl WinnerSearch {
         for (cell, m) in mirror_cell.iter_mut().enumerate().take(w * h) {
             *m = (cell / w * w + (w - 1 - cell % w)) as u8;
         }
+        let mut arrivals = [[(0, 0); 64]; 2];
+        for (side, turn) in [Player::One, Player::Two].into_iter().enumerate() {
+            let goal = match turn {
+                Player::One => game.last_rank,
+                Player::Two => game.first_rank,
+            };
+            for (cell, arrival) in arrivals[side].iter_mut().enumerate().take(w * h) {
+                let mine = 1u64 << cell;
+                // Alone on the board it can only step; among the other
+                // side's pawns everywhere else, only capture.
+                let with = |theirs: u64| {
+                    let (white, black) = if turn == Player::One {
+                        (mine, theirs)
+                    } else {
+                        (theirs, mine)
+                    };
+                    reach(&game.targets(&HexapawnPosition { white, black, turn })) & goal
+                };
+                *arrival = (with(0), with(game.board & !mine));
+            }
+        }
+        let before_goal = [game.last_rank >> w, game.first_rank << w];
         WinnerSearch {
             game,
             table: Table::new(table_bits),
             advance,
             file_a,
             mirror_cell,
+            arrivals,
+            before_goal,
             stack: Vec::new(),
             nodes: 0,
             deadline: None,
@@ -280,8 +312,26 @@ impl WinnerSearch {
         }
         let before = self.nodes;
         let theirs = if turn == Player::One { node.black } else { node.white };
-        let goal = self.goal(turn);
         let side = turn.index();
+        // The other side's pawns that could step onto its far rank next
+        // (onto an empty square, which no move fills): each must be taken
+        // now, and one move takes one. Two such pawns win for them; one
+        // leaves only the moves that take it.
+        let other = turn.other().index();
+        let empty = self.game.board & !(node.white | node.black);
+        let mut near = theirs & self.before_goal[other];
+        let mut stepping = 0u64;
+        while near != 0 {
+            let cell = near.trailing_zeros() as usize;
+            near &= near - 1;
+            if self.arrivals[other][cell].0 & empty != 0 {
+                stepping |= 1 << cell;
+            }
+        }
+        if stepping.count_ones() > 1 {
+            return Ok(false);
+        }
+        let allowed = if stepping != 0 { stepping } else { u64::MAX };
         // Each move's child, looked at before any is searched: a child
         // whose side to move is stuck, or the table has lost, wins at once
         // (an enhanced transposition cutoff); one where the other side
@@ -294,7 +344,7 @@ impl WinnerSearch {
         // then the pawns furthest along.
         let base = self.stack.len();
         for (set, delta) in targets {
-            let mut rest = set;
+            let mut rest = set & allowed;
             while rest != 0 {
                 let to = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
@@ -310,22 +360,28 @@ impl WinnerSearch {
                     Some(true) => continue,
                     None => {}
                 }
+                // Whether the move threatens to arrive (the mover could,
+                // were it to move again), and from which pawns: only the
+                // pawn moved can, as none could before (the far rank is as
+                // it was: a move onto it would have won at once).
+                let (step, take) = self.arrivals[side][to];
+                let (mine_after, theirs_after) = match turn {
+                    Player::One => (child.white, child.black),
+                    Player::Two => (child.black, child.white),
+                };
+                let steps_on = step & self.game.board & !(mine_after | theirs_after) != 0;
+                let moved = 1u64 << to;
+                // A step onto the far rank that no reply can stop: the other
+                // side cannot arrive first (above), cannot take the pawn, and
+                // no move of theirs fills a square of its own first rank.
+                if steps_on && reach(&replies) & moved == 0 {
+                    self.stack.truncate(base);
+                    self.table.put(kw, kb, true, self.nodes - before);
+                    return Ok(true);
+                }
                 let key = self.node_key(&child);
                 self.table.prefetch(key.0, key.1);
-                // Whether the move threatens to arrive (the mover could,
-                // were it to move again), and from which pawns.
-                let again = HexapawnPosition {
-                    turn,
-                    ..child.position()
-                };
-                let threatening = self.game.targets(&again).iter().fold(0, |acc, &(set, delta)| {
-                    let arriving = set & goal;
-                    acc | if delta > 0 {
-                        arriving >> delta
-                    } else {
-                        arriving << -delta
-                    }
-                });
+                let threatening = if steps_on || take & theirs_after != 0 { moved } else { 0 };
                 let threat = threatening != 0;
                 // The replies it leaves; after a threat, only those that
                 // capture a pawn threatening. The others lose at once, save
