@@ -108,30 +108,18 @@ impl<G: Game> Table<G> {
 
     /// Each position's parents: the positions listing it as a child.
     pub(super) fn parents(&self) -> Flat {
-        let mut count = vec![0u32; self.node.len()];
-        for &c in &self.children.items {
-            count[c as usize] += 1;
-        }
-        self.children.transposed(&count)
+        self.children.transposed(self.node.len())
     }
 
     /// Each class's positions, in order.
     fn members(&self) -> Flat {
-        let classes = self.class_box.len();
-        let mut at = vec![0u32; classes + 1];
-        for &c in self.class_of.iter().filter(|&&c| c != NONE) {
-            at[c as usize + 1] += 1;
-        }
-        for c in 0..classes {
-            at[c + 1] += at[c];
-        }
-        let mut items = vec![0u32; at[classes] as usize];
-        let mut next = at[..classes].to_vec();
-        for (i, &c) in self.class_of.iter().enumerate().filter(|(_, &c)| c != NONE) {
-            items[next[c as usize] as usize] = i as u32;
-            next[c as usize] += 1;
-        }
-        Flat { at, items }
+        let positions = self.class_of.iter().enumerate();
+        Flat::grouped(self.class_box.len(), || {
+            positions
+                .clone()
+                .filter(|(_, &c)| c != NONE)
+                .map(|(i, &c)| (c, i as u32))
+        })
     }
 
     /// The expected result from position `i`, its children's values known:

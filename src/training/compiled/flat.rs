@@ -49,23 +49,36 @@ impl Flat {
         Some(flat)
     }
 
-    /// The lists of the other direction: for each item, the lists holding
-    /// it, in order (`count`: how many there are of each).
-    pub(super) fn transposed(&self, count: &[u32]) -> Flat {
-        let mut at = Vec::with_capacity(count.len() + 1);
-        at.push(0u32);
-        for &k in count {
-            at.push(at.last().expect("not empty") + k);
+    /// Items grouped by key (a counting sort): list `k` of `keys` lists
+    /// holds the items `pairs` gives with key `k`, in the order given.
+    /// `pairs` is called twice (to count, then to place) and must give the
+    /// same pairs both times.
+    pub(super) fn grouped<I: Iterator<Item = (u32, u32)>>(keys: usize, pairs: impl Fn() -> I) -> Flat {
+        let mut at = vec![0u32; keys + 1];
+        for (k, _) in pairs() {
+            at[k as usize + 1] += 1;
         }
-        let mut items = vec![0u32; self.items.len()];
-        let mut next: Vec<u32> = at[..count.len()].to_vec();
-        for list in 0..self.at.len() - 1 {
-            for &x in self.get(list as u32) {
-                items[next[x as usize] as usize] = list as u32;
-                next[x as usize] += 1;
-            }
+        for k in 0..keys {
+            at[k + 1] += at[k];
+        }
+        let mut items = vec![0u32; at[keys] as usize];
+        let mut next = at[..keys].to_vec();
+        for (k, x) in pairs() {
+            items[next[k as usize] as usize] = x;
+            next[k as usize] += 1;
         }
         Flat { at, items }
+    }
+
+    /// The lists of the other direction (`items`: how many items there
+    /// are): for each item, the lists holding it, in order.
+    pub(super) fn transposed(&self, items: usize) -> Flat {
+        let lists = 0..self.at.len() as u32 - 1;
+        Flat::grouped(items, || {
+            lists
+                .clone()
+                .flat_map(move |l| self.get(l).iter().map(move |&x| (x, l)))
+        })
     }
 
     #[inline]
