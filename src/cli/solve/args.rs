@@ -18,9 +18,9 @@ pub struct SolveArgs {
     pub(super) max_ranks: u8,
     /// With --table: boards of at most this many cells are searched until
     /// decided (up to 30 minutes each, or --max-seconds if longer); 0: none.
-    /// On 2 cores, 40 takes 44 s with normal pawns and 2 min 25 s with
-    /// Berolina pawns; with Berolina Plus pawns, 8x5 and 10x4 each take
-    /// over 20 minutes.
+    /// On 2 cores, 40 takes 30 s with normal pawns and 71 s with Berolina
+    /// pawns; with Berolina Plus pawns, 10x4 takes 10 to 12 minutes and 8x5
+    /// over 40.
     #[arg(long, value_name = "CELLS", requires = "table", default_value_t = 40, value_parser = clap::value_parser!(u8).range(0..=64))]
     pub(super) decide_cells: u8,
     /// Give up once the solver would store more positions than this

@@ -22,8 +22,8 @@ use crate::cli::progress::positions_spinner;
 const TABLE_SECONDS: f64 = 10.0;
 
 /// The most a board of at most `--decide-cells` cells is searched, in
-/// seconds (8×5 takes 14 s with normal pawns and 133 s with
-/// Berolina pawns; 8×5 and 10×4 with Berolina Plus pawns, over 20 minutes each).
+/// seconds (8×5 takes 10 s with normal pawns and 64 s with Berolina pawns;
+/// with Berolina Plus pawns 10×4 takes 10 to 12 minutes, 8×5 over 40).
 const DECIDE_SECONDS: f64 = 1800.0;
 
 /// Boards of at least this many cells get the larger table.
