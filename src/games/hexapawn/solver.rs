@@ -6,9 +6,9 @@
 //! already decided (the other side stuck or arriving next, or in the
 //! table, whose buckets it loads together) settles the move without a
 //! search, and so does a move after which its pawn steps onto the far rank
-//! next whatever the reply (none can take it). Facing such a pawn of the
-//! other side's, only the moves that take it are looked at (two such
-//! pawns, and it has lost). The moves left are tried threats first (a move
+//! next whatever the reply (none can take it). Facing a pawn of the other
+//! side's that could step onto its far rank next, only the moves that take
+//! it are looked at (two such pawns, and it has lost). The moves left are tried threats first (a move
 //! after which the mover could arrive, were it to move again), then leaving
 //! the other side the fewest replies (after a threat, the fewest that
 //! capture a pawn threatening), then captures, then those that have won
@@ -363,8 +363,9 @@ impl WinnerSearch {
                 }
                 // Whether the move threatens to arrive (the mover could,
                 // were it to move again), and from which pawns: only the
-                // pawn moved can, as none could before (the far rank is as
-                // it was: a move onto it would have won at once).
+                // pawn moved can, as none could before, and the far rank is
+                // as it was: a move onto it would have won at once, and no
+                // pawn of the mover's stands on it to leave it.
                 let (step, take) = self.arrivals[side][to];
                 let (mine_after, theirs_after) = match turn {
                     Player::One => (child.white, child.black),

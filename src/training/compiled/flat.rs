@@ -70,11 +70,12 @@ impl Flat {
         Flat { at, items }
     }
 
-    /// The lists of the other direction (`items`: how many items there
-    /// are): for each item, the lists holding it, in order.
-    pub(super) fn transposed(&self, items: usize) -> Flat {
+    /// The lists of the other direction: for each item (`ids`: how many
+    /// distinct item ids, the lists of the result), the lists holding it,
+    /// in order.
+    pub(super) fn transposed(&self, ids: usize) -> Flat {
         let lists = 0..self.at.len() as u32 - 1;
-        Flat::grouped(items, || {
+        Flat::grouped(ids, || {
             lists
                 .clone()
                 .flat_map(move |l| self.get(l).iter().map(move |&x| (x, l)))
