@@ -8,12 +8,12 @@
 //! search, and so does a move after which its pawn steps onto the far rank
 //! next whatever the reply (none can take it). Facing a pawn of the other
 //! side's that could step onto its far rank next, only the moves that take
-//! it are looked at (two such pawns, and it has lost). The moves left are tried threats first (a move
-//! after which the mover could arrive, were it to move again), then leaving
-//! the other side the fewest replies (after a threat, the fewest that
-//! capture a pawn threatening), then captures, then those that have won
-//! most often elsewhere (the history heuristic), then the most advanced
-//! pawns. On 6×6 with Berolina pawns this searches 19 million positions
+//! it are looked at (two such pawns, and it has lost). The moves left are
+//! tried threats first (a move after which the mover could arrive, were it
+//! to move again), then leaving the other side the fewest replies (after a
+//! threat, the fewest that capture a pawn threatening), then captures, then
+//! those that have won most often elsewhere (the history heuristic), then
+//! the most advanced pawns. On 6×6 with Berolina pawns this searches 19 million positions
 //! (with the default table) where captures-first searched 407 million. It
 //! reaches boards the exact solver cannot store, and is the perfect
 //! opponent's engine there.
