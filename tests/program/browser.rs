@@ -38,14 +38,15 @@ impl Drop for Killed {
     }
 }
 
-/// Whether the browser is here; if not, fail, saying how to install it.
-fn browser_present() -> bool {
+/// Fail, saying how to install them, unless the browser and its driver
+/// (and poppler, to read what it prints) are here.
+fn require_browser() {
     let missing: Vec<&str> = [CHROMIUM, CHROMEDRIVER, PDFTOPPM]
         .into_iter()
         .filter(|p| !Path::new(p).exists())
         .collect();
     if missing.is_empty() {
-        return true;
+        return;
     }
     let how = "install them with `apt-get update && apt-get install -y chromium chromium-driver poppler-utils` (as root), then run `cargo test --release --test program browser -- --include-ignored`";
     panic!("the browser test needs {} ({how})", missing.join(" and "));
@@ -265,6 +266,24 @@ impl Page {
     }
 }
 
+/// `test` run on one tab of a fresh `menace serve`, the page open at
+/// 1280×720, given the page's address and a scratch directory `name` for
+/// its screenshots; the browser's console must be free of errors at the end.
+fn on_one_tab(name: &str, test: impl AsyncFnOnce(&Page, &str, &Path)) {
+    require_browser();
+    let (_server, url) = start_server();
+    let (_driver, driver) = start_driver();
+    let shots = scratch(name);
+    let profile = scratch(&format!("{name}-profile"));
+    runtime().block_on(async {
+        let b = Page::open(&driver, &shots, &profile).await;
+        b.go(&url).await;
+        b.viewport(1280, 720).await;
+        test(&b, &url, &shots).await;
+        b.done(&driver).await;
+    });
+}
+
 /// A runtime for a test's browser sessions.
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()
@@ -343,9 +362,7 @@ fn rgb(css: &str) -> [u8; 3] {
 #[test]
 #[ignore = "needs Chromium, chromedriver and poppler (.ci/run installs them)"]
 fn the_page_in_a_browser() {
-    if !browser_present() {
-        return;
-    }
+    require_browser();
     let (_server, url) = start_server();
     let (_driver, driver) = start_driver();
     let downloads = scratch("downloads");
@@ -649,18 +666,7 @@ async fn lesson(b: &Page, url: &str, downloads: &Path) {
 #[test]
 #[ignore = "needs Chromium, chromedriver and poppler (.ci/run installs them)"]
 fn perfect_hex_on_the_page() {
-    if !browser_present() {
-        return;
-    }
-    let (_server, url) = start_server();
-    let (_driver, driver) = start_driver();
-    let shots = scratch("perfect-hex");
-    let profile = scratch("perfect-hex-profile");
-    let runtime = runtime();
-    runtime.block_on(async {
-        let b = Page::open(&driver, &shots, &profile).await;
-        b.go(&url).await;
-        b.viewport(1280, 720).await;
+    on_one_tab("perfect-hex", async |b, _url, shots| {
         b.type_into("#custom-game", "hex:4,swap=off,first=red").await;
         // Leaving the field is what asks the server for the game's sides.
         b.js("document.getElementById('custom-game').blur()").await;
@@ -673,8 +679,10 @@ fn perfect_hex_on_the_page() {
         b.not_busy().await;
         assert_eq!(b.js("return document.getElementById('side').value").await, "blue");
         // Perfect, as fast as possible.
-        b.js("const o = document.getElementById('opponent'); o.value = 'perfect'; o.dispatchEvent(new Event('change'))")
-            .await;
+        b.js(
+            "const o = document.getElementById('opponent'); o.value = 'perfect'; o.dispatchEvent(new Event('change'))",
+        )
+        .await;
         b.until("!document.getElementById('chance-label').hidden").await;
         b.js("document.getElementById('speed').value = '7'; document.getElementById('speed').dispatchEvent(new Event('input'))").await;
         b.type_into("#train-games", "30").await;
@@ -706,7 +714,11 @@ fn perfect_hex_on_the_page() {
         b.until("document.body.dataset.watched === '1' && document.getElementById('stop').disabled")
             .await;
         b.not_busy().await;
-        assert!(b.text("#status").await.contains("Perfect wins."), "{}", b.text("#status").await);
+        assert!(
+            b.text("#status").await.contains("Perfect wins."),
+            "{}",
+            b.text("#status").await
+        );
         assert!(b
             .text("#progress-text")
             .await
@@ -719,7 +731,6 @@ fn perfect_hex_on_the_page() {
         b.fits("400 px").await;
         b.screenshot(&shots.join("perfect-hex4-400.png")).await;
         eprintln!("screenshots in {}", shots.display());
-        b.done(&driver).await;
     });
 }
 
@@ -733,20 +744,8 @@ fn perfect_hex_on_the_page() {
 #[test]
 #[ignore = "needs Chromium and chromedriver (.ci/run installs them)"]
 fn the_rules_panel_says_what_each_machine_does() {
-    if !browser_present() {
-        return;
-    }
-    let (_server, url) = start_server();
-    let (_driver, driver) = start_driver();
-    let shots = scratch("rules-panel");
-    let profile = scratch("rules-panel-profile");
-    let runtime = runtime();
-    runtime.block_on(async {
-        let b = Page::open(&driver, &shots, &profile).await;
-        b.go(&url).await;
-        b.viewport(1280, 720).await;
-        rules_panels(&b, &shots).await;
-        b.done(&driver).await;
+    on_one_tab("rules-panel", async |b, _url, shots| {
+        rules_panels(b, shots).await;
     });
 }
 
@@ -977,19 +976,14 @@ fn plots() -> PathBuf {
 #[test]
 #[ignore = "needs Chromium and chromedriver (.ci/run installs them)"]
 fn counters_follow_training_and_a_new_machine_starts_clean() {
-    if !browser_present() {
-        return;
-    }
-    let (_server, url) = start_server();
-    let (_driver, driver) = start_driver();
-    let shots = scratch("new-machine");
-    let profile = scratch("new-machine-profile");
-    let runtime = runtime();
-    runtime.block_on(async {
-        let b = Page::open(&driver, &shots, &profile).await;
-        b.go(&url).await;
-        b.viewport(1280, 720).await;
-        new_machine(&b, "tictactoe", [("preset", ""), ("beads", ""), ("reinforcement", ""), ("empty-box", "")], "A new machine").await;
+    on_one_tab("new-machine", async |b, _url, shots| {
+        new_machine(
+            b,
+            "tictactoe",
+            [("preset", ""), ("beads", ""), ("reinforcement", ""), ("empty-box", "")],
+            "A new machine",
+        )
+        .await;
         // 2 000 games against a searching opponent of 3 000 playouts a move:
         // tens of seconds, so that it is surely seen running (with 300 it
         // could end, under the whole suite's load, before the page showed a
@@ -1008,7 +1002,8 @@ fn counters_follow_training_and_a_new_machine_starts_clean() {
         assert!(played.parse::<u64>().unwrap() < 2000, "{played}");
         eprintln!("{played} games played when the page showed them running");
         b.click("#stop").await;
-        b.until("!document.getElementById('progress-text').textContent.includes('…')").await;
+        b.until("!document.getElementById('progress-text').textContent.includes('…')")
+            .await;
         b.not_busy().await;
         // A filter on the boxes view.
         b.js("const m = document.getElementById('box-move'); m.value = m.options[2].value; m.dispatchEvent(new Event('change'))")
@@ -1018,11 +1013,22 @@ fn counters_follow_training_and_a_new_machine_starts_clean() {
         b.screenshot(&shots.join("stopped-1280.png")).await;
         eprintln!("screenshots in {}", shots.display());
         // Nothing wraps at a thousands separator, and none is a breaking space.
-        let text = b.js("return document.body.innerText").await.as_str().unwrap().to_string();
+        let text = b
+            .js("return document.body.innerText")
+            .await
+            .as_str()
+            .unwrap()
+            .to_string();
         assert!(!text.contains('\u{2009}'), "a breaking thin space in: {text}");
         assert!(text.contains('\u{202F}'), "some number over 999 is shown");
 
-        new_machine(&b, "hexapawn", [("preset", ""), ("beads", ""), ("reinforcement", ""), ("empty-box", "")], "A new machine").await;
+        new_machine(
+            b,
+            "hexapawn",
+            [("preset", ""), ("beads", ""), ("reinforcement", ""), ("empty-box", "")],
+            "A new machine",
+        )
+        .await;
         assert_eq!(b.text("#progress-text").await, "");
         assert_eq!(b.count("#watch-log li").await, 0);
         for id in ["#games-played", "#wins", "#draws", "#losses"] {
@@ -1032,11 +1038,21 @@ fn counters_follow_training_and_a_new_machine_starts_clean() {
         assert!(!summary.contains("filter"), "{summary}");
         assert!(summary.contains("19 boxes"), "{summary}");
         // No word of the old machine (MENACE, noughts and crosses) is left in any panel.
-        for panel in ["#play-panel", "#box-panel", "#train-panel", "#charts-panel", "#rules-panel", "#boxes-panel", "#message"] {
+        for panel in [
+            "#play-panel",
+            "#box-panel",
+            "#train-panel",
+            "#charts-panel",
+            "#rules-panel",
+            "#boxes-panel",
+            "#message",
+        ] {
             let text = b.text(panel).await;
-            assert!(!text.contains("MENACE") && !text.contains("tictactoe"), "{panel}: {text}");
+            assert!(
+                !text.contains("MENACE") && !text.contains("tictactoe"),
+                "{panel}: {text}"
+            );
         }
-        b.done(&driver).await;
     });
 }
 
@@ -1055,29 +1071,23 @@ fn rect(css: &str) -> String {
 #[test]
 #[ignore = "needs Chromium and chromedriver (.ci/run installs them)"]
 fn the_projector_layout_keeps_the_moment_of_learning_in_view() {
-    if !browser_present() {
-        return;
-    }
-    let (_server, url) = start_server();
-    let (_driver, driver) = start_driver();
-    let shots = scratch("projector");
-    let profile = scratch("projector-profile");
-    let runtime = runtime();
-    runtime.block_on(async {
-        let b = Page::open(&driver, &shots, &profile).await;
-        b.go(&url).await;
-        b.viewport(1280, 720).await;
+    on_one_tab("projector", async |b, url, shots| {
         b.click("#projector").await;
-        assert_eq!(b.js("return document.body.classList.contains('projector')").await, json!(true));
+        assert_eq!(
+            b.js("return document.body.classList.contains('projector')").await,
+            json!(true)
+        );
         // A fresh HER with seed 3: after 1. b2 she draws a2, and bxc3 wins for White.
         b.click("#setup summary").await;
         b.type_into("#seed", "3").await;
         b.click("#new-machine").await;
-        b.wait_for_text("#message", "A new machine: HER plays Black in hexapawn.").await;
+        b.wait_for_text("#message", "A new machine: HER plays Black in hexapawn.")
+            .await;
         b.js("document.querySelector('#setup details').open = false").await;
         b.click(&cell("b1")).await;
         b.click(&cell("b2")).await;
-        b.wait_for_text("#drawn", "HER drew a bead from box 2 and played a2.").await;
+        b.wait_for_text("#drawn", "HER drew a bead from box 2 and played a2.")
+            .await;
         b.not_busy().await;
         b.click(&cell("b2")).await;
         b.click(&cell("c3")).await;
@@ -1086,7 +1096,12 @@ fn the_projector_layout_keeps_the_moment_of_learning_in_view() {
         b.not_busy().await;
         b.js("window.scrollTo(0, 0)").await;
         let inside = |r: &Value, what: &str| {
-            let r: Vec<f64> = r.as_array().unwrap_or_else(|| panic!("{what} is shown")).iter().map(|x| x.as_f64().unwrap()).collect();
+            let r: Vec<f64> = r
+                .as_array()
+                .unwrap_or_else(|| panic!("{what} is shown"))
+                .iter()
+                .map(|x| x.as_f64().unwrap())
+                .collect();
             assert!(
                 r[0] >= 0.0 && r[1] >= 0.0 && r[2] <= 1280.0 && r[3] <= 720.0,
                 "{what} at {r:?} is not inside 1280×720"
@@ -1097,35 +1112,48 @@ fn the_projector_layout_keeps_the_moment_of_learning_in_view() {
         inside(&b.js(&rect("#drawn-title")).await, "the drawn box's title");
         let (box_w, _) = inside(&b.js(&rect("#drawn .box-picture svg")).await, "the drawn box");
         inside(&b.js(&rect("#drawn .legend")).await, "the drawn box's beads");
-        inside(&b.js(&rect("#changes .change-title")).await, "the change after the game");
-        inside(&b.js(&rect("#changes .change .box-picture svg")).await, "the changed box");
-        assert!(board_w >= 300.0 && box_w >= 300.0, "board {board_w} px and box {box_w} px wide");
+        inside(
+            &b.js(&rect("#changes .change-title")).await,
+            "the change after the game",
+        );
+        inside(
+            &b.js(&rect("#changes .change .box-picture svg")).await,
+            "the changed box",
+        );
+        assert!(
+            board_w >= 300.0 && box_w >= 300.0,
+            "board {board_w} px and box {box_w} px wide"
+        );
         // The bead counts on the drawn box: at least 24 px high, read from the back of a room.
         let counts = b
             .js("return [...document.querySelectorAll('#drawn svg .count text')].map(t => t.getBoundingClientRect().height)")
             .await;
         let counts: Vec<f64> = counts.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
-        assert!(!counts.is_empty() && counts.iter().all(|&h| h >= 24.0), "count heights {counts:?}");
+        assert!(
+            !counts.is_empty() && counts.iter().all(|&h| h >= 24.0),
+            "count heights {counts:?}"
+        );
         let wide = b.js("return document.documentElement.scrollWidth").await;
         assert_eq!(wide, 1280, "nothing wider than the projector");
         b.screenshot(&shots.join("projector-1280.png")).await;
         b.screenshot(&plots().join("serve-projector.png")).await;
         // Remembered: a reload keeps the layout.
-        b.go(&url).await;
-        assert_eq!(b.js("return document.body.classList.contains('projector')").await, json!(true));
+        b.go(url).await;
+        assert_eq!(
+            b.js("return document.body.classList.contains('projector')").await,
+            json!(true)
+        );
         // The boxes view's pictures grow with the size control.
         let before = b.js(&rect("#boxes-list .box-card svg")).await;
-        b.js("const s = document.getElementById('box-size'); s.value = '440'; s.dispatchEvent(new Event('input'))").await;
+        b.js("const s = document.getElementById('box-size'); s.value = '440'; s.dispatchEvent(new Event('input'))")
+            .await;
         let after = b.js(&rect("#boxes-list .box-card svg")).await;
         let width = |r: &Value| r[2].as_f64().unwrap() - r[0].as_f64().unwrap();
         assert!(width(&after) > 1.8 * width(&before), "{before} then {after}");
         // A phone: one column, nothing wider than the screen.
         b.viewport(400, 860).await;
         b.fits("400 px").await;
-        let errors = b.console_errors(&driver).await;
-        assert!(errors.is_empty(), "console errors: {errors:?}");
         eprintln!("screenshots in {}", shots.display());
-        b.c.close().await.unwrap();
     });
 }
 
@@ -1135,24 +1163,14 @@ fn the_projector_layout_keeps_the_moment_of_learning_in_view() {
 #[test]
 #[ignore = "needs Chromium and chromedriver (.ci/run installs them)"]
 fn watch_mode_shows_one_game_at_a_time() {
-    if !browser_present() {
-        return;
-    }
-    let (_server, url) = start_server();
-    let (_driver, driver) = start_driver();
-    let shots = scratch("watch");
-    let profile = scratch("watch-profile");
-    let runtime = runtime();
-    runtime.block_on(async {
-        let b = Page::open(&driver, &shots, &profile).await;
-        b.go(&url).await;
-        b.viewport(1280, 720).await;
+    on_one_tab("watch", async |b, _url, shots| {
         // Every board shown, with the status and move list beside it at that moment.
         b.js("window.seen = []; new MutationObserver(() => window.seen.push([document.getElementById('status').textContent, document.getElementById('history').textContent])).observe(document.body, {attributes: true, attributeFilter: ['data-board-updates']})")
             .await;
         b.js("document.getElementById('opponent').value = 'menace'; document.getElementById('opponent').dispatchEvent(new Event('change'))")
             .await;
-        b.js("const s = document.getElementById('speed'); s.value = '2'; s.dispatchEvent(new Event('input'))").await;
+        b.js("const s = document.getElementById('speed'); s.value = '2'; s.dispatchEvent(new Event('input'))")
+            .await;
         assert_eq!(b.text("#speed-text").await, "2 games a second");
         b.type_into("#train-games", "3").await;
         b.click("#train-form button[type=submit]").await;
@@ -1166,27 +1184,55 @@ fn watch_mode_shows_one_game_at_a_time() {
             .map(|p| (p[0].as_str().unwrap().to_string(), p[1].as_str().unwrap().to_string()))
             .filter(|(status, _)| status.contains(" plays "))
             .collect();
-        assert!(frames.len() >= 9, "three games of Hexapawn are at least 9 moves: {frames:?}");
+        assert!(
+            frames.len() >= 9,
+            "three games of Hexapawn are at least 9 moves: {frames:?}"
+        );
         for (status, history) in &frames {
             // "HER plays a2 (move 2 of the game)." beside "Moves: b2 a2".
-            let ply: usize = status.split("(move ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+            let ply: usize = status
+                .split("(move ")
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
             let mv = status.split(" plays ").nth(1).unwrap().split(' ').next().unwrap();
             let moves: Vec<&str> = history.trim_start_matches("Moves: ").split(' ').collect();
             assert_eq!(moves.len(), ply, "{status} beside {history}");
             assert_eq!(moves.last().copied(), Some(mv), "{status} beside {history}");
-            assert!(status.starts_with("HER plays") || status.starts_with("A second HER plays"), "{status}");
+            assert!(
+                status.starts_with("HER plays") || status.starts_with("A second HER plays"),
+                "{status}"
+            );
         }
-        let page = b.js("return document.body.innerText").await.as_str().unwrap().to_string();
-        assert!(!page.contains("menace wins") && !page.contains("menace plays"), "{page}");
-        assert!(b.text("#progress-text").await.contains("3 of 3 games watched against a second HER"));
+        let page = b
+            .js("return document.body.innerText")
+            .await
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(
+            !page.contains("menace wins") && !page.contains("menace plays"),
+            "{page}"
+        );
+        assert!(b
+            .text("#progress-text")
+            .await
+            .contains("3 of 3 games watched against a second HER"));
         b.screenshot(&shots.join("watched.png")).await;
         // The second machine's boxes open like HER's.
         b.until("!document.getElementById('box-machine-label').hidden").await;
         b.js("const m = document.getElementById('box-machine'); m.value = 'second'; m.dispatchEvent(new Event('change'))").await;
-        b.wait_for_text("#boxes-summary", "A second HER plays White in hexapawn").await;
+        b.wait_for_text("#boxes-summary", "A second HER plays White in hexapawn")
+            .await;
         assert!(b.count("#boxes-list .box-card").await > 0);
-        assert!(b.text("#boxes-list .box-card .title").await.contains("a second HER's move"));
-        b.done(&driver).await;
+        assert!(b
+            .text("#boxes-list .box-card .title")
+            .await
+            .contains("a second HER's move"));
     });
 }
 
@@ -1257,9 +1303,7 @@ async fn play_the_class_game(b: &Page) {
 #[test]
 #[ignore = "needs Chromium and chromedriver (.ci/run installs them)"]
 fn a_class_plays_one_machine_from_three_browsers() {
-    if !browser_present() {
-        return;
-    }
+    require_browser();
     let (_server, room, code, token) = start_classroom();
     let port = room.trim_end_matches('/').rsplit(':').next().unwrap().to_string();
     let own = format!("http://127.0.0.1:{port}/");
@@ -1448,9 +1492,7 @@ fn labels_of(pdf: &Path) -> HashMap<u64, (String, Vec<(String, u64)>)> {
 #[test]
 #[ignore = "needs Chromium, chromedriver and poppler (.ci/run installs them)"]
 fn referee_for_a_real_her() {
-    if !browser_present() {
-        return;
-    }
+    require_browser();
     let (_server, url) = start_server();
     let (_driver, driver) = start_driver();
     let shots = scratch("referee");

@@ -18,14 +18,14 @@ use menace::web::server::{start, Config};
 
 const TOOLS: [&str; 4] = ["pdfinfo", "pdffonts", "pdftotext", "pdftoppm"];
 
-/// Whether poppler's tools are here; if not, fail, saying how to install them.
-fn poppler_present() -> bool {
+/// Fail, saying how to install them, unless poppler's tools are here.
+fn require_poppler() {
     let missing: Vec<&str> = TOOLS
         .into_iter()
         .filter(|t| Command::new(t).arg("-v").output().is_err())
         .collect();
     if missing.is_empty() {
-        return true;
+        return;
     }
     let how = "install them with `apt-get install -y poppler-utils` (as root), then run `cargo test --release --test program labels -- --include-ignored`";
     panic!("the label tests need {} ({how})", missing.join(", "));
@@ -282,9 +282,7 @@ fn check_sheet(pdf: &Path, paper: (f64, f64), boxes: usize, dir: &Path) -> Readi
 #[test]
 #[ignore = "needs poppler-utils (.ci/run installs it)"]
 fn hers_19_boxes_on_a4_and_letter() {
-    if !poppler_present() {
-        return;
-    }
+    require_poppler();
     let dir = scratch("her");
     for (paper, size) in [("a4", A4), ("letter", LETTER)] {
         let pdf = dir.join(format!("her-{paper}.pdf"));
@@ -338,9 +336,7 @@ fn hers_19_boxes_on_a4_and_letter() {
 #[test]
 #[ignore = "needs poppler-utils (.ci/run installs it)"]
 fn menaces_304_boxes_and_michies_rule() {
-    if !poppler_present() {
-        return;
-    }
+    require_poppler();
     let dir = scratch("menace");
     let pdf = dir.join("menace.pdf");
     let out = menace(&["boxes", "tictactoe", "--pdf", pdf.to_str().unwrap()]);
@@ -376,9 +372,7 @@ fn menaces_304_boxes_and_michies_rule() {
 #[test]
 #[ignore = "needs poppler-utils (.ci/run installs it)"]
 fn no_sheet_has_a_near_empty_page() {
-    if !poppler_present() {
-        return;
-    }
+    require_poppler();
     let dir = scratch("near-empty");
     for (game, boxes) in [("tictactoe", 304), ("hexapawn", 19)] {
         let state = dir.join(format!("{game}.json"));
@@ -456,9 +450,7 @@ fn svg_pages_in_millimetres() {
 #[test]
 #[ignore = "needs poppler-utils (.ci/run installs it)"]
 fn the_page_downloads_its_machines_labels() {
-    if !poppler_present() {
-        return;
-    }
+    require_poppler();
     let addr: SocketAddr = "127.0.0.1:0".parse().unwrap();
     let running = start(addr, Config::default()).expect("start the server");
     let base = format!("http://{}", running.addr);
