@@ -100,6 +100,6 @@ pub use games::hex::Hex;
 pub use games::hexapawn::Hexapawn;
 pub use games::minihexchess::MiniHexchess;
 pub use games::tictactoe::TicTacToe;
-pub use memory::keep_freed_memory;
+pub use memory::{give_back_freed_memory, keep_freed_memory};
 pub use registry::{parse_spec, AnyGame, SpecError};
 pub use search::{PositionSolver, SearchLimits};

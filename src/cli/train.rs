@@ -149,6 +149,11 @@ fn train<G: Game>(
         &mut |n| shown.set_position(n as u64),
     );
     spinner.finish_and_clear();
+    // Without a compiled table no large list is built and freed to be
+    // reused: what would be kept is only the old copies of growing maps.
+    if !trainer.is_compiled() {
+        menace::give_back_freed_memory();
+    }
     let bar = games_bar(args.games);
     // Running totals only: memory stays flat however many games. With
     // --json each game's record is streamed out as one line.
