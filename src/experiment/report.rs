@@ -18,7 +18,7 @@ use crate::fsutil::{create_dir, write_atomic, FileError};
 use crate::machine::settings::EmptyBox;
 use crate::machine::{GameResult, Machine};
 use crate::training::exact::Expected;
-use crate::training::lifetime::{life_against, Life, LifeError, LifeLimits};
+use crate::training::lifetime::{life_against, only_takes_beads, Life, LifeError, LifeLimits};
 use crate::training::trainer::{ExactPair, Tally, LEARNED_MIN_GAMES};
 
 /// What [`write_outputs`] wrote: the files, and per arm the band of its
@@ -356,8 +356,12 @@ const LIFE_CURVE_GAMES: u64 = 100_000;
 
 /// The exact learning life of an arm's fresh machine against its opponent,
 /// where it applies (a scheme that only takes beads away, a random or
-/// perfect opponent); `None` elsewhere.
+/// perfect opponent); `None` elsewhere, so that the summary of an arm under
+/// Michie's scheme has no `exact_life`.
 fn arm_life(exp: &Experiment, arm: &Arm) -> Option<Result<Life, LifeError>> {
+    if !only_takes_beads(&arm.settings) {
+        return None;
+    }
     let games = usize::try_from(exp.games.min(LIFE_CURVE_GAMES)).unwrap_or(0);
     let limits = LifeLimits {
         states: 500_000,

@@ -273,6 +273,78 @@ fn usage_errors_exit_2() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("playing White in hexapawn:4x4"));
 }
 
+/// `train` gives exact learning where the scheme only takes beads away and
+/// says why not where it adds them (Michie's, or Gardner's with empty
+/// boxes restocked), against a random or a perfect opponent; against a
+/// search it says nothing, as no exact value is known of its moves.
+#[test]
+fn train_says_why_a_scheme_that_adds_beads_has_no_exact_learning() {
+    let lines = |args: &[&str]| -> Vec<String> {
+        let o = menace(args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        stdout(&o)
+            .lines()
+            .filter(|l| l.starts_with("exact learning"))
+            .map(String::from)
+            .collect()
+    };
+    let her = lines(&["train", "hexapawn", "--games", "10"]);
+    assert!(
+        her[0].starts_with("exact learning against random: ") && her[0].contains("over the 19648 machines"),
+        "{her:?}"
+    );
+    for (args, scheme) in [
+        (
+            &["train", "tictactoe", "--games", "10"][..],
+            "reinforcement michie (empty box resign)",
+        ),
+        (
+            &[
+                "train",
+                "hexapawn",
+                "--preset",
+                "michie",
+                "--opponent",
+                "perfect",
+                "--games",
+                "10",
+            ][..],
+            "reinforcement michie (empty box resign)",
+        ),
+        (
+            &[
+                "train",
+                "hexapawn",
+                "--empty-box",
+                "restock",
+                "--opponent",
+                "perfect:0.5",
+                "--games",
+                "10",
+            ][..],
+            "reinforcement gardner (empty box restock)",
+        ),
+    ] {
+        let said = lines(args);
+        assert_eq!(said.len(), 1, "{args:?}: {said:?}");
+        assert!(
+            said[0].contains(&format!("not computed: under {scheme} a machine can gain beads")),
+            "{args:?}: {said:?}"
+        );
+    }
+    assert!(lines(&[
+        "train",
+        "hexapawn",
+        "--preset",
+        "michie",
+        "--opponent",
+        "mcts:10",
+        "--games",
+        "10"
+    ])
+    .is_empty());
+}
+
 #[test]
 fn train_is_deterministic_and_summarises() {
     let args = [

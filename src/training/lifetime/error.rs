@@ -5,7 +5,7 @@
 pub enum LifeError {
     /// The scheme adds beads (or refills a box): the machines it can become
     /// are not a finite graph that only goes down.
-    #[error("{0}: a machine under it can gain beads, so the machines it can become are not finite; exact learning is for schemes that only take beads away (Gardner's rule)")]
+    #[error("under {0} a machine can gain beads, so the machines it can become are not finite; exact learning is for schemes that only take beads away (Gardner's rule)")]
     AddsBeads(String),
     /// More machines than the state budget.
     #[error("more than {0} distinct machines (bead counts) reachable: over the state budget")]

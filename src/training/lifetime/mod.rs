@@ -132,12 +132,8 @@ pub fn life_reporting<G: Game>(
     progress: &mut dyn FnMut(usize),
 ) -> Result<Life, LifeError> {
     let settings = machine.settings();
-    let r = settings.reinforcement;
-    if !only_takes_beads(settings) {
-        return Err(LifeError::AddsBeads(format!(
-            "reinforcement {r}, empty box {}",
-            settings.empty_box
-        )));
+    if let Some(adds) = adds_beads(settings) {
+        return Err(adds);
     }
     // Every position of the game may be met: within the exact evaluation's bound.
     let bound = crate::search::solver::memory_bounded::<G::Position>(EXACT_LIMIT);
@@ -479,10 +475,22 @@ pub fn only_takes_beads(settings: &MachineSettings) -> bool {
     r.win <= 0 && r.draw <= 0 && r.loss <= 0 && settings.empty_box != EmptyBox::Restock
 }
 
-/// [`life`] against the opponent `spec` names: `None` where exact learning
-/// does not apply (a scheme that adds beads, or an opponent other than a
-/// random, a perfect or a mix of the two, `perfect:P`), so that a caller
-/// says nothing unasked.
+/// Why a machine under `settings` has no exact learning life, where its
+/// scheme adds beads.
+fn adds_beads(settings: &MachineSettings) -> Option<LifeError> {
+    (!only_takes_beads(settings)).then(|| {
+        LifeError::AddsBeads(format!(
+            "reinforcement {} (empty box {})",
+            settings.reinforcement, settings.empty_box
+        ))
+    })
+}
+
+/// [`life`] against the opponent `spec` names: `None` where the opponent
+/// is other than a random, a perfect or a mix of the two (`perfect:P`),
+/// whose moves exact learning cannot know, so that a caller says nothing
+/// unasked; against those, a scheme that adds beads is the error that
+/// says so.
 pub fn life_against<G: Game>(
     machine: &Machine<G>,
     spec: &OpponentSpec,
@@ -490,8 +498,11 @@ pub fn life_against<G: Game>(
     limits: LifeLimits,
     progress: &mut dyn FnMut(usize),
 ) -> Option<Result<Life, LifeError>> {
-    if !only_takes_beads(machine.settings()) {
+    if !matches!(spec, OpponentSpec::Random | OpponentSpec::Perfect(_)) {
         return None;
+    }
+    if let Some(adds) = adds_beads(machine.settings()) {
+        return Some(Err(adds));
     }
     match spec {
         // `perfect:0` never plays a best move: random, with no game to solve.
