@@ -149,8 +149,8 @@ fn train<G: Game>(
         &mut |n| shown.set_position(n as u64),
     );
     spinner.finish_and_clear();
-    // Without a compiled table no large list is built and freed to be
-    // reused: what would be kept is only the old copies of growing maps.
+    // Without a compiled table, what freed memory kept would hold is
+    // mostly the old copies of the boxes' map as it grows, never reused.
     if !trainer.is_compiled() {
         menace::give_back_freed_memory();
     }

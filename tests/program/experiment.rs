@@ -80,6 +80,16 @@ fn thread_count_does_not_change_a_byte() {
     // The summary's totals agree with the curves: the last cumulative
     // wins − losses is the mean of (wins − losses) over seeds.
     let summary: serde_json::Value = serde_json::from_slice(&std::fs::read(one.join("summary.json")).unwrap()).unwrap();
+    // Exact learning for Gardner's rule against random play; none for
+    // Michie's scheme (it adds beads) nor against a second machine.
+    assert_eq!(summary["arms"][0]["exact_life"]["machines"], 19648);
+    for arm in [1, 2] {
+        assert!(
+            summary["arms"][arm].get("exact_life").is_none(),
+            "{}",
+            summary["arms"][arm]
+        );
+    }
     let arm = &summary["arms"][0];
     let wml = arm["wins"]["mean"].as_f64().unwrap() - arm["losses"]["mean"].as_f64().unwrap();
     let last = csv.lines().nth(30).unwrap();
