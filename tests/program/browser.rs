@@ -1190,15 +1190,7 @@ fn watch_mode_shows_one_game_at_a_time() {
         );
         for (status, history) in &frames {
             // "HER plays a2 (move 2 of the game)." beside "Moves: b2 a2".
-            let ply: usize = status
-                .split("(move ")
-                .nth(1)
-                .unwrap()
-                .split(' ')
-                .next()
-                .unwrap()
-                .parse()
-                .unwrap();
+            let ply = common::move_number(status);
             let mv = status.split(" plays ").nth(1).unwrap().split(' ').next().unwrap();
             let moves: Vec<&str> = history.trim_start_matches("Moves: ").split(' ').collect();
             assert_eq!(moves.len(), ply, "{status} beside {history}");

@@ -1744,17 +1744,7 @@ fn a_watched_game_names_its_changes_as_the_moves_played_and_no_game_is_dropped_u
         assert_eq!(changes.len(), drawn.len(), "{changes:?}");
         for c in changes {
             let d = drawn.iter().find(|d| d["box"] == c["box"]).unwrap();
-            let ply: usize = c["moment"]
-                .as_str()
-                .unwrap()
-                .split("(move ")
-                .nth(1)
-                .unwrap()
-                .split(' ')
-                .next()
-                .unwrap()
-                .parse()
-                .unwrap();
+            let ply = common::move_number(c["moment"].as_str().unwrap());
             assert_eq!(c["move"], history[ply - 1], "{c}");
             assert_eq!(c["move"], d["move"]);
             assert_eq!(c["moment"], d["moment"]);
