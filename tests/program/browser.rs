@@ -169,10 +169,13 @@ impl Page {
              const frame = () => {{ if (ok()) {{ seen.disconnect(); done(true); }} else requestAnimationFrame(frame); }};
              requestAnimationFrame(frame);"
         );
-        self.c
-            .execute_async(&script, vec![])
-            .await
-            .unwrap_or_else(|e| panic!("waiting until {cond}: {e}"));
+        if let Err(e) = self.c.execute_async(&script, vec![]).await {
+            // What the page said and showed then, to tell why.
+            let shown = self
+                .js("return ['message', 'status', 'progress-text'].map(id => id + ': ' + (document.getElementById(id)?.textContent ?? ''))")
+                .await;
+            panic!("waiting until {cond}: {e}; the page showed {shown}");
+        }
     }
 
     async fn text(&self, css: &str) -> String {

@@ -598,7 +598,18 @@ async function poll() {
   polling = true;
   try {
     for (;;) {
-      const c = await api("GET", at("/curves"));
+      let c;
+      try {
+        c = await api("GET", at("/curves"));
+      } catch (e) {
+        if (e.status === 404) throw e;
+        // One answer lost (a dropped connection, a server too busy to
+        // answer): the run goes on, so the page asks again rather than
+        // stop following it.
+        say(e.message);
+        await pause(1000);
+        continue;
+      }
       renderCurves(c);
       renderTraining({ ...view.training, ...c.training, opponent: view.training.opponent });
       $("games-played").textContent = plain(c.games_played);
