@@ -178,6 +178,15 @@ impl Page {
         }
     }
 
+    /// The page's text as it is shown (hidden parts left out, line breaks as laid out).
+    async fn shown_text(&self) -> String {
+        self.js("return document.body.innerText")
+            .await
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
     async fn text(&self, css: &str) -> String {
         let script = format!("const e = document.querySelector({css:?}); return e ? e.textContent : '';");
         self.js(&script).await.as_str().unwrap_or_default().to_string()
@@ -1016,12 +1025,7 @@ fn counters_follow_training_and_a_new_machine_starts_clean() {
         b.screenshot(&shots.join("stopped-1280.png")).await;
         eprintln!("screenshots in {}", shots.display());
         // Nothing wraps at a thousands separator, and none is a breaking space.
-        let text = b
-            .js("return document.body.innerText")
-            .await
-            .as_str()
-            .unwrap()
-            .to_string();
+        let text = b.shown_text().await;
         assert!(!text.contains('\u{2009}'), "a breaking thin space in: {text}");
         assert!(text.contains('\u{202F}'), "some number over 999 is shown");
 
@@ -1203,12 +1207,7 @@ fn watch_mode_shows_one_game_at_a_time() {
                 "{status}"
             );
         }
-        let page = b
-            .js("return document.body.innerText")
-            .await
-            .as_str()
-            .unwrap()
-            .to_string();
+        let page = b.shown_text().await;
         assert!(
             !page.contains("menace wins") && !page.contains("menace plays"),
             "{page}"
