@@ -1,10 +1,11 @@
 //! `menace`: matchbox learning machines (Michie's MENACE, Gardner's HER) and
-//! the games they learn.
+//! the games they learn, with their front ends: the `menace` command, the
+//! classroom page's server, learning-curve charts and printable labels.
 //!
-//! A machine is a set of matchboxes, one per position it may face, each
-//! holding beads of one colour per legal move; it moves by drawing a bead
-//! and learns by losing beads after a defeat (and, in Michie's scheme,
-//! gaining beads after a win or a draw). Here HER, Gardner's Hexapawn
+//! The engine is the `menace-core` crate (games, search, the machine,
+//! training, exact learning, experiments), which builds for any target, a
+//! browser's WebAssembly among them; this crate re-exports its modules, so
+//! `menace::machine` is `menace_core::machine`. Here HER, Gardner's Hexapawn
 //! Educable Robot, plays Black against a perfect White for 50 games; then
 //! her exact chance of losing to perfect play is worked out from her beads
 //! over the whole game tree:
@@ -30,76 +31,32 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! The `menace` command (feature `cli`) runs such machines from the command
-//! line and experiment files, and serves a classroom page; its guides are
-//! in the repository's `docs/` folder.
+//! What this crate adds to the core, each a feature (all on by default):
+//! - `charts` ([`charts`]): drawing learning-curve charts (plotters), the
+//!   chart writer an experiment's outputs use;
+//! - `web` ([`web`]): SVG pictures of boards and boxes, label sheets (PDF),
+//!   and the classroom page's server (axum, tokio);
+//! - `cli` (the `menace` binary, `src/cli/`; it brings `web` and `charts`):
+//!   clap, indicatif, anyhow, and the process's memory policy ([`memory`]).
 //!
-//! The layers, each using only those above it in this list:
-//! - [`game`]: the [`Game`] abstraction every game implements, with its symmetry group;
-//! - [`picture`]: how a game's board is drawn: cells, pieces, the cells a move joins;
-//! - [`games`]: the games, one file (or folder, with its own solver) each;
-//! - [`search`]: the exact solver and Monte Carlo tree search;
-//! - [`machine`]: the matchbox machine: settings, box sets, boxes, beads, reinforcement;
-//! - [`training`]: opponents, the match driver, the trainer, exact evaluation, state files;
-//! - [`registry`]: the one table of games, by spec string;
-//! - [`experiment`]: experiment files, the parallel runner, curves, summary, charts;
-//! - `web`: SVG pictures of boards and boxes, and the classroom web page's server.
-//!
-//! The command line (`src/cli/`, the binary) sits on top of them all. Beside
-//! them, used by any: `error`, `fsutil`, `memory` (cache and page hints),
-//! and `font` (the embedded font).
-//!
-//! Cargo features keep the front ends out of the core, so that the compiler
-//! refuses an arrow pointing up to them (the arrows within the core are
-//! checked by `tests/library/architecture.rs`):
-//! - no features: the core, every layer above but `web` and chart drawing;
-//!   it depends on neither clap, indicatif, axum, tokio nor plotters;
-//! - `charts`: drawing charts (`experiment::plot`, `experiment::charts::draw_charts`;
-//!   plotters); without it, an experiment writes its curves and summary only;
-//! - `web`: the `web` layer (axum, tokio);
-//! - `cli` (the binary; it brings `web` and `charts`): clap, indicatif, anyhow.
-//!
-//! All three are on by default.
+//! The compiler keeps the core from all of them (it is another crate), and
+//! `.ci/run` builds each feature alone, so that one front end cannot name
+//! another.
 
 #![warn(missing_docs)]
-// The name `with_game!` expands to, inside the library as outside it.
-extern crate self as menace;
 
-pub mod error;
+pub use menace_core::{
+    error, experiment, fsutil, game, game_table, games, machine, machine_spec, parse_spec, picture, prelude, registry,
+    search, symmetry, training, with_game, About, AnyGame, Boxes, Chessapawn, Game, Hex, Hexapawn, MiniHexchess,
+    MoveError, Notation, Outcome, Player, PositionError, PositionErrorKind, PositionSolver, Rules, SearchLimits,
+    SpecError, Symmetric, TicTacToe,
+};
+
+#[cfg(feature = "charts")]
+pub mod charts;
 #[cfg(any(feature = "web", feature = "charts"))]
 pub mod font;
-pub mod fsutil;
-pub mod game;
-pub mod games;
-pub mod machine;
-mod memory;
-pub mod picture;
-/// The traits a game is made of, to bring their methods into scope at once:
-/// `use menace::prelude::*;`.
-pub mod prelude {
-    pub use crate::game::{About, Boxes, Game, GameSpec, Notation, Rules, Symmetric};
-    pub use crate::search::SearchLimits;
-    pub use crate::symmetry::Symmetry;
-}
-// `#[macro_use]`: `with_game!` for the layers after the registry (the web server).
-#[macro_use]
-pub mod registry;
-// After the registry: experiments run each arm on its own game through `with_game!`.
-pub mod experiment;
-pub mod search;
-pub mod symmetry;
-pub mod training;
+#[cfg(feature = "cli")]
+pub mod memory;
 #[cfg(feature = "web")]
 pub mod web;
-
-pub use game::{
-    About, Boxes, Game, MoveError, Notation, Outcome, Player, PositionError, PositionErrorKind, Rules, Symmetric,
-};
-pub use games::chessapawn::Chessapawn;
-pub use games::hex::Hex;
-pub use games::hexapawn::Hexapawn;
-pub use games::minihexchess::MiniHexchess;
-pub use games::tictactoe::TicTacToe;
-pub use memory::{give_back_freed_memory, keep_freed_memory};
-pub use registry::{parse_spec, AnyGame, SpecError};
-pub use search::{PositionSolver, SearchLimits};

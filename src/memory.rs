@@ -1,65 +1,49 @@
-//! Hints to the processor, the kernel and the allocator about memory a
-//! search is about to use: loading a cache line ahead of a lookup, huge
-//! pages under a large table, freed memory kept for the next table. Hints
-//! only: a program that ignores them computes the same.
+//! The program's memory policy, which is a process's business and not the
+//! engine's: Linux's page advice under the core's large tables (huge pages,
+//! pages faulted in at once), and glibc's thresholds for giving freed
+//! memory back.
 
-/// Start loading the cache line holding `item`, so that reading it soon
-/// after does not wait for memory: lookups whose keys are known together
-/// overlap their loads.
-#[inline]
-pub(crate) fn prefetch<T>(item: &T) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        // SAFETY: a prefetch neither reads into the program nor faults,
-        // and the address is that of a live reference anyway.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>((item as *const T).cast::<i8>()) }
+use menace_core::memory::PageAdvisor;
+
+/// Linux's `madvise`, for the core's tables.
+struct Madvise;
+
+impl PageAdvisor for Madvise {
+    fn huge_pages(&self, start: *const u8, bytes: usize) {
+        #[cfg(target_os = "linux")]
+        advise(start, bytes, 2 << 20, libc::MADV_HUGEPAGE);
+        #[cfg(not(target_os = "linux"))]
+        let _ = (start, bytes);
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = item;
+
+    fn populate(&self, start: *const u8, bytes: usize) {
+        #[cfg(target_os = "linux")]
+        advise(start, bytes, 1 << 20, libc::MADV_POPULATE_WRITE);
+        #[cfg(not(target_os = "linux"))]
+        let _ = (start, bytes);
+    }
 }
 
-/// Ask Linux for huge pages under all of `v`'s allocation (its capacity,
-/// rounded inwards to whole pages), where it is large enough for one (2
-/// MiB): a lookup anywhere in a table of many megabytes then misses the
-/// TLB far less. Pages already touched keep their size, so advise a table
-/// before filling it.
-pub(crate) fn advise_huge_pages<T>(v: &Vec<T>) {
-    #[cfg(target_os = "linux")]
-    advise(v, 2 << 20, libc::MADV_HUGEPAGE);
-    #[cfg(not(target_os = "linux"))]
-    let _ = v;
+/// Install Linux's page advice under the core's large tables.
+pub fn advise_pages() {
+    menace_core::memory::set_page_advisor(&Madvise);
 }
 
-/// Ask Linux to back all of `v`'s allocation (its capacity, rounded
-/// inwards to whole pages) with memory now, in one call, where it is a
-/// megabyte or more: a table about to be filled at random otherwise takes
-/// a fault on each page, two where a lookup reads the page before the
-/// first write to it (the zero page, then a copy). Call it on a table just
-/// made, before it is filled.
-pub(crate) fn populate<T>(v: &Vec<T>) {
-    #[cfg(target_os = "linux")]
-    advise(v, 1 << 20, libc::MADV_POPULATE_WRITE);
-    #[cfg(not(target_os = "linux"))]
-    let _ = v;
-}
-
-/// `madvise(advice)` on the whole pages within `v`'s allocation, where it
-/// holds at least `least` bytes.
+/// `madvise(advice)` on the whole pages within the `bytes` bytes at `at`,
+/// where they are at least `least` bytes.
 #[cfg(target_os = "linux")]
-fn advise<T>(v: &Vec<T>, least: usize, advice: libc::c_int) {
-    let bytes = v.capacity() * std::mem::size_of::<T>();
+fn advise(at: *const u8, bytes: usize, least: usize, advice: libc::c_int) {
     // SAFETY: sysconf only reads a system setting.
     let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(0);
     if bytes < least || !page.is_power_of_two() {
         return;
     }
-    let at = v.as_ptr() as usize;
+    let at = at as usize;
     let first = (at + page - 1) & !(page - 1);
     let len = (at + bytes).saturating_sub(first) & !(page - 1);
     if len > 0 {
         // SAFETY: the advice (huge pages, or faulting pages in) covers only
-        // whole pages within this Vec's own allocation and keeps their
+        // whole pages within the caller's live allocation and keeps their
         // contents; a kernel without it refuses, and nothing changes.
         unsafe {
             libc::madvise(first as *mut libc::c_void, len, advice);

@@ -2,9 +2,10 @@
 
 use clap::Args;
 
+use menace::game::MachinePreset;
 use menace::machine::boxes::BoxSet;
 use menace::machine::settings::{BeadSchedule, BoxMode, EmptyBox, MachineSettings, Reinforcement};
-use menace::registry::default_settings;
+use menace::machine_spec::MachineSpec;
 use menace::AnyGame;
 
 #[derive(Args, Clone, Debug)]
@@ -33,41 +34,30 @@ pub struct MachineArgs {
 }
 
 impl MachineArgs {
+    /// The machine these options describe.
+    pub fn spec(&self) -> anyhow::Result<MachineSpec> {
+        let preset = match self.preset.as_deref() {
+            None => None,
+            Some(name) => Some(MachinePreset::parse(name).map_err(super::args::usage)?),
+        };
+        Ok(MachineSpec {
+            preset,
+            beads: self.beads.clone(),
+            reinforcement: self.reinforcement,
+            empty_box: self.empty_box,
+            box_set: self.box_set,
+            box_mode: self.box_mode,
+            symmetry: self.no_symmetry.then_some(false),
+        })
+    }
+
     /// Whether any machine option was given.
     pub fn any(&self) -> bool {
-        self.preset.is_some()
-            || self.beads.is_some()
-            || self.reinforcement.is_some()
-            || self.empty_box.is_some()
-            || self.box_set.is_some()
-            || self.box_mode.is_some()
-            || self.no_symmetry
+        self.spec().map_or(true, |s| s.is_given())
     }
 
     /// The settings these options describe for `game`.
     pub fn settings(&self, game: &AnyGame) -> anyhow::Result<MachineSettings> {
-        let mut s = match self.preset.as_deref() {
-            None => default_settings(game),
-            Some(name) => MachineSettings::preset(name).map_err(super::args::usage)?,
-        };
-        if let Some(b) = &self.beads {
-            s.beads = b.clone();
-        }
-        if let Some(r) = self.reinforcement {
-            s.reinforcement = r;
-        }
-        if let Some(e) = self.empty_box {
-            s.empty_box = e;
-        }
-        if let Some(b) = self.box_set {
-            s.box_set = b;
-        }
-        if let Some(m) = self.box_mode {
-            s.box_mode = m;
-        }
-        if self.no_symmetry {
-            s.symmetry = false;
-        }
-        Ok(s)
+        Ok(self.spec()?.resolve(game))
     }
 }

@@ -8,6 +8,7 @@ use clap::Args;
 
 use std::borrow::Cow;
 
+use menace::charts::Plotters;
 use menace::experiment::report::write_outputs_with;
 use menace::experiment::units;
 
@@ -40,8 +41,8 @@ pub fn run(args: MergeArgs) -> anyhow::Result<()> {
         exp.games,
         shards.len()
     );
-    let written =
-        write_outputs_with(exp, &args.out, &mut |a| Ok(Cow::Owned(merged.arm(a)?))).map_err(|e| anyhow!(e))?;
+    let written = write_outputs_with(exp, &args.out, &Plotters, &mut |a| Ok(Cow::Owned(merged.arm(a)?)))
+        .map_err(|e| anyhow!(e))?;
     super::run::report(exp, &written)?;
     Ok(())
 }

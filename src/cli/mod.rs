@@ -73,10 +73,11 @@ enum Command {
 /// Parse the command line and run it.
 pub fn run() -> anyhow::Result<()> {
     let cli = Cli::parse();
+    menace::memory::advise_pages();
     // Every command but the server builds what it needs and ends: freed
     // memory is better kept for its next table than handed back.
     if !matches!(cli.command, Command::Serve(_)) {
-        menace::keep_freed_memory();
+        menace::memory::keep_freed_memory();
     }
     match cli.command {
         Command::Solve(args) => solve::run(args),

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use anyhow::anyhow;
 use clap::Args;
 
+use menace::charts::draw_from_curves;
 use menace::experiment::charts::{CHARTS, DEFAULT_CHARTS};
-use menace::experiment::report::draw_from_curves;
 
 #[derive(Args)]
 pub struct PlotArgs {

@@ -7,6 +7,7 @@ use std::time::Instant;
 use anyhow::anyhow;
 use clap::Args;
 
+use menace::charts::Plotters;
 use menace::experiment::report::{write_outputs, Written};
 use menace::experiment::units::{self, all_units, Shard};
 use menace::experiment::Experiment;
@@ -203,7 +204,7 @@ fn run_experiment(
         return Ok(());
     }
     let results = units::assemble(exp, done)?;
-    let written = write_outputs(exp, results, out).map_err(|e| anyhow!(e))?;
+    let written = write_outputs(exp, results, out, &Plotters).map_err(|e| anyhow!(e))?;
     units::clear(out);
     report(exp, &written)?;
     Ok(())

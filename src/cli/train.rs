@@ -152,7 +152,7 @@ fn train<G: Game>(
     // Without a compiled table, what freed memory kept would hold is
     // mostly the old copies of the boxes' map as it grows, never reused.
     if !trainer.is_compiled() {
-        menace::give_back_freed_memory();
+        menace::memory::give_back_freed_memory();
     }
     let bar = games_bar(args.games);
     // Running totals only: memory stays flat however many games. With

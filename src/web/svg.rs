@@ -4,8 +4,8 @@
 
 use std::fmt::Write;
 
-use crate::game::Player;
-use crate::picture::{Board, CellShape, Look, MoveCells, Picture};
+use menace_core::game::Player;
+use menace_core::picture::{Board, CellShape, Look, MoveCells, Picture};
 
 /// The bead colours a person tells apart across a room: ten of the basic
 /// colour words, each pair at least 20 apart in CIEDE2000 (the closest, red
@@ -214,7 +214,13 @@ pub fn board_size(board: &Board, unit: f64) -> (f64, f64) {
 
 /// The board, its pieces and the options' marks as an SVG group in pixels,
 /// its top left corner at (`left`, `top`).
-pub fn board_group(board: &Board, pieces: &[crate::picture::Piece], options: &Options, left: f64, top: f64) -> String {
+pub fn board_group(
+    board: &Board,
+    pieces: &[menace_core::picture::Piece],
+    options: &Options,
+    left: f64,
+    top: f64,
+) -> String {
     let u = options.unit;
     let (x0, y0, x1, y1) = extent(board);
     let turned = options.turned;
@@ -320,7 +326,7 @@ pub fn board_group(board: &Board, pieces: &[crate::picture::Piece], options: &Op
     out
 }
 
-fn piece(board: &Board, p: &crate::picture::Piece, x: f64, y: f64, u: f64) -> String {
+fn piece(board: &Board, p: &menace_core::picture::Piece, x: f64, y: f64, u: f64) -> String {
     let fill = board.colours[p.owner.index()];
     let ink = if is_light(fill) { "#222" } else { "#fafafa" };
     let stroke = if p.marked { "#f2b705" } else { "#222" };

@@ -1,13 +1,16 @@
 //! The arrows between source files point one way: no file imports, directly
-//! or through others, a file that imports it. That holds in both crates of
-//! `src/`: the library (`lib.rs` and its modules) and the `menace` command
-//! (`main.rs` and `cli/`). The same holds one level up, between the
-//! library's layers (`game`, `games`, `search`, `machine`, `training`,
-//! `registry`, `experiment`).
+//! or through others, a file that imports it. That holds in each of the
+//! three crates: the core (`crates/menace-core/src/`), the `menace` library
+//! (`src/lib.rs` and its modules) and the `menace` command (`main.rs` and
+//! `cli/`). The same holds one level up, between the core's layers (`game`,
+//! `games`, `search`, `machine`, `training`, `registry`, `machine_spec`,
+//! `experiment`), and no file of the core names what its `lib.rs`
+//! re-exports (an arrow up to the root, which names every layer).
 //!
-//! The compiler keeps the core from the front ends (the `web`, `charts` and
-//! `cli` features: `.ci/run` checks the library without them and with each
-//! alone); this test keeps the arrows within each crate, where cargo cannot.
+//! The compiler keeps the core from the front ends (another crate), and the
+//! front ends from each other (the `web`, `charts` and `cli` features:
+//! `.ci/run` builds each alone); this test keeps the arrows within each
+//! crate, where cargo cannot.
 //!
 //! `cargo test --release --test architecture -- --nocapture` prints the arrows.
 //!
@@ -233,6 +236,9 @@ fn read_tree(chars: &[char], mut i: usize, mut path: Vec<String>, out: &mut Vec<
         }
         if i > start {
             path.push(chars[start..i].iter().collect());
+        } else if chars.get(i) == Some(&'*') {
+            // A glob (`a::{b::*, c}`): the path so far.
+            i += 1;
         }
         if chars[i..].iter().take(2).collect::<String>() == "::" {
             i += 2;
@@ -250,12 +256,17 @@ fn resolve<'a>(path: &[String], modules: &'a BTreeMap<Vec<String>, String>) -> O
 }
 
 fn graph(root: &Path, files: &[PathBuf]) -> BTreeMap<String, BTreeSet<String>> {
+    // Files are named from the workspace: `src/...` or `crates/menace-core/src/...`.
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let shown = root
+        .strip_prefix(workspace)
+        .map_or(PathBuf::from("src"), Path::to_path_buf);
     let sources: Vec<Source> = files
         .iter()
         .map(|p| {
             let rel = p.strip_prefix(root).expect("under root");
             Source {
-                file: format!("src/{}", rel.display()),
+                file: format!("{}/{}", shown.display(), rel.display()),
                 module: module_of(rel),
                 text: fs::read_to_string(p).expect("read source"),
             }
@@ -329,18 +340,35 @@ fn find_cycle(edges: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>>
     None
 }
 
-/// The files of `src/` in one crate: the library (`lib.rs` and every module
-/// but `cli/`) or the command (`main.rs` and `cli/`).
-fn crate_files(command: bool) -> (PathBuf, Vec<PathBuf>) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+/// The crates whose files are checked.
+#[derive(Clone, Copy, PartialEq)]
+enum Crate {
+    /// `crates/menace-core/src/`.
+    Core,
+    /// The `menace` library: `src/lib.rs` and every module but `cli/`.
+    Library,
+    /// The `menace` command: `src/main.rs` and `cli/`.
+    Command,
+}
+
+/// The root folder and the files of one crate.
+fn crate_files(which: Crate) -> (PathBuf, Vec<PathBuf>) {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = match which {
+        Crate::Core => workspace.join("crates/menace-core/src"),
+        Crate::Library | Crate::Command => workspace.join("src"),
+    };
     let mut files = Vec::new();
     collect(&root, &mut files);
-    files.retain(|p| (p.starts_with(root.join("cli")) || p == &root.join("main.rs")) == command);
+    if which != Crate::Core {
+        let command = which == Crate::Command;
+        files.retain(|p| (p.starts_with(root.join("cli")) || p == &root.join("main.rs")) == command);
+    }
     (root, files)
 }
 
-fn library_files() -> (PathBuf, Vec<PathBuf>) {
-    crate_files(false)
+fn core_files() -> (PathBuf, Vec<PathBuf>) {
+    crate_files(Crate::Core)
 }
 
 /// The arrows of one crate, printed.
@@ -353,9 +381,11 @@ fn print_arrows(edges: &BTreeMap<String, BTreeSet<String>>, root_file: &str) {
     }
 }
 
-/// The layer a library file belongs to: its top-level module.
+/// The layer a core file belongs to: its top-level module.
 fn layer(file: &str) -> String {
-    let rest = file.trim_start_matches("src/");
+    let rest = file
+        .trim_start_matches("crates/menace-core/")
+        .trim_start_matches("src/");
     rest.split('/')
         .next()
         .unwrap_or(rest)
@@ -364,17 +394,39 @@ fn layer(file: &str) -> String {
 }
 
 #[test]
-fn no_import_cycles_between_library_files() {
-    let (root, files) = library_files();
+fn no_import_cycles_between_core_files() {
+    let (root, files) = core_files();
     let edges = graph(&root, &files);
-    print_arrows(&edges, "src/lib.rs");
+    print_arrows(&edges, "crates/menace-core/src/lib.rs");
     // lib.rs declares and re-exports every layer; any file naming it would close a cycle.
     assert_eq!(find_cycle(&edges), None, "an import cycle between files");
 }
 
 #[test]
+fn no_core_file_names_what_the_root_re_exports() {
+    // `crate::Rules` instead of `crate::game::Rules`: an arrow up to lib.rs,
+    // which names every layer, and so a cycle the layers cannot see.
+    let (root, files) = core_files();
+    let edges = graph(&root, &files);
+    let up: Vec<&String> = edges
+        .iter()
+        .filter(|(_, to)| to.contains("crates/menace-core/src/lib.rs"))
+        .map(|(from, _)| from)
+        .collect();
+    assert!(up.is_empty(), "files naming the core's root: {up:?}");
+}
+
+#[test]
+fn no_import_cycles_between_library_files() {
+    let (root, files) = crate_files(Crate::Library);
+    let edges = graph(&root, &files);
+    print_arrows(&edges, "src/lib.rs");
+    assert_eq!(find_cycle(&edges), None, "an import cycle between files of the library");
+}
+
+#[test]
 fn no_import_cycles_between_command_files() {
-    let (root, files) = crate_files(true);
+    let (root, files) = crate_files(Crate::Command);
     assert!(files.iter().any(|f| f.ends_with("main.rs")) && files.len() > 10);
     let edges = graph(&root, &files);
     print_arrows(&edges, "");
@@ -384,21 +436,24 @@ fn no_import_cycles_between_command_files() {
 
 #[test]
 fn every_source_file_is_checked() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut all = Vec::new();
-    collect(&root, &mut all);
-    let (_, library) = crate_files(false);
-    let (_, command) = crate_files(true);
-    assert_eq!(library.len() + command.len(), all.len());
+    collect(&workspace.join("src"), &mut all);
+    collect(&workspace.join("crates/menace-core/src"), &mut all);
+    let checked: usize = [Crate::Core, Crate::Library, Crate::Command]
+        .into_iter()
+        .map(|c| crate_files(c).1.len())
+        .sum();
+    assert_eq!(checked, all.len());
 }
 
 #[test]
 fn layers_point_one_way() {
-    let (root, files) = library_files();
+    let (root, files) = core_files();
     let edges = graph(&root, &files);
     let mut layers: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for (from, to) in &edges {
-        if from == "src/lib.rs" {
+        if from == "crates/menace-core/src/lib.rs" {
             continue;
         }
         let entry = layers.entry(layer(from)).or_default();
@@ -411,7 +466,7 @@ fn layers_point_one_way() {
     assert_eq!(find_cycle(&layers), None, "an import cycle between layers");
     // A game knows nothing of learners, experiments or the registry.
     for low in ["game", "games", "search"] {
-        for high in ["machine", "training", "registry", "experiment"] {
+        for high in ["machine", "training", "registry", "machine_spec", "experiment"] {
             assert!(
                 !layers.get(low).is_some_and(|t| t.contains(high)),
                 "{low} must not use {high}"
@@ -451,6 +506,8 @@ fn the_lexer_leaves_out_comments_and_literals() {
     assert_eq!(code.lines().count(), 4);
     assert!(code.contains('d') && !code.contains('z') && !code.contains('p'));
     assert_eq!(paths("my_crate::x::y(); use crate::k;"), ["k"]);
+    // A glob inside a group ends its path and the group goes on.
+    assert_eq!(paths("use crate::a::{b::*, c};"), ["a::b", "a::c"]);
 }
 
 #[test]
@@ -533,4 +590,42 @@ fn the_checker_finds_a_parent_and_child_naming_each_other() {
     );
     assert_eq!(cycle(true), None);
     let _ = fs::remove_dir_all(&dir);
+}
+
+/// The lines of every file under `dir` whose name ends in one of `ext`.
+fn line_counts(dir: &Path, ext: &[&str], out: &mut Vec<(PathBuf, usize)>) {
+    for entry in fs::read_dir(dir).expect("a folder").flatten() {
+        let p = entry.path();
+        if p.is_dir() {
+            line_counts(&p, ext, out);
+        } else if p.extension().is_some_and(|e| ext.iter().any(|x| e == *x)) {
+            let lines = fs::read_to_string(&p).expect("a source file").lines().count();
+            out.push((p, lines));
+        }
+    }
+}
+
+#[test]
+fn every_file_stays_small_enough_to_read() {
+    // A source file (Rust or the page's script) at most 800 lines, a page
+    // module at most 500, a test file at most 1000.
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let over = |dirs: &[&str], ext: &[&str], most: usize| {
+        let mut files = Vec::new();
+        for d in dirs {
+            line_counts(&workspace.join(d), ext, &mut files);
+        }
+        assert!(files.len() > 5, "{dirs:?}: {} files", files.len());
+        files
+            .into_iter()
+            .filter(|(_, n)| *n > most)
+            .map(|(p, n)| format!("{} ({n} lines)", p.display()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        over(&["src", "crates/menace-core/src", "benches"], &["rs", "js"], 800),
+        Vec::<String>::new()
+    );
+    assert_eq!(over(&["src/web/page"], &["js"], 500), Vec::<String>::new());
+    assert_eq!(over(&["tests"], &["rs"], 1000), Vec::<String>::new());
 }

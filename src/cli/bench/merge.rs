@@ -4,6 +4,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 
+use menace::charts::Plotters;
 use menace::experiment::report::write_outputs_with;
 use menace::experiment::units::{self, all_units, Shard};
 
@@ -37,7 +38,9 @@ pub fn merge_row(seeds: usize) -> anyhow::Result<Row> {
     let out = scratch.path().join("merged");
     let t = Instant::now();
     let merged = units::merge(&dirs)?;
-    write_outputs_with(&merged.exp, &out, &mut |a| Ok(std::borrow::Cow::Owned(merged.arm(a)?)))?;
+    write_outputs_with(&merged.exp, &out, &Plotters, &mut |a| {
+        Ok(std::borrow::Cow::Owned(merged.arm(a)?))
+    })?;
     let seconds = t.elapsed().as_secs_f64();
     Ok(Row {
         what: format!("merge {} units from {SHARDS} shards, charts included", every.len()),

@@ -6,11 +6,11 @@ use std::fmt::Write;
 
 use super::paper::{mm, move_words, move_words_short, page_svg, scaled_board, text_at, LabelSize, Paper, Subject};
 use super::text::wrap;
-use crate::game::About;
-use crate::machine::settings::{EmptyBox, Reinforcement, Scope};
-use crate::picture::Picture;
-use crate::symmetry::Symmetry;
 use crate::web::svg::{board_size, n, BeadColour, Options};
+use menace_core::game::About;
+use menace_core::machine::settings::{EmptyBox, Reinforcement, Scope};
+use menace_core::picture::Picture;
+use menace_core::symmetry::Symmetry;
 
 const MARGIN: f64 = 18.0;
 const BODY_PT: f64 = 10.0;

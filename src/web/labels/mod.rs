@@ -15,12 +15,13 @@ mod paper;
 pub mod pdf;
 pub mod text;
 
+use menace_core::with_game;
 use std::fmt::Write;
 
-use crate::game::{Game, Player};
-use crate::machine::Machine;
-use crate::picture::{Board, Look, Picture};
 use crate::web::svg::{board_size, box_colours, n, BeadColour, Options};
+use menace_core::game::{Game, Player};
+use menace_core::machine::Machine;
+use menace_core::picture::{Board, Look, Picture};
 use paper::{mm, page_svg, scaled_board, text_at};
 pub use paper::{move_words, move_words_short, LabelError, LabelSize, Paper, Subject};
 use text::{fitted, width, MIN_PT};
@@ -87,11 +88,11 @@ pub fn label_number<G: Game>(machine: &Machine<G>, index: u32) -> u32 {
 /// writes it), on `paper`, labels of the default size: what the page's
 /// labels link downloads.
 pub fn pdf_of_state(text: &str, paper: Paper) -> Result<Vec<u8>, LabelError> {
-    let spec = crate::training::state::peek_game(text).map_err(|e| LabelError::Invalid(format!("state: {e}")))?;
-    let any = crate::registry::parse_spec(&spec).map_err(|e| LabelError::Invalid(format!("state: game: {e}")))?;
+    let spec = menace_core::training::state::peek_game(text).map_err(|e| LabelError::Invalid(format!("state: {e}")))?;
+    let any = menace_core::registry::parse_spec(&spec).map_err(|e| LabelError::Invalid(format!("state: game: {e}")))?;
     let name = any.machine_name();
     with_game!(any, g => {
-        let trainer = crate::training::state::from_json(&g, text).map_err(|e| LabelError::Invalid(format!("state: {e}")))?;
+        let trainer = menace_core::training::state::from_json(&g, text).map_err(|e| LabelError::Invalid(format!("state: {e}")))?;
         let subject = Subject {
             game: &g,
             machine: trainer.machine(),
@@ -576,7 +577,7 @@ mod tests {
 
     #[test]
     fn a_sheets_title_counts_in_words() {
-        let her = crate::Hexapawn::new(3, 3).unwrap();
+        let her = menace_core::Hexapawn::new(3, 3).unwrap();
         assert_eq!(
             sheet_title(&her, "HER", Player::Two, 19, Some(1)),
             "HER: 19 matchboxes for Black in hexapawn, after 1 game"

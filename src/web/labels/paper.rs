@@ -3,10 +3,10 @@
 //! helpers (millimetres, text, a page, a board) the labels and the
 //! instructions page both use.
 
-use crate::game::{Game, Player};
-use crate::machine::Machine;
-use crate::picture::Board;
 use crate::web::svg::{board_group, escape, game_move, n, Options};
+use menace_core::game::{Game, Player};
+use menace_core::machine::Machine;
+use menace_core::picture::Board;
 
 use super::text::MM_PER_PT;
 
@@ -199,7 +199,7 @@ const SCREEN_UNIT: f64 = 40.0;
 /// its top left corner at (`left`, `top`).
 pub(super) fn scaled_board(
     board: &Board,
-    pieces: &[crate::picture::Piece],
+    pieces: &[menace_core::picture::Piece],
     options: Options,
     left: f64,
     top: f64,

@@ -43,7 +43,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Param {
             Ok(Path(value)) => Ok(Param(value)),
             Err(e) => Err(ApiError::bad(format!(
                 "the path '{}' is not one this server knows: {}",
-                crate::error::shown(parts.uri.path()),
+                menace_core::error::shown(parts.uri.path()),
                 e.body_text()
             ))),
         }

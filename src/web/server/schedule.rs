@@ -10,13 +10,13 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::Semaphore;
 
-use crate::training::opponent::OpponentSpec;
 use crate::web::server::error::{ApiError, ErrorKind};
 use crate::web::server::shared::Shared;
 use crate::web::server::slot::{lock, Entry, Slot};
 use crate::web::server::store::panic_text;
 use crate::web::session::apart::{Made, Pending};
 use crate::web::session::error::SessionError;
+use menace_core::training::opponent::OpponentSpec;
 
 /// How long a training slice holds its session (then it lets go, and the
 /// next slice waits its turn on the training pool).

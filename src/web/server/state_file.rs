@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use crate::fsutil::{write_atomic, FileError};
 use crate::web::server::slot::lock;
+use menace_core::fsutil::{write_atomic, FileError};
 
 /// A file's identity and version, to tell whether something else changed it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

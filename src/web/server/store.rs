@@ -11,7 +11,6 @@ use std::time::Instant;
 use serde_json::{json, Value as Json};
 use tokio::sync::Notify;
 
-use crate::fsutil::read_regular_text;
 use crate::web::server::error::{ApiError, ErrorKind};
 use crate::web::server::shared::Shared;
 use crate::web::server::slot::{lock, Entry, Progress, Published, Slot};
@@ -19,6 +18,7 @@ use crate::web::session::apart::Signals;
 use crate::web::session::make::{load_session, new_session};
 use crate::web::session::requests::NewMachine;
 use crate::web::session::traits::Session;
+use menace_core::fsutil::read_regular_text;
 
 impl Shared {
     pub(super) fn entry(&self, id: &str) -> Result<Arc<Entry>, ApiError> {
@@ -33,7 +33,7 @@ impl Shared {
             ErrorKind::NotFound,
             format!(
                 "no session '{}': it may have expired after {} minutes unused; reload the page",
-                crate::error::shown(id),
+                menace_core::error::shown(id),
                 self.config.idle.as_secs() / 60
             ),
         )

@@ -10,8 +10,8 @@ use std::time::Instant;
 
 use serde_json::Value as Json;
 
-use crate::game::Game;
-use crate::training::driver::Thinking;
+use menace_core::game::Game;
+use menace_core::training::driver::Thinking;
 
 /// What a slice of training did.
 #[derive(Debug)]

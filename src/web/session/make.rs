@@ -1,17 +1,18 @@
 //! A session made fresh as a page asks, or from a state file's text.
 
-use crate::game::Game;
-use crate::machine::boxes::BoxSet;
-use crate::machine::settings::{BeadSchedule, EmptyBox, MachineSettings, Reinforcement};
-use crate::registry::{default_settings, default_side, machine_name, parse_spec, AnyGame, DEFAULT_SPEC};
-use crate::training::opponent::{Opponent, OpponentSpec};
-use crate::training::state;
-use crate::training::trainer::Trainer;
 use crate::web::session::error::{invalid, over_limit, SessionError};
 use crate::web::session::game::GameSession;
 use crate::web::session::limits::Limits;
 use crate::web::session::requests::NewMachine;
 use crate::web::session::traits::Session;
+use menace_core::game::Game;
+use menace_core::machine::settings::MachineSettings;
+use menace_core::machine_spec::MachineSpec;
+use menace_core::registry::{default_side, machine_name, parse_spec, AnyGame, DEFAULT_SPEC};
+use menace_core::training::opponent::{Opponent, OpponentSpec};
+use menace_core::training::state;
+use menace_core::training::trainer::Trainer;
+use menace_core::with_game;
 
 /// Make a fresh machine as asked.
 pub fn new_session(ask: &NewMachine, limits: Limits) -> Result<Box<dyn Session>, SessionError> {
@@ -61,31 +62,18 @@ pub fn load_session(text: &str, limits: Limits) -> Result<Box<dyn Session>, Sess
 }
 
 fn settings_for(any: &AnyGame, ask: &NewMachine) -> Result<MachineSettings, SessionError> {
-    let mut s = match ask.preset.as_deref() {
-        None | Some("") => default_settings(any),
-        Some(name) => {
-            let mut s = MachineSettings::preset(name).map_err(invalid)?;
-            s.box_mode = default_settings(any).box_mode;
-            s
+    let mut spec = MachineSpec::default();
+    for (field, text) in [
+        ("preset", &ask.preset),
+        ("beads", &ask.beads),
+        ("reinforcement", &ask.reinforcement),
+        ("empty_box", &ask.empty_box),
+        ("box_set", &ask.box_set),
+    ] {
+        // A field the page leaves blank is not given.
+        if let Some(text) = text.as_deref().filter(|t| !t.trim().is_empty()) {
+            spec.set(field, text).map_err(|e| invalid(e.reason))?;
         }
-    };
-    let given = |v: &Option<String>| {
-        v.as_deref()
-            .map(str::trim)
-            .filter(|t| !t.is_empty())
-            .map(str::to_string)
-    };
-    if let Some(b) = given(&ask.beads) {
-        s.beads = BeadSchedule::parse(&b).map_err(invalid)?;
     }
-    if let Some(r) = given(&ask.reinforcement) {
-        s.reinforcement = Reinforcement::parse(&r).map_err(invalid)?;
-    }
-    if let Some(e) = given(&ask.empty_box) {
-        s.empty_box = EmptyBox::parse(&e).map_err(invalid)?;
-    }
-    if let Some(b) = given(&ask.box_set) {
-        s.box_set = BoxSet::parse(&b).map_err(invalid)?;
-    }
-    Ok(s)
+    Ok(spec.resolve(any))
 }

@@ -1,11 +1,11 @@
 //! The opponents a page may train or watch its machine against, within its limits.
 
-use crate::game::{Game, Player};
-use crate::machine::settings::MachineSettings;
-use crate::training::opponent::{Opponent, OpponentSpec, PerfectPlayer};
-use crate::training::trainer::make_opponent;
 use crate::web::session::error::{invalid, over_limit, SessionError};
 use crate::web::session::limits::Limits;
+use menace_core::game::{Game, Player};
+use menace_core::machine::settings::MachineSettings;
+use menace_core::training::opponent::{Opponent, OpponentSpec, PerfectPlayer};
+use menace_core::training::trainer::make_opponent;
 
 /// Whether an opponent's choice is slow enough to make apart from its session.
 pub(crate) fn slow(opponent: &Opponent<impl Game>) -> bool {

@@ -9,10 +9,10 @@ use std::time::Instant;
 
 use serde_json::Value as Json;
 
-use crate::training::opponent::OpponentSpec;
 use crate::web::session::apart::{Deferred, Made, Pending, Signals, Trained, Watched};
 use crate::web::session::error::SessionError;
 use crate::web::session::requests::BoxQuery;
+use menace_core::training::opponent::OpponentSpec;
 
 /// What the page is shown of a machine, and the counts the server checks.
 pub trait Shown {

@@ -1,12 +1,12 @@
 //! Refusals several endpoints share: a machine busy training, a person's
 //! game that would be dropped, a perfect opponent known to be too large.
 
-use crate::training::opponent::OpponentSpec;
 use crate::web::server::error::{ApiError, ErrorKind};
 use crate::web::server::shared::Shared;
 use crate::web::server::slot::{lock, Entry, Slot};
 use crate::web::session::error::SessionError;
 use crate::web::session::traits::Shown;
+use menace_core::training::opponent::OpponentSpec;
 
 pub(super) fn not_while_training(entry: &Entry) -> Result<(), ApiError> {
     if entry.running() {

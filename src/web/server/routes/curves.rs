@@ -9,13 +9,13 @@ use axum::routing::get;
 use axum::Router;
 use serde_json::{Map, Value as Json};
 
-use crate::experiment::curves::MetricRow;
-use crate::experiment::report::{curve_cells, curve_columns};
 use crate::web::server::error::{ApiError, ApiResult};
 use crate::web::server::extract::Param;
 use crate::web::server::reply::attachment;
 use crate::web::server::shared::Shared;
 use crate::web::server::slot::lock;
+use menace_core::experiment::curves::MetricRow;
+use menace_core::experiment::report::{curve_cells, curve_columns};
 
 pub(super) fn router() -> Router<Arc<Shared>> {
     Router::new()

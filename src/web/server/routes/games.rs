@@ -18,9 +18,9 @@ pub(super) fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
 
 /// A title for the game list, from the game's own spec (its options too:
 /// `Hexapawn, pawn=berolina (HER)`) and machine.
-fn title(any: &crate::registry::AnyGame) -> String {
+fn title(any: &menace_core::registry::AnyGame) -> String {
     let spec = any.spec();
-    let (name, size, options) = crate::registry::split_spec(&spec);
+    let (name, size, options) = menace_core::registry::split_spec(&spec);
     let mut title: String = name.chars().take(1).flat_map(char::to_uppercase).collect();
     title.push_str(&name[name.chars().next().map_or(0, char::len_utf8)..]);
     if let Some(size) = size {
@@ -35,11 +35,11 @@ fn title(any: &crate::registry::AnyGame) -> String {
 }
 
 /// What the page lists of a game: its title, sides and historical machine.
-fn game_entry(spec: &str, g: &crate::registry::AnyGame) -> Json {
+fn game_entry(spec: &str, g: &menace_core::registry::AnyGame) -> Json {
     json!({
         "spec": spec,
         "title": title(g),
-        "players": [g.player_name(crate::game::Player::One), g.player_name(crate::game::Player::Two)],
+        "players": [g.player_name(menace_core::game::Player::One), g.player_name(menace_core::game::Player::Two)],
         "machine_side": g.player_name(g.machine_side()),
         "machine": g.machine_name(),
         "preset": g.machine_preset().name(),
@@ -48,17 +48,17 @@ fn game_entry(spec: &str, g: &crate::registry::AnyGame) -> Json {
 
 /// One game spec, checked: its entry, or what is wrong with it.
 async fn one_game(Param(spec): Param) -> ApiResult {
-    let g = crate::registry::parse_spec(&spec).map_err(|e| ApiError::bad(e.to_string()))?;
+    let g = menace_core::registry::parse_spec(&spec).map_err(|e| ApiError::bad(e.to_string()))?;
     Ok(ok_json(&game_entry(&spec, &g)))
 }
 
 /// The games the page offers (the registry's examples), with their sides
 /// and historical machines.
 async fn games() -> Response {
-    let list: Vec<Json> = crate::registry::AnyGame::examples()
+    let list: Vec<Json> = menace_core::registry::AnyGame::examples()
         .into_iter()
         .filter_map(|spec| {
-            let g = crate::registry::parse_spec(spec).ok()?;
+            let g = menace_core::registry::parse_spec(spec).ok()?;
             Some(game_entry(spec, &g))
         })
         .collect();
@@ -66,6 +66,6 @@ async fn games() -> Response {
             "games": list,
             "presets": ["gardner", "michie"],
             "opponents": ["random", "perfect", "menace", "mcts:100"],
-            "forms": crate::registry::AnyGame::forms(),
+            "forms": menace_core::registry::AnyGame::forms(),
     }))
 }

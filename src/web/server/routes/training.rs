@@ -12,7 +12,6 @@ use axum::routing::post;
 use axum::Router;
 use serde_json::json;
 
-use crate::training::opponent::OpponentSpec;
 use crate::web::server::error::{ApiError, ApiResult};
 use crate::web::server::extract::{JsonBody, Param};
 use crate::web::server::reply::{json_response, ok_json};
@@ -23,6 +22,7 @@ use crate::web::server::slot::{Entry, Progress};
 use crate::web::session::apart::Pending;
 use crate::web::session::opponents::parse_opponent;
 use crate::web::session::requests::TrainRequest;
+use menace_core::training::opponent::OpponentSpec;
 
 /// A session's training started and stopped.
 pub(super) fn router() -> Router<Arc<Shared>> {

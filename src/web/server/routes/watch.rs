@@ -11,7 +11,6 @@ use axum::routing::post;
 use axum::Router;
 use serde_json::Value as Json;
 
-use crate::training::opponent::OpponentSpec;
 use crate::web::server::error::{ApiError, ApiResult};
 use crate::web::server::extract::{JsonBody, Param};
 use crate::web::server::reply::json_response;
@@ -22,6 +21,7 @@ use crate::web::server::slot::Entry;
 use crate::web::session::apart::{Pending, Watched};
 use crate::web::session::opponents::parse_opponent;
 use crate::web::session::requests::WatchRequest;
+use menace_core::training::opponent::OpponentSpec;
 
 /// A session's watched game.
 pub(super) fn router() -> Router<Arc<Shared>> {

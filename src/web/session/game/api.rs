@@ -7,16 +7,16 @@ use std::time::Instant;
 
 use serde_json::{json, Value as Json};
 
-use crate::picture::Picture;
-use crate::training::driver::{Match, Mover, Step, Thinking};
-use crate::training::opponent::{Opponent, OpponentSpec};
-use crate::training::state;
 use crate::web::session::apart::{Deferred, Made, Pending, Signals, Trained, Watched};
 use crate::web::session::error::{invalid, SessionError};
 use crate::web::session::game::{GameSession, Watching};
 use crate::web::session::opponents::{opponent_for, perfect_too_large, slow};
 use crate::web::session::requests::BoxQuery;
 use crate::web::session::traits::{Copied, Opponents, Played, Shown, Trains, Watches};
+use menace_core::picture::Picture;
+use menace_core::training::driver::{Match, Mover, Step, Thinking};
+use menace_core::training::opponent::{Opponent, OpponentSpec};
+use menace_core::training::state;
 
 impl<G: Picture> Shown for GameSession<G> {
     fn game_spec(&self) -> String {

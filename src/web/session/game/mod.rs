@@ -9,15 +9,6 @@ mod views;
 
 use serde_json::Value as Json;
 
-use crate::experiment::curves::{MetricRow, RunningCurves};
-use crate::game::{Game, Player};
-use crate::machine::GameResult;
-use crate::machine::MatchBox;
-use crate::picture::Picture;
-use crate::symmetry::Symmetry;
-use crate::training::driver::{Ending, Match, Mover, Step};
-use crate::training::opponent::{Opponent, OpponentSpec};
-use crate::training::trainer::{ExactPair, GameRecord, Snapshot, Trainer};
 use crate::web::session::apart::Made;
 use crate::web::session::error::SessionError;
 use crate::web::session::game::views::{to_json, Change, Draw, Frame, Point, Score, WatchedGame};
@@ -25,6 +16,15 @@ use crate::web::session::limits::Limits;
 use crate::web::session::opponents::opponent_for;
 use crate::web::session::traits::Played;
 use crate::web::svg::{board_svg, Options};
+use menace_core::experiment::curves::{MetricRow, RunningCurves};
+use menace_core::game::{Game, Player};
+use menace_core::machine::GameResult;
+use menace_core::machine::MatchBox;
+use menace_core::picture::Picture;
+use menace_core::symmetry::Symmetry;
+use menace_core::training::driver::{Ending, Match, Mover, Step};
+use menace_core::training::opponent::{Opponent, OpponentSpec};
+use menace_core::training::trainer::{ExactPair, GameRecord, Snapshot, Trainer};
 
 /// A box copied out of a machine to be drawn for the boxes list.
 pub(super) struct Listed<G: Game> {
@@ -387,7 +387,7 @@ impl<G: Picture> GameSession<G> {
         };
         m.mover(&self.trainer) == Mover::Machine
             && m.ending().is_none()
-            && self.game().outcome(m.position()) == crate::game::Outcome::Ongoing
+            && self.game().outcome(m.position()) == menace_core::game::Outcome::Ongoing
             && self.trainer.machine().box_for(m.position()).is_some()
     }
 
@@ -429,7 +429,10 @@ impl<G: Picture> GameSession<G> {
                     })? as u32,
             ),
         };
-        match m.step_given(&mut self.trainer, asked).map_err(SessionError::NotNow)? {
+        match m
+            .step_given(&mut self.trainer, asked)
+            .map_err(|e| SessionError::NotNow(e.to_string()))?
+        {
             Step::Machine(mv) => {
                 self.history.push(game.move_name(&before, mv));
                 let ply = self.history.len();

@@ -3,11 +3,6 @@
 
 use serde_json::Value as Json;
 
-use crate::game::Player;
-use crate::machine::BeadChange;
-use crate::picture::Picture;
-use crate::symmetry::Symmetry;
-use crate::training::opponent::Opponent;
 use crate::web::labels::label_number;
 use crate::web::session::apart::Deferred;
 use crate::web::session::error::SessionError;
@@ -18,6 +13,11 @@ use crate::web::session::game::views::{
 use crate::web::session::game::{GameSession, Listed};
 use crate::web::session::requests::BoxQuery;
 use crate::web::svg::{board_svg, box_colours, box_svg_as, BeadMark, Options};
+use menace_core::game::Player;
+use menace_core::machine::BeadChange;
+use menace_core::picture::Picture;
+use menace_core::symmetry::Symmetry;
+use menace_core::training::opponent::Opponent;
 
 impl<G: Picture> GameSession<G> {
     /// Everything the page shows, as JSON.
@@ -198,7 +198,7 @@ impl<G: Picture> GameSession<G> {
 
     /// The second machine the tab's machine trains against (parked, or in
     /// the training run under way), if it has one.
-    pub(super) fn second_machine(&self) -> Option<&crate::machine::Machine<G>> {
+    pub(super) fn second_machine(&self) -> Option<&menace_core::machine::Machine<G>> {
         let opponent = match &self.parked {
             Some((_, Some(o))) => o,
             _ => self.trainer.opponent(),

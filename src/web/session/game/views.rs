@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::Value as Json;
 
-use crate::training::trainer::ExactPair;
+use menace_core::training::trainer::ExactPair;
 
 /// A record as JSON (a plain tree of strings, numbers and lists: it always serializes).
 pub(super) fn to_json(record: &impl Serialize) -> Json {
