@@ -9,26 +9,43 @@ use crate::font::FONT_BYTES;
 
 const INDEX_HTML: &str = include_str!("../page/index.html");
 const STYLE_CSS: &str = include_str!("../page/style.css");
-const APP_JS: &str = include_str!("../page/app.js");
-const CHARTS_JS: &str = include_str!("../page/charts.js");
+
+/// The page's script, ES modules by their paths: `app.js` is the one the
+/// page loads, and it imports the others.
+pub(crate) const SCRIPTS: [(&str, &str); 9] = [
+    ("/app.js", include_str!("../page/app.js")),
+    ("/state.js", include_str!("../page/state.js")),
+    ("/api.js", include_str!("../page/api.js")),
+    ("/board.js", include_str!("../page/board.js")),
+    ("/render.js", include_str!("../page/render.js")),
+    ("/boxes.js", include_str!("../page/boxes.js")),
+    ("/actions.js", include_str!("../page/actions.js")),
+    ("/classroom.js", include_str!("../page/classroom.js")),
+    ("/charts.js", include_str!("../page/charts.js")),
+];
+
+/// Whether `path` is one of the page's own files, which anyone who reaches
+/// the server may load.
+pub(crate) fn is_page_file(path: &str) -> bool {
+    matches!(path, "/" | "/style.css" | "/DejaVuSans.ttf") || SCRIPTS.iter().any(|(p, _)| *p == path)
+}
 
 /// The page's routes.
 pub(super) fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
-    Router::new()
+    let mut router = Router::new()
         .route("/", get(index))
         .route(
             "/style.css",
             get(|| async { asset("text/css; charset=utf-8", STYLE_CSS) }),
         )
-        .route(
-            "/app.js",
-            get(|| async { asset("text/javascript; charset=utf-8", APP_JS) }),
-        )
-        .route(
-            "/charts.js",
-            get(|| async { asset("text/javascript; charset=utf-8", CHARTS_JS) }),
-        )
-        .route("/DejaVuSans.ttf", get(font))
+        .route("/DejaVuSans.ttf", get(font));
+    for (path, text) in SCRIPTS {
+        router = router.route(
+            path,
+            get(move || async move { asset("text/javascript; charset=utf-8", text) }),
+        );
+    }
+    router
 }
 
 fn asset(kind: &'static str, text: &'static str) -> Response {

@@ -42,9 +42,6 @@ pub(super) async fn guard(State(shared): State<Arc<Shared>>, request: Request, n
     }
 }
 
-/// The page and its files, which anyone who reaches the server may load.
-const PAGE_FILES: [&str; 5] = ["/", "/style.css", "/app.js", "/charts.js", "/DejaVuSans.ttf"];
-
 /// In a classroom, who the request is, and whether that one may ask it:
 /// a guest may open the page and join; a student may also play the class
 /// machine and watch it (and read the games on offer); the teacher may do
@@ -54,7 +51,7 @@ fn admitted(class: &Class, request: &mut Request) -> Result<(), ApiError> {
     let role = class.role(door, request.headers(), request.uri().query());
     let path = request.uri().path();
     let get = request.method() == Method::GET;
-    let public = get && PAGE_FILES.contains(&path);
+    let public = get && super::assets::is_page_file(path);
     let allowed = match &role {
         Role::Teacher => true,
         Role::Student(_) => public || path.starts_with("/api/class") || (get && path == "/api/games"),
@@ -79,7 +76,7 @@ async fn checked(shared: &Shared, mut request: Request) -> Result<Request, ApiEr
             ErrorKind::WrongHost,
             format!(
                 "host '{}' is not this server's: open it as http://{}/ (or start it with --allow-host NAME)",
-                crate::error::shown(host),
+                menace_core::error::shown(host),
                 shared.hosts.describe().split(", ").next().unwrap_or_default()
             ),
         ));
@@ -92,7 +89,7 @@ async fn checked(shared: &Shared, mut request: Request) -> Result<Request, ApiEr
                 ErrorKind::Forbidden,
                 format!(
                     "requests from the page at '{}' are refused: only this server's own page may use it",
-                    crate::error::shown(origin)
+                    menace_core::error::shown(origin)
                 ),
             ));
         }
@@ -151,7 +148,7 @@ async fn checked(shared: &Shared, mut request: Request) -> Result<Request, ApiEr
             ErrorKind::NotJson,
             format!(
                 "request body of type '{}': expected application/json",
-                crate::error::shown(kind.unwrap_or("none"))
+                menace_core::error::shown(kind.unwrap_or("none"))
             ),
         ));
     }

@@ -1,0 +1,120 @@
+// The classroom (`menace serve --classroom`): the class panel, a student's
+// page, and the teacher's page following the students' games.
+
+import { guarded } from "./actions.js";
+import { api } from "./api.js";
+import { highlight } from "./board.js";
+import { refreshExtras } from "./boxes.js";
+import { render } from "./render.js";
+import { $, isStudent, pause, say, state } from "./state.js";
+
+// What the board shows, to redraw only when it changes.
+const boardSign = (v) => `${v.games_played}|${v.board.history.join(" ")}|${v.board.over}`;
+
+export function renderClass(k) {
+  state.klass = k;
+  const c = k.class;
+  $("class-panel").hidden = false;
+  $("class-join").hidden = c.role !== "guest";
+  $("class-info").hidden = c.role === "guest";
+  document.body.dataset.role = c.role;
+  // A guest is told nothing of the class but how to join it.
+  if (c.role === "guest") return;
+  if (c.role === "teacher") {
+    $("class-code").textContent = `Join at ${k.join} with the code ${c.code}`;
+  } else {
+    $("class-code").textContent = c.you ? `You are ${c.you}.` : "";
+  }
+  const waiting = c.queue.length ? ` Waiting: ${c.queue.join(", ")}.` : "";
+  // The game before stays on the board until the student whose turn it is starts theirs.
+  const over = Boolean(k.view && k.view.board.over);
+  $("class-turn").textContent = c.your_turn
+    ? over ? "Your turn: press Start your game." : "Your game against the class machine: your move."
+    : c.queued
+      ? `You are number ${c.queued} in the queue.${c.playing ? ` ${c.playing} is playing.` : ""}`
+      : c.playing
+        ? `${c.playing} is playing the class machine.${waiting}`
+        : `No game on the board.${waiting}${c.role === "student" ? " Press Play a game." : ""}`;
+  $("class-play").hidden = c.role !== "student" || Boolean(c.queued) || (c.your_turn && !over);
+  $("class-play").textContent = c.your_turn ? "Start your game" : "Play a game";
+  $("class-skip").hidden = c.role !== "teacher" || !c.playing;
+  const body = $("class-students").querySelector("tbody");
+  body.replaceChildren(...c.students.map((s) => {
+    const tr = document.createElement("tr");
+    for (const x of [s.name, s.wins, s.draws, s.losses]) {
+      const td = document.createElement("td");
+      td.textContent = String(x);
+      tr.appendChild(td);
+    }
+    return tr;
+  }));
+  $("class-log").replaceChildren(...c.log.map((g) => {
+    const li = document.createElement("li");
+    li.value = g.game;
+    li.textContent = `${g.student}: ${g.moves.join(" ")}. ${g.result}`;
+    return li;
+  }));
+  document.body.dataset.classGames = String(c.games);
+}
+
+export function showStudent(k, fresh) {
+  renderClass(k);
+  // The student's own game just ended (the board has gone to the next player): say how.
+  const last = k.class.log[0];
+  if (state.seenGames !== null && last && last.game > state.seenGames && last.student === k.class.you) {
+    say(`Your game against the class machine: ${last.result}`, true);
+  }
+  state.seenGames = k.class.games;
+  state.studentTurn = k.class.your_turn && !k.view.board.over;
+  if (fresh || !state.view || boardSign(k.view) !== boardSign(state.view)) render(k.view);
+  else highlight();
+  if (!state.studentTurn && !k.view.board.over) {
+    $("status").textContent = k.class.playing ? `${k.class.playing} is playing.` : "No game on the board.";
+  } else if (k.view.board.over) {
+    // A student has no New game button: the queue is how to play again.
+    $("status").textContent = `${k.view.board.result || "The game is over."} Press Play a game to play again.`;
+  }
+}
+
+// Every second, the class as it stands: a student's board, or the teacher's
+// page (the projector) following the students' games.
+export async function followClass() {
+  for (;;) {
+    await pause(1000);
+    if (state.busy || state.polling || state.watching) continue;
+    try {
+      const k = await api("GET", "/api/class");
+      if (isStudent()) {
+        showStudent(k, false);
+      } else {
+        renderClass(k);
+        if (!state.view || boardSign(k.view) !== boardSign(state.view)) {
+          const ended = !state.view || k.view.games_played !== state.view.games_played;
+          render(k.view);
+          if (ended) await refreshExtras();
+        }
+      }
+    } catch (e) {
+      say(e.message);
+    }
+  }
+}
+
+export function wireClass() {
+  $("join-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    guarded(async () => {
+      const k = await api("POST", "/api/class/join", { code: $("join-code").value.trim(), name: $("join-name").value.trim() });
+      showStudent(k, true);
+      say(`Welcome, ${k.class.you}: press Play a game to play the class's machine.`, true);
+    });
+  });
+  $("class-skip").addEventListener("click", () => guarded(async () => {
+    const k = await api("POST", "/api/class/skip");
+    renderClass(k);
+    render(k.view);
+  }));
+  $("class-play").addEventListener("click", () => guarded(async () => {
+    showStudent(await api("POST", "/api/class/play"), true);
+  }));
+}
