@@ -1,7 +1,9 @@
 //! Experiment files and `menace run` / `menace plot` end to end.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
+
+use crate::common::scratch;
 
 use menace::experiment::Experiment;
 
@@ -10,13 +12,6 @@ fn menace(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("the binary runs")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("menace-exp-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 const SMALL: &str = r#"{

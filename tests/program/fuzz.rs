@@ -13,12 +13,15 @@
 
 use crate::common;
 
+use crate::common::scratch;
+
 use menace::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use menace::charts::draw_charts;
 use menace::error::shown;
-use menace::experiment::charts::{draw_charts, DEFAULT_CHARTS};
+use menace::experiment::charts::DEFAULT_CHARTS;
 use menace::experiment::curves::CurveTable;
 use menace::experiment::file::{Experiment, MAX_EXACT_RECORDS, MAX_GAME_RECORDS, MAX_SEEDS};
 use menace::registry::{default_settings, default_side};
@@ -509,13 +512,6 @@ fn check_experiment(text: &str) {
 // ---- curves files ----
 
 const BASE_CURVES: &str = include_str!("../corpus/curves/base.csv");
-
-/// A scratch folder of this test process.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("menace-fuzz-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a scratch folder");
-    dir
-}
 
 /// A curves file is read as `plot` reads it and its charts drawn, or it is
 /// refused clearly. `draw` = also draw the charts (slower).

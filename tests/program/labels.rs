@@ -8,6 +8,8 @@
 
 use crate::common;
 
+use crate::common::scratch;
+
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::net::SocketAddr;
@@ -29,13 +31,6 @@ fn require_poppler() {
     }
     let how = "install them with `apt-get install -y poppler-utils` (as root), then run `cargo test --release --test program labels -- --include-ignored`";
     panic!("the label tests need {} ({how})", missing.join(", "));
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("menace-labels-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 fn menace(args: &[&str]) -> Output {

@@ -12,6 +12,7 @@ mod cli;
 mod experiment;
 mod fuzz;
 mod labels;
+mod machine_spec;
 mod modes;
 mod parallel;
 mod picture;

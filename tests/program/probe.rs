@@ -8,15 +8,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
+use crate::common::scratch;
+
 /// Far beyond what any case needs: a case still running then is a hang.
 const HANG: Duration = Duration::from_secs(120);
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("menace-probe-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// Wait for a child, killing it (and failing) if it outlives [`HANG`]: a
 /// thread waits on it and says when it ends (an event, not a spin).

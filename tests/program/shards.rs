@@ -1,18 +1,13 @@
 //! Sweeps, shards, merges and resumed runs: every way of running an
 //! experiment gives the same curves and summary, byte for byte.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
+
+use crate::common::scratch;
 
 fn menace(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_menace")).args(args).output().unwrap()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("menace-shards-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// A small sweep: 2 bead schedules × 2 reinforcement schemes, plus one plain arm.
