@@ -3,12 +3,11 @@
 
 use std::path::Path;
 
-use menace_core::experiment::charts::{
-    plain_setting, safe_quantile, safe_trends, short_game, SafePoint, CHARTS, FEW_SEEDS,
-};
+use menace_core::experiment::charts::{safe_quantile, safe_trends, short_game, SafePoint, CHARTS, FEW_SEEDS};
 use menace_core::experiment::curves::{ArmCurves, CurveTable, Metric, Stat};
 use menace_core::experiment::error::{ChartError, OutputError};
 use menace_core::fsutil::create_dir;
+use menace_core::machine::words::Setting;
 
 use super::chart::{Chart, Series, MAX_SERIES};
 use super::write::draw;
@@ -64,6 +63,12 @@ pub fn draw_charts(table: &CurveTable, names: &[String], dir: &Path) -> Result<V
         written.extend(draw_page(&page, names, dir, &suffix)?);
     }
     Ok(written)
+}
+
+/// A part of a curves file's settings (as the summary words it) in plain
+/// words, read back by the settings' own parsers; text that is no part as it is.
+fn plain_part(part: &str) -> String {
+    Setting::parse(part).map_or_else(|| part.to_string(), |s| s.plain())
 }
 
 fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> Result<Vec<String>, OutputError> {
@@ -123,7 +128,7 @@ fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> 
                 arm.settings
                     .split(", ")
                     .filter(|part| !common_settings.contains(part) && !label.contains(*part))
-                    .map(plain_setting),
+                    .map(plain_part),
             );
             if !extra.is_empty() {
                 label = format!("{label} ({})", extra.join("; "));
@@ -158,7 +163,7 @@ fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> 
         if opponents.len() == 1 {
             sub.push(format!("vs {}", opponents[0]));
         }
-        let plain = |parts: Vec<&str>| parts.into_iter().map(plain_setting).collect::<Vec<_>>().join(", ");
+        let plain = |parts: Vec<&str>| parts.into_iter().map(plain_part).collect::<Vec<_>>().join(", ");
         if settings.len() == 1 {
             sub.push(plain(settings[0].split(", ").collect()));
         } else if !common_settings.is_empty() {

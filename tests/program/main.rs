@@ -9,6 +9,7 @@ mod common;
 
 mod browser;
 mod cli;
+mod committed;
 mod experiment;
 mod fuzz;
 mod labels;

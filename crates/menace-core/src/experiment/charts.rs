@@ -102,40 +102,6 @@ pub const DEFAULT_CHARTS: [&str; 5] = [
     "exact_random_win",
 ];
 
-/// One part of a machine's settings as [`MachineSettings::describe`] words
-/// it (`beads 1`, `reinforcement gardner`), in plain words for a chart.
-///
-/// [`MachineSettings::describe`]: crate::machine::settings::MachineSettings::describe
-pub fn plain_setting(part: &str) -> String {
-    let (key, value) = part.rsplit_once(' ').unwrap_or((part, ""));
-    match (key, value) {
-        ("beads", "1") => "one bead a move".to_string(),
-        ("beads", v) if !v.contains('/') => format!("{v} beads a move"),
-        ("beads", v) => format!("beads by move {}", v.replace('/', ", ")),
-        ("reinforcement", "gardner") => "Gardner's rule".to_string(),
-        ("reinforcement", "michie") => "Michie's rule, +3/+1/−1".to_string(),
-        ("reinforcement", v) => {
-            let (deltas, last) = match v.strip_suffix(":last") {
-                Some(d) => (d, " on the last move"),
-                None => (v, ""),
-            };
-            let d: Vec<&str> = deltas.split('/').collect();
-            match d.as_slice() {
-                [w, dr, l] => format!("{w} a win, {dr} a draw, {} a loss{last}", l.replace('-', "−")),
-                _ => part.to_string(),
-            }
-        }
-        ("empty box", "resign") => "resigns at an empty box".to_string(),
-        ("empty box", "restock") => "an empty box is refilled".to_string(),
-        ("empty box", v) if v.starts_with("floor:") => format!("never fewer than {} beads", &v[6..]),
-        ("boxes", "all") => "a box for every position".to_string(),
-        ("boxes", "choices") => "boxes only where there is a choice".to_string(),
-        ("boxes", "michie") => "Michie's boxes".to_string(),
-        ("no", "symmetry") => "mirror images in boxes of their own".to_string(),
-        _ => part.to_string(),
-    }
-}
-
 /// Below this many seeds a chart says its band is rough.
 pub const FEW_SEEDS: u64 = 5;
 

@@ -4,7 +4,7 @@
 pub mod beads;
 pub mod boxes;
 pub mod settings;
-mod words;
+pub mod words;
 
 use hashbrown::HashTable;
 use rand::Rng;

@@ -282,18 +282,6 @@ impl MachineSettings {
         }
         Ok(())
     }
-
-    /// A short description for titles and summaries.
-    pub fn describe(&self) -> String {
-        format!(
-            "beads {}, reinforcement {}, empty box {}, boxes {}{}",
-            self.beads,
-            self.reinforcement,
-            self.empty_box,
-            self.box_set.name(),
-            if self.symmetry { "" } else { ", no symmetry" }
-        )
-    }
 }
 
 #[cfg(test)]

@@ -1,12 +1,133 @@
-//! What a machine does, in words for a class, written from its settings:
-//! its boxes and first beads, what each result changes, and what it does at
-//! an empty box. The page says this beside the game's rules, so the words
-//! and the beads a game changes always agree.
+//! A machine's settings in words, all written here from the settings
+//! themselves: the short summary (`beads 1, reinforcement gardner, ...`)
+//! that the command line, an experiment's curves and summary and the page
+//! show; each part of it in plain words, for a chart's caption; and what a
+//! machine does, in words for a class: its boxes and first beads, what each
+//! result changes, and what it does at an empty box. The page says this
+//! beside the game's rules, so the words and the beads a game changes
+//! always agree.
+
+use std::fmt;
 
 use super::boxes::BoxSet;
 use super::settings::{BeadSchedule, BoxMode, EmptyBox, MachineSettings, Reinforcement, Scope};
 
+/// One part of a machine's settings as the summary names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Setting {
+    /// `beads 4/3/2/1`.
+    Beads(BeadSchedule),
+    /// `reinforcement michie`, `reinforcement +1/+0/-1:last`.
+    Reinforcement(Reinforcement),
+    /// `empty box resign`.
+    EmptyBox(EmptyBox),
+    /// `boxes choices`.
+    Boxes(BoxSet),
+    /// `no symmetry`: mirror images kept in boxes of their own.
+    NoSymmetry,
+}
+
+impl Setting {
+    /// Read a part back from the summary's text (a curves file's
+    /// `settings` column), by the same parsers the settings are read with;
+    /// `None` for text that is no part.
+    pub fn parse(part: &str) -> Option<Setting> {
+        if part == "no symmetry" {
+            return Some(Setting::NoSymmetry);
+        }
+        let (key, value) = part.rsplit_once(' ')?;
+        match key {
+            "beads" => BeadSchedule::parse(value).ok().map(Setting::Beads),
+            "reinforcement" => Reinforcement::parse(value).ok().map(Setting::Reinforcement),
+            "empty box" => EmptyBox::parse(value).ok().map(Setting::EmptyBox),
+            "boxes" => BoxSet::parse(value).ok().map(Setting::Boxes),
+            _ => None,
+        }
+    }
+
+    /// The part in plain words, for a chart: `one bead a move`, `Gardner's rule`.
+    pub fn plain(&self) -> String {
+        match self {
+            Setting::Beads(b) => match b.0.as_slice() {
+                [1] => "one bead a move".to_string(),
+                [n] => format!("{n} beads a move"),
+                all => format!(
+                    "beads by move {}",
+                    all.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+                ),
+            },
+            Setting::Reinforcement(r) if *r == Reinforcement::GARDNER => "Gardner's rule".to_string(),
+            Setting::Reinforcement(r) if *r == Reinforcement::MICHIE => "Michie's rule, +3/+1/−1".to_string(),
+            Setting::Reinforcement(r) => format!(
+                "{:+} a win, {:+} a draw, {} a loss{}",
+                r.win,
+                r.draw,
+                format!("{:+}", r.loss).replace('-', "−"),
+                if r.scope == Scope::Last {
+                    " on the last move"
+                } else {
+                    ""
+                }
+            ),
+            Setting::EmptyBox(EmptyBox::Resign) => "resigns at an empty box".to_string(),
+            Setting::EmptyBox(EmptyBox::Restock) => "an empty box is refilled".to_string(),
+            Setting::EmptyBox(EmptyBox::Floor(n)) => format!("never fewer than {n} beads"),
+            Setting::Boxes(BoxSet::All) => "a box for every position".to_string(),
+            Setting::Boxes(BoxSet::Choices) => "boxes only where there is a choice".to_string(),
+            Setting::Boxes(BoxSet::Michie) => "Michie's boxes".to_string(),
+            Setting::NoSymmetry => "mirror images in boxes of their own".to_string(),
+        }
+    }
+}
+
+impl fmt::Display for Setting {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Setting::Beads(b) => write!(f, "beads {b}"),
+            Setting::Reinforcement(r) => write!(f, "reinforcement {r}"),
+            Setting::EmptyBox(e) => write!(f, "empty box {e}"),
+            Setting::Boxes(b) => write!(f, "boxes {}", b.name()),
+            Setting::NoSymmetry => write!(f, "no symmetry"),
+        }
+    }
+}
+
 impl MachineSettings {
+    /// The settings' parts, as the summary names them (the box mode, how
+    /// boxes are made, changes no game and is left out).
+    pub fn parts(&self) -> Vec<Setting> {
+        let mut parts = vec![
+            Setting::Beads(self.beads.clone()),
+            Setting::Reinforcement(self.reinforcement),
+            Setting::EmptyBox(self.empty_box),
+            Setting::Boxes(self.box_set),
+        ];
+        if !self.symmetry {
+            parts.push(Setting::NoSymmetry);
+        }
+        parts
+    }
+
+    /// The short summary for titles, summaries and curves files:
+    /// `beads 1, reinforcement gardner, empty box resign, boxes all`.
+    ///
+    /// ```
+    /// use menace_core::machine::settings::MachineSettings;
+    /// use menace_core::machine::words::Setting;
+    /// let text = MachineSettings::michie().describe();
+    /// assert_eq!(text, "beads 4/3/2/1, reinforcement michie, empty box resign, boxes choices");
+    /// let plain: Vec<String> = text.split(", ").filter_map(Setting::parse).map(|p| p.plain()).collect();
+    /// assert_eq!(plain[0], "beads by move 4, 3, 2, 1");
+    /// assert_eq!(plain[1], "Michie's rule, +3/+1/−1");
+    /// ```
+    pub fn describe(&self) -> String {
+        self.parts()
+            .iter()
+            .map(Setting::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// What a machine called `name` with these settings does, in three or
     /// four short paragraphs: its boxes and beads, how it moves, what each
     /// result changes (a draw only where the game `can_draw`), and what
@@ -226,5 +347,56 @@ mod tests {
         );
         assert!(text.contains("After a loss, no bead changes."), "{text}");
         assert!(text.contains("no box ever empties"), "{text}");
+    }
+}
+
+#[cfg(test)]
+mod parts_tests {
+    use super::*;
+
+    #[test]
+    fn every_part_reads_back_and_says_itself_plainly() {
+        let custom = MachineSettings {
+            beads: BeadSchedule(vec![3]),
+            reinforcement: Reinforcement::parse("1/0/-1:last").unwrap(),
+            empty_box: EmptyBox::Floor(2),
+            box_set: BoxSet::Michie,
+            box_mode: BoxMode::Auto,
+            symmetry: false,
+        };
+        assert_eq!(
+            custom.describe(),
+            "beads 3, reinforcement +1/+0/-1:last, empty box floor:2, boxes michie, no symmetry"
+        );
+        let plain: Vec<String> = custom
+            .describe()
+            .split(", ")
+            .map(|part| {
+                let setting = Setting::parse(part).expect("a part");
+                assert_eq!(setting.to_string(), part);
+                setting.plain()
+            })
+            .collect();
+        assert_eq!(
+            plain,
+            [
+                "3 beads a move",
+                "+1 a win, +0 a draw, −1 a loss on the last move",
+                "never fewer than 2 beads",
+                "Michie's boxes",
+                "mirror images in boxes of their own",
+            ]
+        );
+        let her: Vec<String> = MachineSettings::gardner().parts().iter().map(Setting::plain).collect();
+        assert_eq!(
+            her,
+            [
+                "one bead a move",
+                "Gardner's rule",
+                "resigns at an empty box",
+                "a box for every position"
+            ]
+        );
+        assert_eq!(Setting::parse("seed 3"), None);
     }
 }
