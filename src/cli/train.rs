@@ -10,7 +10,8 @@ use menace::fsutil::{check_writable, lock, read_text, remove_leftovers, write_at
 use menace::registry::default_side;
 use menace::training::lifetime::{life_against, Life, LifeError, LifeLimits};
 use menace::training::opponent::OpponentSpec;
-use menace::training::trainer::{make_opponent, ExactPair, Tally, Trainer, LEARNED_MIN_GAMES};
+use menace::training::run::TrainingRun;
+use menace::training::trainer::{make_opponent, ExactPair, Trainer, LEARNED_MIN_GAMES};
 use menace::{training::state, with_game, Game};
 use std::io::Write;
 
@@ -38,7 +39,7 @@ pub struct TrainArgs {
     seed: u64,
     #[command(flatten)]
     machine: MachineArgs,
-    /// Also compute the exact expected results every K games.
+    /// Also compute the exact expected results every K games of the machine's life, and after the last.
     #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = super::args::positive)]
     exact_every: Option<u64>,
     /// Save the whole state (machine, opponent, random stream) here afterwards.
@@ -157,16 +158,11 @@ fn train<G: Game>(
     let bar = games_bar(args.games);
     // Running totals only: memory stays flat however many games. With
     // --json each game's record is streamed out as one line.
-    let mut tally = Tally::default();
+    let mut run = TrainingRun::new(args.games, args.exact_every);
     let stdout = std::io::stdout();
     let mut lines = std::io::BufWriter::new(stdout.lock());
     for i in 0..args.games {
-        // Every K games of the machine's life, as `run` counts them.
-        let exact = args
-            .exact_every
-            .is_some_and(|k| trainer.games_played().saturating_add(1) % k == 0);
-        let record = trainer.play_game(exact);
-        tally.add(&record);
+        let record = run.play_next(&mut trainer);
         if args.json {
             serde_json::to_writer(&mut lines, &record).map_err(|e| super::output::StdoutError(e.into()))?;
             lines.write_all(b"\n").map_err(super::output::StdoutError)?;
@@ -178,6 +174,7 @@ fn train<G: Game>(
     lines.flush().map_err(super::output::StdoutError)?;
     drop(lines);
     bar.finish_and_clear();
+    let tally = *run.tally();
     let final_exact = trainer.exact();
     let compiled = trainer.compiled_memory();
     if let Some(path) = &args.save {

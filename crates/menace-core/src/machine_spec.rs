@@ -20,11 +20,11 @@ use crate::registry::{default_settings, AnyGame};
 /// let mut spec = MachineSpec::default();
 /// spec.set("preset", "michie")?;
 /// spec.set("reinforcement", "1/0/-1:last")?;
-/// let hex = parse_spec("hex:11").unwrap();
-/// let settings = spec.resolve(&hex);
+/// let chessapawn = parse_spec("chessapawn").unwrap();
+/// let settings = spec.resolve(&chessapawn);
 /// assert_eq!(settings.beads.to_string(), "4/3/2/1");
 /// assert_eq!(settings.reinforcement, Reinforcement::parse("1/0/-1:last")?);
-/// // Hex on 11×11 is too large to enumerate: its boxes open as they are met.
+/// // Chessapawn is too large to enumerate: its boxes open as they are met.
 /// assert_eq!(settings.box_mode, BoxMode::FirstVisit);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

@@ -69,20 +69,21 @@ pub trait Opponents {
 
 /// Training, a slice at a time.
 pub trait Trains {
-    /// Get ready to train against `opponent` (`made` apart, or held by the
-    /// session): the game in progress is dropped. A search opponent stops
-    /// searching once `cancel` is set.
+    /// Get ready to train a run of `games` games against `opponent`
+    /// (`made` apart, or held by the session): the game in progress is
+    /// dropped. A search opponent stops searching once `cancel` is set.
     fn begin_training(
         &mut self,
         opponent: &OpponentSpec,
         made: Option<Made>,
         cancel: Arc<AtomicBool>,
+        games: u64,
     ) -> Result<(), SessionError>;
-    /// Train for one slice: finish at most `games` games (of a run of
-    /// `total`), stopping after the move after which `signals` say to let
-    /// go (past `deadline`, or a request waits), or to stop, or when the
-    /// machine has `max_boxes` boxes. A game cut off is resumed by the next slice.
-    fn train(&mut self, games: u64, total: u64, deadline: Instant, signals: &Signals) -> Trained;
+    /// Train for one slice: finish at most `games` games of the run,
+    /// stopping after the move after which `signals` say to let go (past
+    /// `deadline`, or a request waits), or to stop, or when the machine has
+    /// `max_boxes` boxes. A game cut off is resumed by the next slice.
+    fn train(&mut self, games: u64, deadline: Instant, signals: &Signals) -> Trained;
     /// Training is over: a game left unfinished is dropped (no beads
     /// change), the person is the opponent again, and a new game starts.
     fn end_training(&mut self);

@@ -344,7 +344,7 @@ mod tests {
             .iter()
             .map(|s| s.to_string())
             .collect();
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../experiments");
         for entry in std::fs::read_dir(dir).unwrap().flatten() {
             let text = std::fs::read_to_string(entry.path()).unwrap_or_default();
             let Ok(file) = serde_json::from_str::<serde_json::Value>(&text) else {

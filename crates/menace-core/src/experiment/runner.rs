@@ -9,6 +9,7 @@ use super::file::Experiment;
 use super::records::Records;
 use super::units::{all_units, Unit};
 use crate::game::Game;
+use crate::training::run::TrainingRun;
 use crate::training::trainer::Trainer;
 
 /// One run's records, or why it failed.
@@ -100,11 +101,11 @@ impl Experiment {
         let start = trainer.snapshot(self.exact_every.is_some());
         let mut records = Records::with_capacity(self.games as usize);
         let mut pending = 0;
-        for g in 1..=self.games {
-            let exact = self.exact_every.is_some_and(|k| g % k == 0 || g == self.games);
+        let mut run = TrainingRun::new(self.games, self.exact_every);
+        while !run.is_done() {
             // A run's games are 1, 2, … and at most MAX_GAME_RECORDS: always kept.
             records
-                .push(&trainer.play_game(exact))
+                .push(&run.play_next(&mut trainer))
                 .map_err(|e| ExperimentError::Records(e.to_string()))?;
             pending += 1;
             if pending == 256 {

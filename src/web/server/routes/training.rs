@@ -127,7 +127,8 @@ async fn run_training(
     let cancel = entry.signals.cancel.clone();
     let begun = shared
         .slice(&shared.work, &entry, generation, move |shared, slot| {
-            made.and_then(|made| slot.session.begin_training(&opponent, made, cancel))
+            let games = slot.progress.total;
+            made.and_then(|made| slot.session.begin_training(&opponent, made, cancel, games))
                 .inspect_err(|e| {
                     // Nothing changed: the machine is still the person's.
                     slot.progress = Progress::default();
@@ -175,7 +176,7 @@ async fn run_training(
                     (left, Instant::now() + SLICE)
                 };
                 let signals = &playing.signals;
-                let trained = slot.session.train(games, p.total, deadline, signals);
+                let trained = slot.session.train(games, deadline, signals);
                 slot.progress.done += trained.games;
                 if trained.halted || slot.progress.done >= slot.progress.total || signals.cancelled() {
                     Slice::Done
@@ -244,10 +245,11 @@ mod tests {
             o: &OpponentSpec,
             made: Option<Made>,
             cancel: Arc<AtomicBool>,
+            games: u64,
         ) -> Result<(), SessionError> {
-            self.0.begin_training(o, made, cancel)
+            self.0.begin_training(o, made, cancel, games)
         }
-        fn train(&mut self, _: u64, _: u64, _: Instant, _: &Signals) -> Trained {
+        fn train(&mut self, _: u64, _: Instant, _: &Signals) -> Trained {
             panic!("a fault in training")
         }
         fn end_training(&mut self) {

@@ -16,6 +16,7 @@ use crate::web::session::traits::{Copied, Opponents, Played, Shown, Trains, Watc
 use menace_core::picture::Picture;
 use menace_core::training::driver::{Match, Mover, Step, Thinking};
 use menace_core::training::opponent::{Opponent, OpponentSpec};
+use menace_core::training::run::TrainingRun;
 use menace_core::training::state;
 
 impl<G: Picture> Shown for GameSession<G> {
@@ -103,7 +104,7 @@ impl<G: Picture> Copied for GameSession<G> {
     fn state(&mut self) -> Deferred<String> {
         // The file names the opponent the machine last trained against, as
         // `train --save` would; a machine only ever played by hand says human.
-        let frozen = match self.parked.as_mut().filter(|_| !self.training) {
+        let frozen = match self.parked.as_mut().filter(|_| self.training.is_none()) {
             Some((spec, parked)) => {
                 // An opponent not made yet (from a state file) has no boxes to save.
                 let opponent = parked.take().unwrap_or(Opponent::Human);
@@ -168,29 +169,25 @@ impl<G: Picture> Trains for GameSession<G> {
         spec: &OpponentSpec,
         made: Option<Made>,
         cancel: Arc<AtomicBool>,
+        games: u64,
     ) -> Result<(), SessionError> {
         let mut opponent = self.take_opponent(spec, made)?;
         opponent.set_interrupt(cancel);
         self.drop_person_game();
         self.trainer.set_opponent(spec.clone(), opponent);
-        self.training = true;
+        // About a hundred exact evaluations a run, however long, where the game is small.
+        let exact_every = self.small().then_some((games / 100).max(1));
+        self.training = Some(TrainingRun::new(games, exact_every));
         Ok(())
     }
 
-    fn train(&mut self, games: u64, total: u64, deadline: Instant, signals: &Signals) -> Trained {
-        // About a hundred exact evaluations a run, however long.
-        let exact_every = (total / 100).max(1);
+    fn train(&mut self, games: u64, deadline: Instant, signals: &Signals) -> Trained {
         let mut played = 0;
         let mut halted = false;
         // One move at a time (a whole game where the compiled table plays it),
         // so that a slow opponent holds the session for one move at most.
         while !signals.cancelled() {
-            let exact = self.small()
-                && self
-                    .trainer
-                    .games_played()
-                    .saturating_add(1)
-                    .is_multiple_of(exact_every);
+            let exact = self.training.as_ref().is_some_and(|run| run.exact_next(&self.trainer));
             let full = self.trainer.machine().boxes().len() >= self.limits.max_boxes;
             match self.training_match.as_mut() {
                 None => {
@@ -204,7 +201,7 @@ impl<G: Picture> Trains for GameSession<G> {
                     }
                     if let Some(record) = self.trainer.play_compiled(exact) {
                         played += 1;
-                        self.record(&record);
+                        self.count_training(&record);
                     } else {
                         self.training_match = Some(Match::start(&mut self.trainer));
                     }
@@ -233,7 +230,7 @@ impl<G: Picture> Trains for GameSession<G> {
                             if let Some(m) = self.training_match.take() {
                                 let (record, _) = m.finish(&mut self.trainer, exact);
                                 played += 1;
-                                self.record(&record);
+                                self.count_training(&record);
                             }
                         }
                         // Never while training (the opponent is a program); were it
@@ -260,7 +257,7 @@ impl<G: Picture> Trains for GameSession<G> {
         if let Some(m) = self.training_match.take() {
             m.abandon(&mut self.trainer);
         }
-        if std::mem::take(&mut self.training) {
+        if self.training.take().is_some() {
             let (spec, opponent) = self.trainer.set_opponent(OpponentSpec::Human, Opponent::Human);
             self.parked = Some((spec, Some(opponent)));
         }

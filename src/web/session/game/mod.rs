@@ -24,6 +24,7 @@ use menace_core::picture::Picture;
 use menace_core::symmetry::Symmetry;
 use menace_core::training::driver::{Ending, Match, Mover, Step};
 use menace_core::training::opponent::{Opponent, OpponentSpec};
+use menace_core::training::run::TrainingRun;
 use menace_core::training::trainer::{ExactPair, GameRecord, Snapshot, Trainer};
 
 /// A box copied out of a machine to be drawn for the boxes list.
@@ -95,8 +96,8 @@ pub(crate) struct GameSession<G: Picture> {
     stride: u64,
     /// The latest exact expected results, where the game is small.
     exact: Option<ExactPair>,
-    /// Whether the machine is training (its opponent is not the person).
-    training: bool,
+    /// The training run under way (its opponent is not the person), if any.
+    training: Option<TrainingRun>,
     /// A training game left unfinished at the end of a slice, resumed in the next.
     training_match: Option<Match<G>>,
     /// The game being watched, played a step at a time.
@@ -143,7 +144,7 @@ impl<G: Picture> GameSession<G> {
             points: Vec::new(),
             stride: 1,
             exact: None,
-            training: false,
+            training: None,
             training_match: None,
             watching: None,
             referee: false,
@@ -480,6 +481,14 @@ impl<G: Picture> GameSession<G> {
             last,
             result: text,
         });
+    }
+
+    /// A training game played: counted in the run and recorded.
+    fn count_training(&mut self, record: &GameRecord) {
+        if let Some(run) = self.training.as_mut() {
+            run.count(record);
+        }
+        self.record(record);
     }
 
     /// Count a finished game, and keep its point of the curves.
