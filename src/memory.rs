@@ -60,9 +60,8 @@ fn advise(at: *const u8, bytes: usize, least: usize, advice: libc::c_int) {
 /// arenas for other threads hold at most 64 MB at a time, so a larger list
 /// made on a rayon worker is still mapped fresh.) The cost: the process keeps
 /// its peak memory until it exits, and the peak is higher, as what is kept
-/// is not always reused for a larger list (`train hexapawn:5x5 --opponent
-/// perfect`: about 430 MB against 365 MB, and a quarter of a second
-/// faster). For commands that build tables and end, not for a
+/// is not always reused for a larger list (docs/benchmarks.md has the
+/// figures). For commands that build tables and end, not for a
 /// long-running server. Call it before the first allocation it
 /// should govern; [`give_back_freed_memory`] ends it.
 pub fn keep_freed_memory() {
@@ -74,9 +73,8 @@ pub fn keep_freed_memory() {
 /// mapping, twice that kept at the heap's top), ending
 /// [`keep_freed_memory`] for the allocations after it. Where no table is
 /// built, what is kept is only the old copies of maps that grew, never
-/// reused for the larger ones: training 6×6 Hexapawn 10^6 games against
-/// perfect, whose boxes' map grows to 2.5 million, peaked at 783 MB
-/// keeping freed memory and at 611 MB giving it back, in the same time.
+/// reused for the larger ones: a higher peak for no time saved
+/// (docs/benchmarks.md).
 pub fn give_back_freed_memory() {
     set_thresholds(32 << 20, 64 << 20);
 }

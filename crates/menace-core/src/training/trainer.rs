@@ -361,8 +361,8 @@ impl<G: Game> Trainer<G> {
             self.perfect_tried = true;
             let game = self.machine.game();
             // Refused by estimate at once, where no evaluation could fit:
-            // then no solve for one either (hexapawn:7x4 took 156 s and
-            // 529 MB to find both too large).
+            // then no solve for one either (finding both too large by
+            // trying takes minutes on the largest boards).
             if game.exceeds(crate::search::solver::memory_bounded::<G::Position>(EXACT_LIMIT)) {
                 self.exact_too_large = [true, true];
             } else {
