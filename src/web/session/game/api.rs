@@ -9,7 +9,7 @@ use serde_json::{json, Value as Json};
 
 use crate::web::session::apart::{Deferred, Made, Pending, Signals, Trained, Watched};
 use crate::web::session::error::{invalid, SessionError};
-use crate::web::session::game::{GameSession, Watching};
+use crate::web::session::game::{GameSession, Mode, Watching};
 use crate::web::session::opponents::{opponent_for, perfect_too_large, slow};
 use crate::web::session::requests::BoxQuery;
 use crate::web::session::traits::{Copied, Opponents, Played, Shown, Trains, Watches};
@@ -33,7 +33,7 @@ impl<G: Picture> Shown for GameSession<G> {
     }
 
     fn person_moves(&self) -> usize {
-        if self.current.is_some() {
+        if self.mode.person_game().is_some() {
             self.person_moves
         } else {
             0
@@ -53,14 +53,14 @@ impl<G: Picture> Played for GameSession<G> {
     fn new_game(&mut self) -> Result<(), SessionError> {
         // A game left unfinished is dropped: no beads change.
         self.drop_person_game();
-        self.current = Some(Match::start(&mut self.trainer));
+        self.mode = Mode::Person(Some(Match::start(&mut self.trainer)));
         self.advance();
         Ok(())
     }
 
     fn play(&mut self, text: &str) -> Result<(), SessionError> {
         let game = self.game().clone();
-        let Some(m) = self.current.as_mut() else {
+        let Some(m) = self.mode.person_game_mut() else {
             return Err(SessionError::NotNow(
                 "no game in progress: start a new game".to_string(),
             ));
@@ -79,7 +79,7 @@ impl<G: Picture> Played for GameSession<G> {
     }
 
     fn resign(&mut self) -> Result<(), SessionError> {
-        let Some(m) = self.current.as_mut() else {
+        let Some(m) = self.mode.person_game_mut() else {
             return Err(SessionError::NotNow("no game in progress to resign".to_string()));
         };
         m.opponent_resigns();
@@ -104,7 +104,7 @@ impl<G: Picture> Copied for GameSession<G> {
     fn state(&mut self) -> Deferred<String> {
         // The file names the opponent the machine last trained against, as
         // `train --save` would; a machine only ever played by hand says human.
-        let frozen = match self.parked.as_mut().filter(|_| self.training.is_none()) {
+        let frozen = match self.parked.as_mut().filter(|_| self.mode.run().is_none()) {
             Some((spec, parked)) => {
                 // An opponent not made yet (from a state file) has no boxes to save.
                 let opponent = parked.take().unwrap_or(Opponent::Human);
@@ -151,13 +151,13 @@ impl<G: Picture> Opponents for GameSession<G> {
         let Ok(thinking) = pending.0.into_any().downcast::<Thinking<G>>() else {
             return;
         };
-        if let Some(w) = self.watching.as_mut() {
+        if let Some(w) = self.mode.watching_mut() {
             let before = w.m.position().clone();
             // An end (the opponent resigned) is found again by the next step.
             if let step @ Step::Opponent(_) = w.m.resume(&mut self.trainer, *thinking) {
                 self.watched_step(before, step);
             }
-        } else if let Some(m) = self.training_match.as_mut() {
+        } else if let Some(m) = self.mode.training_game_mut() {
             m.resume(&mut self.trainer, *thinking);
         }
     }
@@ -177,7 +177,7 @@ impl<G: Picture> Trains for GameSession<G> {
         self.trainer.set_opponent(spec.clone(), opponent);
         // About a hundred exact evaluations a run, however long, where the game is small.
         let exact_every = self.small().then_some((games / 100).max(1));
-        self.training = Some(TrainingRun::new(games, exact_every));
+        self.mode = Mode::Training(TrainingRun::new(games, exact_every), None);
         Ok(())
     }
 
@@ -187,9 +187,9 @@ impl<G: Picture> Trains for GameSession<G> {
         // One move at a time (a whole game where the compiled table plays it),
         // so that a slow opponent holds the session for one move at most.
         while !signals.cancelled() {
-            let exact = self.training.as_ref().is_some_and(|run| run.exact_next(&self.trainer));
+            let exact = self.mode.run().is_some_and(|run| run.exact_next(&self.trainer));
             let full = self.trainer.machine().boxes().len() >= self.limits.max_boxes;
-            match self.training_match.as_mut() {
+            match self.mode.training_game_mut() {
                 None => {
                     if played >= games {
                         break;
@@ -203,13 +203,14 @@ impl<G: Picture> Trains for GameSession<G> {
                         played += 1;
                         self.count_training(&record);
                     } else {
-                        self.training_match = Some(Match::start(&mut self.trainer));
+                        let m = Match::start(&mut self.trainer);
+                        self.mode.set_training_game(m);
                     }
                 }
                 // A game that would open a box past the cap is dropped
                 // unfinished (no beads change), so the cap holds exactly.
                 Some(m) if full && m.opens_box(&self.trainer) => {
-                    if let Some(m) = self.training_match.take() {
+                    if let Some(m) = self.mode.take_training_game() {
                         m.abandon(&mut self.trainer);
                     }
                     self.say_box_cap();
@@ -227,7 +228,7 @@ impl<G: Picture> Trains for GameSession<G> {
                     }
                     None => match m.step(&mut self.trainer) {
                         Step::Over(..) => {
-                            if let Some(m) = self.training_match.take() {
+                            if let Some(m) = self.mode.take_training_game() {
                                 let (record, _) = m.finish(&mut self.trainer, exact);
                                 played += 1;
                                 self.count_training(&record);
@@ -249,15 +250,16 @@ impl<G: Picture> Trains for GameSession<G> {
             games: played,
             halted,
             pending: None,
-            mid_game: self.training_match.is_some(),
+            mid_game: self.mode.training_game().is_some(),
         }
     }
 
     fn end_training(&mut self) {
-        if let Some(m) = self.training_match.take() {
-            m.abandon(&mut self.trainer);
-        }
-        if self.training.take().is_some() {
+        if let Mode::Training(_, unfinished) = &mut self.mode {
+            if let Some(m) = unfinished.take() {
+                m.abandon(&mut self.trainer);
+            }
+            self.mode = Mode::Person(None);
             let (spec, opponent) = self.trainer.set_opponent(OpponentSpec::Human, Opponent::Human);
             self.parked = Some((spec, Some(opponent)));
         }
@@ -285,7 +287,7 @@ impl<G: Picture> Watches for GameSession<G> {
         self.drop_person_game();
         self.trainer.set_opponent(spec.clone(), opponent);
         let m = Match::start(&mut self.trainer);
-        self.watching = Some(Watching {
+        self.mode = Mode::Watching(Watching {
             m,
             spec: spec.clone(),
             frames,
@@ -299,7 +301,7 @@ impl<G: Picture> Watches for GameSession<G> {
             if signals.cancelled() {
                 return Watched::Over(self.stop_watching());
             }
-            let Some(w) = self.watching.as_mut() else {
+            let Some(w) = self.mode.watching_mut() else {
                 return Watched::Over(json!({"steps": [], "result": "", "plies": 0}));
             };
             if let Some(thinking) = w.m.detach_opponent(&mut self.trainer, slow) {

@@ -69,7 +69,9 @@ pub(crate) struct GameSession<G: Picture> {
     parked: Option<(OpponentSpec, Option<Opponent<G>>)>,
     name: &'static str,
     limits: Limits,
-    current: Option<Match<G>>,
+    /// What the session is doing: the person's game, a training run or a
+    /// watched game, one at a time.
+    mode: Mode<G>,
     finished: Option<Finished<G>>,
     /// Moves of the game in progress, in notation.
     history: Vec<String>,
@@ -96,15 +98,112 @@ pub(crate) struct GameSession<G: Picture> {
     stride: u64,
     /// The latest exact expected results, where the game is small.
     exact: Option<ExactPair>,
-    /// The training run under way (its opponent is not the person), if any.
-    training: Option<TrainingRun>,
-    /// A training game left unfinished at the end of a slice, resumed in the next.
-    training_match: Option<Match<G>>,
-    /// The game being watched, played a step at a time.
-    watching: Option<Watching<G>>,
     /// Referee for a real machine: the machine's beads are drawn by a
     /// person from its matchboxes and given here, not drawn at random.
     referee: bool,
+}
+
+/// What a session is doing, one thing at a time.
+pub(super) enum Mode<G: Game> {
+    /// The person plays the machine: the game in progress, if one is.
+    Person(Option<Match<G>>),
+    /// A training run, and a game of it left unfinished at the end of a
+    /// slice, resumed in the next.
+    Training(TrainingRun, Option<Match<G>>),
+    /// A game watched a step at a time.
+    Watching(Watching<G>),
+}
+
+impl<G: Game> Mode<G> {
+    /// The person's game in progress.
+    pub(super) fn person_game(&self) -> Option<&Match<G>> {
+        match self {
+            Mode::Person(m) => m.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The person's game in progress, to play on.
+    pub(super) fn person_game_mut(&mut self) -> Option<&mut Match<G>> {
+        match self {
+            Mode::Person(m) => m.as_mut(),
+            _ => None,
+        }
+    }
+
+    /// The person's game in progress, taken out (the person's turn goes on).
+    pub(super) fn take_person_game(&mut self) -> Option<Match<G>> {
+        match self {
+            Mode::Person(m) => m.take(),
+            _ => None,
+        }
+    }
+
+    /// The training run under way.
+    pub(super) fn run(&self) -> Option<&TrainingRun> {
+        match self {
+            Mode::Training(run, _) => Some(run),
+            _ => None,
+        }
+    }
+
+    /// The training run under way, to count its games.
+    pub(super) fn run_mut(&mut self) -> Option<&mut TrainingRun> {
+        match self {
+            Mode::Training(run, _) => Some(run),
+            _ => None,
+        }
+    }
+
+    /// The training game left unfinished by the last slice.
+    pub(super) fn training_game(&self) -> Option<&Match<G>> {
+        match self {
+            Mode::Training(_, m) => m.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The training game under way, to play on.
+    pub(super) fn training_game_mut(&mut self) -> Option<&mut Match<G>> {
+        match self {
+            Mode::Training(_, m) => m.as_mut(),
+            _ => None,
+        }
+    }
+
+    /// A training game begun (only while training).
+    pub(super) fn set_training_game(&mut self, game: Match<G>) {
+        if let Mode::Training(_, m) = self {
+            *m = Some(game);
+        }
+    }
+
+    /// The training game under way, taken out to finish or drop.
+    pub(super) fn take_training_game(&mut self) -> Option<Match<G>> {
+        match self {
+            Mode::Training(_, m) => m.take(),
+            _ => None,
+        }
+    }
+
+    /// The game being watched.
+    pub(super) fn watching_mut(&mut self) -> Option<&mut Watching<G>> {
+        match self {
+            Mode::Watching(w) => Some(w),
+            _ => None,
+        }
+    }
+
+    /// The game being watched, taken out: the person's turn again.
+    pub(super) fn take_watching(&mut self) -> Option<Watching<G>> {
+        match std::mem::replace(self, Mode::Person(None)) {
+            Mode::Watching(w) => Some(w),
+            other => {
+                *self = other;
+                None
+            }
+        }
+    }
 }
 
 /// A watched game in progress: the match, its opponent's spec, and the
@@ -128,7 +227,7 @@ impl<G: Picture> GameSession<G> {
             parked,
             name,
             limits,
-            current: None,
+            mode: Mode::Person(None),
             finished: None,
             history: Vec::new(),
             last_draw: None,
@@ -144,9 +243,6 @@ impl<G: Picture> GameSession<G> {
             points: Vec::new(),
             stride: 1,
             exact: None,
-            training: None,
-            training_match: None,
-            watching: None,
             referee: false,
         };
         let exact = s.small().then(|| s.trainer.exact());
@@ -280,7 +376,7 @@ impl<G: Picture> GameSession<G> {
     /// The person's game dropped (no beads change) and what the page
     /// shows of it cleared, for a game against a program.
     fn drop_person_game(&mut self) {
-        if let Some(m) = self.current.take() {
+        if let Some(m) = self.mode.take_person_game() {
             m.abandon(&mut self.trainer);
         }
         self.finished = None;
@@ -295,7 +391,7 @@ impl<G: Picture> GameSession<G> {
     /// A watched game stopped: left unfinished (no beads change, no game
     /// counted), its opponent parked, and its moves so far for the page.
     fn stop_watching(&mut self) -> Json {
-        let Some(w) = self.watching.take() else {
+        let Some(w) = self.mode.take_watching() else {
             return to_json(&WatchedGame {
                 steps: Vec::new(),
                 result: String::new(),
@@ -354,7 +450,7 @@ impl<G: Picture> GameSession<G> {
                 // A person draws from the real box and says which bead.
                 return;
             }
-            let Some(m) = self.current.as_mut() else { return };
+            let Some(m) = self.mode.person_game_mut() else { return };
             let before = m.position().clone();
             let machine_to_move = m.mover(&self.trainer) == Mover::Machine;
             match m.step(&mut self.trainer) {
@@ -383,7 +479,7 @@ impl<G: Picture> GameSession<G> {
     /// its real box: refereeing, the machine to move in a game not over, in
     /// a position it has a box for.
     fn awaits_bead(&self) -> bool {
-        let Some(m) = self.current.as_ref().filter(|_| self.referee) else {
+        let Some(m) = self.mode.person_game().filter(|_| self.referee) else {
             return false;
         };
         m.mover(&self.trainer) == Mover::Machine
@@ -404,7 +500,9 @@ impl<G: Picture> GameSession<G> {
         }
         let game = self.game().clone();
         let machine = self.trainer.machine();
-        let Some(m) = self.current.as_mut() else { return Ok(()) };
+        let Some(m) = self.mode.person_game_mut() else {
+            return Ok(());
+        };
         let before = m.position().clone();
         let (index, _) = machine
             .box_for(&before)
@@ -459,7 +557,7 @@ impl<G: Picture> GameSession<G> {
     }
 
     fn finish_person_game(&mut self, result: GameResult, ending: Ending) {
-        let Some(m) = self.current.take() else { return };
+        let Some(m) = self.mode.take_person_game() else { return };
         let pos = m.position().clone();
         let last = m.last_move();
         let small = self.small();
@@ -485,7 +583,7 @@ impl<G: Picture> GameSession<G> {
 
     /// A training game played: counted in the run and recorded.
     fn count_training(&mut self, record: &GameRecord) {
-        if let Some(run) = self.training.as_mut() {
+        if let Some(run) = self.mode.run_mut() {
             run.count(record);
         }
         self.record(record);
@@ -517,7 +615,7 @@ impl<G: Picture> GameSession<G> {
     /// counted, the opponent parked, and what the page is told.
     fn watched_step(&mut self, before: G::Position, step: Step<G::Move>) -> Option<Json> {
         let game = self.game().clone();
-        let w = self.watching.as_mut()?;
+        let w = self.mode.watching_mut()?;
         match step {
             Step::Machine(mv) | Step::Opponent(mv) => {
                 let machine_to_move = matches!(step, Step::Machine(_));
@@ -544,7 +642,7 @@ impl<G: Picture> GameSession<G> {
                         board: board_svg(&game, &after, &options),
                         draw,
                     };
-                    if let Some(w) = self.watching.as_mut() {
+                    if let Some(w) = self.mode.watching_mut() {
                         w.steps.push(frame);
                     }
                 }
@@ -556,7 +654,7 @@ impl<G: Picture> GameSession<G> {
                 None
             }
             Step::Over(result, ending) => {
-                let w = self.watching.take()?;
+                let w = self.mode.take_watching()?;
                 let spec = opponent_words(&w.spec, self.name);
                 let who = capitalised(&spec);
                 let m = w.m;

@@ -251,7 +251,7 @@ impl<G: Picture> GameSession<G> {
         if !self.awaits_bead() {
             return None;
         }
-        let pos = self.current.as_ref()?.position().clone();
+        let pos = self.mode.person_game()?.position().clone();
         match self.draw_marked(&pos, None, self.history.len() + 1) {
             Draw::Boxed(b) => Some(b),
             Draw::Boxless { .. } => None,
@@ -336,7 +336,7 @@ impl<G: Picture> GameSession<G> {
     pub(super) fn board_view(&self) -> BoardView<'_> {
         let game = self.game();
         let person = self.trainer.machine().side().other();
-        let (pos, last, over, result) = match (&self.current, &self.finished) {
+        let (pos, last, over, result) = match (self.mode.person_game(), &self.finished) {
             (Some(m), _) => (m.position().clone(), m.last_move(), false, None),
             (None, Some(f)) => (f.pos.clone(), f.last, true, Some(f.result.clone())),
             (None, None) => (game.start(), None, true, None),
