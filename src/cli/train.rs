@@ -11,7 +11,7 @@ use menace::registry::default_side;
 use menace::training::lifetime::{life_against, Life, LifeError, LifeLimits};
 use menace::training::opponent::OpponentSpec;
 use menace::training::run::TrainingRun;
-use menace::training::trainer::{make_opponent, ExactPair, Trainer, LEARNED_MIN_GAMES};
+use menace::training::trainer::{make_opponent, ExactPair, Tally, Trainer, LEARNED_MIN_GAMES};
 use menace::{training::state, with_game, Game};
 use std::io::Write;
 
@@ -86,53 +86,7 @@ fn train<G: Game>(
     if let Some(path) = &args.save {
         check_writable(path)?;
     }
-    let mut trainer = match &args.resume {
-        Some(path) => {
-            let text = read_text(path).map_err(|e| anyhow!(e))?;
-            let t = state::from_json(&game, &text).map_err(|e| anyhow!("state file '{}': {e}", path.display()))?;
-            if let Some(s) = &args.side {
-                let asked = game.parse_player(s).map_err(super::args::usage)?;
-                if asked != t.machine().side() {
-                    bail!(
-                        "--side {s}: the machine in '{}' plays {}; leave --side out to continue it",
-                        path.display(),
-                        game.player_name(t.machine().side())
-                    );
-                }
-            }
-            // Refused before a game is played, rather than the games thrown away unsaid.
-            if args.save.is_none() && !args.no_save {
-                return Err(super::args::usage(format!(
-                    "--resume {0} without --save would throw the games away: give --save {0} to save them back (or --no-save to keep nothing)",
-                    path.display()
-                )));
-            }
-            t
-        }
-        None => {
-            let side = match &args.side {
-                Some(s) => game.parse_player(s).map_err(super::args::usage)?,
-                None => default_side,
-            };
-            let opponent = args.opponent.clone().unwrap_or(OpponentSpec::Random);
-            Trainer::new(game.clone(), side, settings, opponent, args.seed)?
-        }
-    };
-    if *trainer.opponent_spec() == OpponentSpec::Human {
-        // A machine saved by `play` last met a person: train it against the program asked for.
-        let Some(asked) = &args.opponent else {
-            bail!("the machine in the state file last played a person (opponent human): give --opponent to train it");
-        };
-        let opponent = make_opponent(&game, asked, trainer.machine().side(), trainer.machine().settings())?;
-        trainer.set_opponent(asked.clone(), opponent);
-    } else if let (Some(_), Some(asked)) = (&args.resume, &args.opponent) {
-        if asked != trainer.opponent_spec() {
-            bail!(
-                "--opponent {asked} differs from the saved opponent {}; leave it out to continue",
-                trainer.opponent_spec()
-            );
-        }
-    }
+    let mut trainer = open_trainer(&game, args, settings, default_side)?;
     // The whole learning life of the machine this run starts from, exactly,
     // where its scheme only takes beads away and the opponent is random,
     // perfect or a mix of the two (`perfect:P`).
@@ -186,36 +140,10 @@ fn train<G: Game>(
     let m = trainer.machine();
     if args.json {
         // The summary as the last line, after a line a game.
-        let summary = json!({
-            "game": game.spec(),
-            "side": game.player_name(m.side()),
-            "opponent": trainer.opponent_spec().to_string(),
-            "seed": trainer.seed(),
-            "settings": m.settings(),
-            "games": tally.games,
-            "games_played": trainer.games_played(),
-            "wins": wins, "draws": draws, "losses": losses,
-            "learned_after": learned,
-            "last_loss": tally.last_loss,
-            "boxes": m.boxes().len(),
-            "box_memory_bytes": m.memory_bytes(),
-            "compiled_positions": compiled.map(|(_, positions)| positions),
-            "compiled_memory_bytes": compiled.map(|(bytes, _)| bytes),
-            "beads": m.total_beads(),
-            "exact": final_exact,
-            "life": life.as_ref().map(|l| match l {
-                Ok(l) => json!({
-                    "machines": l.states,
-                    "expected_losses_in_run": (args.games <= LIFE_CURVE_GAMES).then(|| l.expected_losses_within(l.loss_at.len())),
-                    "safe_by_end_of_run": (args.games <= LIFE_CURVE_GAMES).then(|| l.safe_by.last().copied().unwrap_or(l.safe_at_start)),
-                    "expected_losses": finite(l.expected_losses),
-                    "losses": l.losses,
-                    "expected_games_until_safe": finite(l.expected_games_until_safe),
-                }),
-                Err(e) => json!({ "refused": e.to_string() }),
-            }),
-        });
-        outln!("{summary}");
+        outln!(
+            "{}",
+            json_summary(&trainer, args, &tally, &final_exact, compiled, life.as_ref())
+        );
         return Ok(());
     }
     let origin = match &args.resume {
@@ -280,6 +208,109 @@ fn train<G: Game>(
         outln!("state saved to {}", path.display());
     }
     Ok(())
+}
+
+/// `train --json`'s last line: the run and the machine it left.
+fn json_summary<G: Game>(
+    trainer: &Trainer<G>,
+    args: &TrainArgs,
+    tally: &Tally,
+    final_exact: &ExactPair,
+    compiled: Option<(usize, usize)>,
+    life: Option<&Result<Life, LifeError>>,
+) -> serde_json::Value {
+    let game = trainer.machine().game();
+    let m = trainer.machine();
+    let (wins, draws, losses) = (tally.wins, tally.draws, tally.losses);
+    let learned = tally.learned();
+    json!({
+        "game": game.spec(),
+        "side": game.player_name(m.side()),
+        "opponent": trainer.opponent_spec().to_string(),
+        "seed": trainer.seed(),
+        "settings": m.settings(),
+        "games": tally.games,
+        "games_played": trainer.games_played(),
+        "wins": wins, "draws": draws, "losses": losses,
+        "learned_after": learned,
+        "last_loss": tally.last_loss,
+        "boxes": m.boxes().len(),
+        "box_memory_bytes": m.memory_bytes(),
+        "compiled_positions": compiled.map(|(_, positions)| positions),
+        "compiled_memory_bytes": compiled.map(|(bytes, _)| bytes),
+        "beads": m.total_beads(),
+        "exact": final_exact,
+        "life": life.map(|l| match l {
+            Ok(l) => json!({
+                "machines": l.states,
+                "expected_losses_in_run": (args.games <= LIFE_CURVE_GAMES).then(|| l.expected_losses_within(l.loss_at.len())),
+                "safe_by_end_of_run": (args.games <= LIFE_CURVE_GAMES).then(|| l.safe_by.last().copied().unwrap_or(l.safe_at_start)),
+                "expected_losses": finite(l.expected_losses),
+                "losses": l.losses,
+                "expected_games_until_safe": finite(l.expected_games_until_safe),
+            }),
+            Err(e) => json!({ "refused": e.to_string() }),
+        }),
+    })
+}
+
+/// The trainer a run plays on: the machine of `--resume`, checked against
+/// the flags that would contradict it, or a fresh one; its opponent the
+/// program asked for.
+fn open_trainer<G: Game>(
+    game: &G,
+    args: &TrainArgs,
+    settings: menace::machine::settings::MachineSettings,
+    default_side: menace::Player,
+) -> anyhow::Result<Trainer<G>> {
+    let mut trainer = match &args.resume {
+        Some(path) => {
+            let text = read_text(path).map_err(|e| anyhow!(e))?;
+            let t = state::from_json(game, &text).map_err(|e| anyhow!("state file '{}': {e}", path.display()))?;
+            if let Some(s) = &args.side {
+                let asked = game.parse_player(s).map_err(super::args::usage)?;
+                if asked != t.machine().side() {
+                    bail!(
+                        "--side {s}: the machine in '{}' plays {}; leave --side out to continue it",
+                        path.display(),
+                        game.player_name(t.machine().side())
+                    );
+                }
+            }
+            // Refused before a game is played, rather than the games thrown away unsaid.
+            if args.save.is_none() && !args.no_save {
+                return Err(super::args::usage(format!(
+                    "--resume {0} without --save would throw the games away: give --save {0} to save them back (or --no-save to keep nothing)",
+                    path.display()
+                )));
+            }
+            t
+        }
+        None => {
+            let side = match &args.side {
+                Some(s) => game.parse_player(s).map_err(super::args::usage)?,
+                None => default_side,
+            };
+            let opponent = args.opponent.clone().unwrap_or(OpponentSpec::Random);
+            Trainer::new(game.clone(), side, settings, opponent, args.seed)?
+        }
+    };
+    if *trainer.opponent_spec() == OpponentSpec::Human {
+        // A machine saved by `play` last met a person: train it against the program asked for.
+        let Some(asked) = &args.opponent else {
+            bail!("the machine in the state file last played a person (opponent human): give --opponent to train it");
+        };
+        let opponent = make_opponent(game, asked, trainer.machine().side(), trainer.machine().settings())?;
+        trainer.set_opponent(asked.clone(), opponent);
+    } else if let (Some(_), Some(asked)) = (&args.resume, &args.opponent) {
+        if asked != trainer.opponent_spec() {
+            bail!(
+                "--opponent {asked} differs from the saved opponent {}; leave it out to continue",
+                trainer.opponent_spec()
+            );
+        }
+    }
+    Ok(trainer)
 }
 
 /// Games a run's exact learning curve follows at most (the whole life's
