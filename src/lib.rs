@@ -55,7 +55,7 @@ pub use menace_core::{
 #[cfg(feature = "charts")]
 pub mod charts;
 #[cfg(any(feature = "web", feature = "charts"))]
-pub mod font;
+pub use menace_web::font;
 #[cfg(feature = "cli")]
 pub mod memory;
 #[cfg(feature = "web")]

@@ -132,7 +132,7 @@ fn write_sheet<G: Picture>(
         sheet.front_pages
     );
     if let Some(pdf) = &args.pdf {
-        let bytes = sheet.pdf().map_err(|e| anyhow!(e))?;
+        let bytes = menace::web::pdf::sheet_pdf(&sheet).map_err(|e| anyhow!(e))?;
         write_atomic(pdf, &bytes).map_err(|e| anyhow!(e))?;
         outln!("{what}: {} pages written to {}", sheet.pages.len(), pdf.display());
     }

@@ -1,10 +1,9 @@
-//! The classroom: SVG pictures of boards and matchboxes (the page and the
-//! printed labels of `menace boxes --pdf`/`--svg` share them), the label
-//! sheets, and `menace serve`'s
-//! web server, a thin layer of JSON endpoints over the match driver, with
-//! its page embedded in the program.
+//! The classroom: `menace serve`'s web server, a thin layer of JSON
+//! endpoints over the page's engine (`menace-web`: sessions, SVG pictures
+//! of boards and matchboxes, label sheets), with its page embedded in the
+//! program; and label sheets made into PDFs.
 
-pub mod labels;
+pub use menace_web::{font, labels, session, svg};
+
+pub mod pdf;
 pub mod server;
-pub mod session;
-pub mod svg;

@@ -16,6 +16,7 @@ mod lifetime;
 mod machine;
 mod mcts;
 mod minihexchess;
+mod page_file;
 mod records;
 mod rules;
 mod solver;

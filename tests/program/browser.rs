@@ -16,6 +16,7 @@ use crate::common::scratch;
 mod classroom;
 mod layout;
 mod lesson;
+mod offline;
 mod referee;
 mod rules;
 
@@ -110,7 +111,12 @@ struct Page {
 
 impl Page {
     async fn open(driver: &str, downloads: &Path, profile: &Path) -> Page {
-        let args = [
+        Page::open_with(driver, downloads, profile, &[]).await
+    }
+
+    /// A tab whose browser is started with `extra` arguments too.
+    async fn open_with(driver: &str, downloads: &Path, profile: &Path, extra: &[&str]) -> Page {
+        let mut args = vec![
             "--headless",
             "--no-sandbox",
             "--disable-gpu",
@@ -122,8 +128,10 @@ impl Page {
             "--disable-dev-shm-usage",
             "--hide-scrollbars",
             "--window-size=1280,720",
-            &format!("--user-data-dir={}", profile.display()),
         ];
+        let profile_arg = format!("--user-data-dir={}", profile.display());
+        args.push(&profile_arg);
+        args.extend_from_slice(extra);
         let caps = json!({
             "browserName": "chrome",
             "goog:chromeOptions": {

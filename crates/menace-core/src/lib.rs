@@ -58,6 +58,7 @@
 // The name `with_game!` expands to, inside the crate as outside it.
 extern crate self as menace_core;
 
+pub mod clock;
 pub mod error;
 pub mod fsutil;
 pub mod game;

@@ -8,6 +8,7 @@ import { api, at } from "./api.js";
 import { clickCell } from "./board.js";
 import { refreshBoxes, refreshExtras } from "./boxes.js";
 import { followClass, renderClass, showStudent, wireClass } from "./classroom.js";
+import { restore, wireOffline } from "./offline.js";
 import { render, renderCurves } from "./render.js";
 import { $, boxQuery, KEY, say, state } from "./state.js";
 
@@ -131,6 +132,7 @@ function wire() {
 }
 
 async function main() {
+  wireOffline();
   wire();
   wireClass();
   showSpeed();
@@ -168,6 +170,11 @@ async function main() {
       if (state.view.training.running) await poll();
     } else {
       await start({});
+      const kept = await restore();
+      if (kept) {
+        render(kept);
+        await refreshExtras();
+      }
     }
   });
   const g = state.games.find((x) => x.spec === state.view?.game);

@@ -5,6 +5,7 @@
 import { lineChart, plain } from "./charts.js";
 import { giveBead } from "./actions.js";
 import { at } from "./api.js";
+import { keep } from "./offline.js";
 import { renderBoard } from "./board.js";
 import { $, opponentName, plural, say, state } from "./state.js";
 
@@ -37,6 +38,7 @@ export function render(v) {
       ? `Not saved: another tab is saving its machine to ${v.state_file}.`
       : `Saved after every game to ${v.state_file}.`;
   if (v.message) say(v.message, true);
+  keep(v);
   renderRules(v);
   renderBoard(v.board, v);
   $("referee").checked = Boolean(v.referee);

@@ -12,7 +12,7 @@ const STYLE_CSS: &str = include_str!("../page/style.css");
 
 /// The page's script, ES modules by their paths: `app.js` is the one the
 /// page loads, and it imports the others.
-pub(crate) const SCRIPTS: [(&str, &str); 9] = [
+pub(crate) const SCRIPTS: [(&str, &str); 11] = [
     ("/app.js", include_str!("../page/app.js")),
     ("/state.js", include_str!("../page/state.js")),
     ("/api.js", include_str!("../page/api.js")),
@@ -22,6 +22,8 @@ pub(crate) const SCRIPTS: [(&str, &str); 9] = [
     ("/actions.js", include_str!("../page/actions.js")),
     ("/classroom.js", include_str!("../page/classroom.js")),
     ("/charts.js", include_str!("../page/charts.js")),
+    ("/engine.js", include_str!("../page/engine.js")),
+    ("/offline.js", include_str!("../page/offline.js")),
 ];
 
 /// Whether `path` is one of the page's own files, which anyone who reaches

@@ -60,7 +60,7 @@ impl Default for Config {
             idle: Duration::from_secs(30 * 60),
             max_body: 64 << 10,
             max_upload: 128 << 20,
-            max_listed_boxes: 2000,
+            max_listed_boxes: menace_web::page::MAX_LISTED_BOXES,
             state: None,
             max_connections: 256,
             max_connections_per_address: 32,

@@ -24,10 +24,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
 
 /// Read a JSON request body into `T`, refusing malformed JSON and unknown fields by name.
 fn parse<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return serde_json::from_str("{}").map_err(|e| ApiError::bad(format!("request body: {e}")));
-    }
-    serde_json::from_slice(bytes).map_err(|e| ApiError::bad(format!("request body: not the JSON expected: {e}")))
+    Ok(menace_web::page::body(bytes)?)
 }
 
 /// The one parameter of a route's path (a session's id, a game's spec),

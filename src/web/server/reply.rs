@@ -20,11 +20,7 @@ pub(super) fn ok_json(value: &Json) -> Response {
 
 /// An attachment's headers: its type, and a file name made of `spec`.
 pub(super) fn attachment(kind: &'static str, spec: &str, suffix: &str, body: impl IntoResponse) -> Response {
-    let name: String = spec
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect();
-    let disposition = format!("attachment; filename=\"menace-{name}{suffix}\"");
+    let disposition = format!("attachment; filename=\"{}\"", menace_web::page::file_name(spec, suffix));
     (
         [
             (header::CONTENT_TYPE, HeaderValue::from_static(kind)),

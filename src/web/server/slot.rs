@@ -13,14 +13,7 @@ use crate::web::server::error::ApiError;
 use crate::web::session::apart::Signals;
 use crate::web::session::traits::Session;
 
-/// A training run in progress or just ended.
-#[derive(Clone, Debug, Default)]
-pub(super) struct Progress {
-    pub(super) running: bool,
-    pub(super) opponent: String,
-    pub(super) done: u64,
-    pub(super) total: u64,
-}
+pub(super) use menace_web::page::Progress;
 
 /// A session's state, behind its one lock.
 pub(super) struct Slot {
@@ -52,14 +45,10 @@ impl Slot {
 
     pub(super) fn idle(&self) -> Result<(), ApiError> {
         if self.progress.running {
-            return Err(ApiError::conflict(
-                "the machine is training: wait for it to finish, or stop it",
-            ));
+            return Err(ApiError::conflict(menace_web::page::TRAINING));
         }
         if self.watching {
-            return Err(ApiError::conflict(
-                "the machine is playing a watched game: wait for it to end",
-            ));
+            return Err(ApiError::conflict(menace_web::page::WATCHING));
         }
         Ok(())
     }

@@ -51,6 +51,8 @@ fn the_page_and_its_files_are_in_the_program() {
             "/boxes.js",
             "/charts.js",
             "/classroom.js",
+            "/engine.js",
+            "/offline.js",
             "/render.js",
             "/state.js"
         ]

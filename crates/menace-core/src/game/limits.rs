@@ -52,7 +52,7 @@ pub trait PositionSolver<G: Rules>: Send {
         &mut self,
         pos: &G::Position,
         rng: &mut dyn rand::RngCore,
-        deadline: std::time::Instant,
+        deadline: crate::clock::Instant,
     ) -> Option<G::Move> {
         let _ = deadline;
         Some(self.choose_best(pos, rng))

@@ -281,7 +281,7 @@ impl<G: Game> Thinking<G> {
     /// ([`Opponent::choose_before`]): whether it is chosen. Not chosen, the
     /// random stream is put back as it was, so that the next try draws the
     /// same and the moves are still those [`Match::step`] would play.
-    pub fn think_before(&mut self, deadline: std::time::Instant) -> bool {
+    pub fn think_before(&mut self, deadline: crate::clock::Instant) -> bool {
         if self.chosen.is_some() {
             return true;
         }

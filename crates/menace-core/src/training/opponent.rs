@@ -1,10 +1,10 @@
 //! The machine's opponents: random, perfect (from the solver), mixtures of
 //! the two, and a second matchbox machine.
 
+use crate::clock::Instant;
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Instant;
 
 use rand::Rng;
 use rustc_hash::FxHashMap;

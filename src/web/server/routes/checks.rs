@@ -7,29 +7,17 @@ use crate::web::server::slot::{lock, Entry, Slot};
 use crate::web::session::error::SessionError;
 use crate::web::session::traits::Shown;
 use menace_core::training::opponent::OpponentSpec;
+use menace_web::page;
 
 pub(super) fn not_while_training(entry: &Entry) -> Result<(), ApiError> {
     if entry.running() {
-        return Err(ApiError::new(
-            ErrorKind::Conflict,
-            "the machine is training: wait for it to finish, or stop it",
-        ));
+        return Err(ApiError::new(ErrorKind::Conflict, page::TRAINING));
     }
     Ok(())
 }
 /// Training or watching never drops a person's game unasked.
 pub(super) fn refuse_to_drop(session: &dyn Shown, discard: bool) -> Result<(), ApiError> {
-    let moves = session.person_moves();
-    if moves > 0 && !discard {
-        return Err(ApiError::new(
-            ErrorKind::Conflict,
-            format!(
-                "a game is in progress ({moves} move{} of yours): finish it, or say to drop it (\"discard\": true)",
-                if moves == 1 { "" } else { "s" }
-            ),
-        ));
-    }
-    Ok(())
+    Ok(page::refuse_to_drop(session, discard)?)
 }
 
 /// A perfect opponent refused as too large is refused at once when asked again.

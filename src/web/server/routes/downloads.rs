@@ -7,7 +7,8 @@ use axum::http::{header, HeaderMap, Uri};
 use axum::routing::get;
 use axum::Router;
 
-use crate::web::labels::{pdf_of_state, LabelError, Paper};
+use crate::web::labels::{LabelError, Paper};
+use crate::web::pdf::pdf_of_state;
 use crate::web::server::error::{ApiError, ApiResult, ErrorKind};
 use crate::web::server::extract::Param;
 use crate::web::server::reply::attachment;

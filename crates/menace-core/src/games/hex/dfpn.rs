@@ -33,9 +33,9 @@
 //! reasoning); when the swap is pending it is a move too, and no cell is
 //! filled in (the swap mirrors the lone stone, which fill-in would spoil).
 
+use crate::clock::Instant;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::Instant;
 
 use super::bitboard::Geometry;
 use super::inferior::Inferior;

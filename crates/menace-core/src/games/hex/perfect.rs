@@ -14,9 +14,9 @@
 //! opponent is already connected virtually), every empty cell left after
 //! fill-in.
 
+use crate::clock::Instant;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
-use std::time::Instant;
 
 use rustc_hash::FxHashMap;
 
@@ -209,7 +209,7 @@ pub fn solve_position(
     game: &Hex,
     pos: &HexPosition,
     max_searched: Option<u64>,
-    deadline: Option<std::time::Instant>,
+    deadline: Option<crate::clock::Instant>,
 ) -> Option<Verdict> {
     let n = u32::from(game.size());
     if game.size() > super::solver::MAX_SIZE || game.outcome(pos).is_over() {

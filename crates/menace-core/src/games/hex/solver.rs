@@ -10,9 +10,9 @@
 //! during the search, the positions searched over all threads together stop
 //! at limit / [`COST`].
 
+use crate::clock::Instant;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::Instant;
 
 use super::board::{Hex, HexPosition};
 use super::dfpn::{OutOfBudget, Solver, State};

@@ -18,7 +18,8 @@
 //! reaches boards the exact solver cannot store, and is the perfect
 //! opponent's engine there.
 
-use std::time::{Duration, Instant};
+use crate::clock::Instant;
+use std::time::Duration;
 
 use rustc_hash::FxHashMap;
 

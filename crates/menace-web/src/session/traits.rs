@@ -3,15 +3,15 @@
 //! lock, opponents, training, and a watched game. [`Session`] is all of
 //! them; each caller needs one or two.
 
+use menace_core::clock::Instant;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Instant;
 
 use serde_json::Value as Json;
 
-use crate::web::session::apart::{Deferred, Made, Pending, Signals, Trained, Watched};
-use crate::web::session::error::SessionError;
-use crate::web::session::requests::BoxQuery;
+use crate::session::apart::{Deferred, Made, Pending, Signals, Trained, Watched};
+use crate::session::error::SessionError;
+use crate::session::requests::BoxQuery;
 use menace_core::training::opponent::OpponentSpec;
 
 /// What the page is shown of a machine, and the counts the server checks.
@@ -117,13 +117,12 @@ impl<T: Shown + Played + Copied + Opponents + Trains + Watches + Send> Session f
 
 /// For tests: a session made of another, every part but [`Trains`] the
 /// inner one's, so that a fake of training is that part alone.
-#[cfg(test)]
-pub(crate) trait Wraps: Send {
+#[doc(hidden)]
+pub trait Wraps: Send {
     fn inner(&self) -> &dyn Session;
     fn inner_mut(&mut self) -> &mut dyn Session;
 }
 
-#[cfg(test)]
 mod wrapped {
     use super::*;
 

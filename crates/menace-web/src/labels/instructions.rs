@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use super::paper::{mm, move_words, move_words_short, page_svg, scaled_board, text_at, LabelSize, Paper, Subject};
 use super::text::wrap;
-use crate::web::svg::{board_size, n, BeadColour, Options};
+use crate::svg::{board_size, n, BeadColour, Options};
 use menace_core::game::About;
 use menace_core::machine::settings::{EmptyBox, Reinforcement, Scope};
 use menace_core::picture::Picture;
@@ -296,7 +296,7 @@ pub(super) fn pages<G: Picture>(
             flow.para("This rule only ever takes beads away: you need no spares.");
         }
         if counts.iter().any(|(c, _)| matches!(c, BeadColour::Numbered(_))) {
-            flow.para(&format!("A box with more moves than there are colours ({}) uses numbered beads instead (\"no. 12\"): write the numbers on plain beads, counters or buttons.", crate::web::svg::BEAD_COLOURS.len()));
+            flow.para(&format!("A box with more moves than there are colours ({}) uses numbered beads instead (\"no. 12\"): write the numbers on plain beads, counters or buttons.", crate::svg::BEAD_COLOURS.len()));
         }
         if let Some(g) = games_played {
             flow.para(&format!(

@@ -3,7 +3,7 @@
 //! helpers (millimetres, text, a page, a board) the labels and the
 //! instructions page both use.
 
-use crate::web::svg::{board_group, escape, game_move, n, Options};
+use crate::svg::{board_group, escape, game_move, n, Options};
 use menace_core::game::{Game, Player};
 use menace_core::machine::Machine;
 use menace_core::picture::Board;

@@ -1,18 +1,18 @@
 //! A game session as the server sees it: each part of
-//! [`Session`](crate::web::session::traits::Session) for any game.
+//! [`Session`](crate::session::traits::Session) for any game.
 
+use menace_core::clock::Instant;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Instant;
 
 use serde_json::{json, Value as Json};
 
-use crate::web::session::apart::{Deferred, Made, Pending, Signals, Trained, Watched};
-use crate::web::session::error::{invalid, SessionError};
-use crate::web::session::game::{GameSession, Mode, Watching};
-use crate::web::session::opponents::{opponent_for, perfect_too_large, slow};
-use crate::web::session::requests::BoxQuery;
-use crate::web::session::traits::{Copied, Opponents, Played, Shown, Trains, Watches};
+use crate::session::apart::{Deferred, Made, Pending, Signals, Trained, Watched};
+use crate::session::error::{invalid, SessionError};
+use crate::session::game::{GameSession, Mode, Watching};
+use crate::session::opponents::{opponent_for, perfect_too_large, slow};
+use crate::session::requests::BoxQuery;
+use crate::session::traits::{Copied, Opponents, Played, Shown, Trains, Watches};
 use menace_core::picture::Picture;
 use menace_core::training::driver::{Match, Mover, Step, Thinking};
 use menace_core::training::opponent::{Opponent, OpponentSpec};

@@ -3,4 +3,4 @@
 //! the fonts a system has.
 
 /// The TrueType file (licence in `assets/DejaVuSans-LICENSE.txt`).
-pub static FONT_BYTES: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
+pub static FONT_BYTES: &[u8] = include_bytes!("../../../assets/DejaVuSans.ttf");

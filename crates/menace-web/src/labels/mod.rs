@@ -1,10 +1,11 @@
 //! Matchbox labels for real paper: pages of A4 or Letter, in millimetres,
 //! with whole labels sized for a matchbox top, cut marks and text of at
 //! least 7 pt, after a page of instructions for running the machine by hand.
-//! The same pages come out as SVG (one file a page) or as one PDF.
+//! The same pages come out as SVG (one file a page), as one PDF (`menace`
+//! makes it), or printed from the page file by the browser.
 //!
 //! ```
-//! use menace::web::labels::{LabelSize, Paper};
+//! use menace_web::labels::{LabelSize, Paper};
 //! assert_eq!(Paper::parse("letter").unwrap(), Paper::Letter);
 //! assert_eq!(Paper::of_locale("en_US.UTF-8"), Some(Paper::Letter));
 //! assert_eq!(LabelSize::parse("53x36").unwrap(), LabelSize::MATCHBOX);
@@ -12,13 +13,12 @@
 
 mod instructions;
 mod paper;
-pub mod pdf;
 pub mod text;
 
 use menace_core::with_game;
 use std::fmt::Write;
 
-use crate::web::svg::{board_size, box_colours, n, BeadColour, Options};
+use crate::svg::{board_size, box_colours, n, BeadColour, Options};
 use menace_core::game::{Game, Player};
 use menace_core::machine::Machine;
 use menace_core::picture::{Board, Look, Picture};
@@ -55,14 +55,6 @@ pub struct Sheet {
     pub title: String,
 }
 
-impl Sheet {
-    /// The sheet as one PDF.
-    pub fn pdf(&self) -> Result<Vec<u8>, LabelError> {
-        let (w, h) = self.paper.size_mm();
-        pdf::to_pdf(&self.pages, w, h, &self.title)
-    }
-}
-
 /// Boxes in the order sheets and listings number them: by the machine's move.
 pub fn numbered<G: Game>(machine: &Machine<G>) -> Vec<usize> {
     let mut order: Vec<usize> = (0..machine.boxes().len()).collect();
@@ -84,10 +76,10 @@ pub fn label_number<G: Game>(machine: &Machine<G>, index: u32) -> u32 {
     u32::try_from(before).map_or(u32::MAX, |n| n + 1)
 }
 
-/// The PDF of the machine in a state file's text (as `menace train --save`
-/// writes it), on `paper`, labels of the default size: what the page's
-/// labels link downloads.
-pub fn pdf_of_state(text: &str, paper: Paper) -> Result<Vec<u8>, LabelError> {
+/// The sheet of the machine in a state file's text (as `menace train
+/// --save` writes it), on `paper`, labels of the default size: what the
+/// page's labels link prints.
+pub fn sheet_of_state(text: &str, paper: Paper) -> Result<Sheet, LabelError> {
     let spec = menace_core::training::state::peek_game(text).map_err(|e| LabelError::Invalid(format!("state: {e}")))?;
     let any = menace_core::registry::parse_spec(&spec).map_err(|e| LabelError::Invalid(format!("state: game: {e}")))?;
     let name = any.machine_name();
@@ -99,7 +91,7 @@ pub fn pdf_of_state(text: &str, paper: Paper) -> Result<Vec<u8>, LabelError> {
             name,
             games_played: Some(trainer.games_played()).filter(|&g| g > 0),
         };
-        sheet(&subject, Layout { paper, label: None })?.pdf()
+        sheet(&subject, Layout { paper, label: None })
     })
 }
 

@@ -1,10 +1,10 @@
 //! A session made fresh as a page asks, or from a state file's text.
 
-use crate::web::session::error::{invalid, over_limit, SessionError};
-use crate::web::session::game::GameSession;
-use crate::web::session::limits::Limits;
-use crate::web::session::requests::NewMachine;
-use crate::web::session::traits::Session;
+use crate::session::error::{invalid, over_limit, SessionError};
+use crate::session::game::GameSession;
+use crate::session::limits::Limits;
+use crate::session::requests::NewMachine;
+use crate::session::traits::Session;
 use menace_core::game::Game;
 use menace_core::machine::settings::MachineSettings;
 use menace_core::machine_spec::MachineSpec;
@@ -21,7 +21,7 @@ pub fn new_session(ask: &NewMachine, limits: Limits) -> Result<Box<dyn Session>,
     let settings = settings_for(&any, ask)?;
     let side_default = default_side(&any);
     let name = machine_name(&any);
-    let seed = ask.seed.unwrap_or_else(rand::random);
+    let seed = ask.seed.unwrap_or_else(crate::host::fresh_seed);
     with_game!(any, g => {
         let side = match ask.side.as_deref() {
             Some(s) => g.parse_player(s).map_err(invalid)?,

@@ -1,14 +1,15 @@
-//! SVG pages to one PDF: each page is converted by `svg2pdf` (text kept as
-//! text, the shipped DejaVu Sans subset and embedded) and placed on a page
-//! of the paper's size.
+//! Label sheets to one PDF: each SVG page is converted by `svg2pdf` (text
+//! kept as text, the shipped DejaVu Sans subset and embedded) and placed on
+//! a page of the paper's size. (The page file prints the same pages through
+//! the browser instead: this converter stays out of the WebAssembly.)
 
 use std::collections::HashMap;
 
 use pdf_writer::{Content, Finish, Name, Pdf, Rect, Ref, TextStr};
 use svg2pdf::usvg;
 
-use super::paper::LabelError;
-use crate::font::FONT_BYTES;
+use crate::web::font::FONT_BYTES;
+use crate::web::labels::{sheet_of_state, LabelError, Paper, Sheet};
 
 /// Points in a millimetre.
 pub const PT_PER_MM: f64 = 72.0 / 25.4;
@@ -22,6 +23,19 @@ fn options() -> usvg::Options<'static> {
     };
     options.fontdb_mut().load_font_data(FONT_BYTES.to_vec());
     options
+}
+
+/// A sheet as one PDF.
+pub fn sheet_pdf(sheet: &Sheet) -> Result<Vec<u8>, LabelError> {
+    let (w, h) = sheet.paper.size_mm();
+    to_pdf(&sheet.pages, w, h, &sheet.title)
+}
+
+/// The PDF of the machine in a state file's text (as `menace train --save`
+/// writes it), on `paper`, labels of the default size: what the page's
+/// labels link downloads from `menace serve`.
+pub fn pdf_of_state(text: &str, paper: Paper) -> Result<Vec<u8>, LabelError> {
+    sheet_pdf(&sheet_of_state(text, paper)?)
 }
 
 /// A PDF of `pages` (whole SVG documents, each sized in millimetres as

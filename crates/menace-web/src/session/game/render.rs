@@ -3,16 +3,16 @@
 
 use serde_json::Value as Json;
 
-use crate::web::labels::label_number;
-use crate::web::session::apart::Deferred;
-use crate::web::session::error::SessionError;
-use crate::web::session::game::views::{
+use crate::labels::label_number;
+use crate::session::apart::Deferred;
+use crate::session::error::SessionError;
+use crate::session::game::views::{
     to_json, BoardView, BoxCard, BoxDrawn, BoxesPage, Change, Curves, Draw, DrawnBead, ListedBead, MoveBoxes,
     MoveShown, RulesView, SessionView,
 };
-use crate::web::session::game::{GameSession, Listed};
-use crate::web::session::requests::BoxQuery;
-use crate::web::svg::{board_svg, box_colours, box_svg_as, BeadMark, Options};
+use crate::session::game::{GameSession, Listed};
+use crate::session::requests::BoxQuery;
+use crate::svg::{board_svg, box_colours, box_svg_as, BeadMark, Options};
 use menace_core::game::Player;
 use menace_core::machine::BeadChange;
 use menace_core::picture::Picture;
@@ -67,7 +67,7 @@ impl<G: Picture> GameSession<G> {
         })
     }
 
-    /// The boxes a query asks for (see [`Copied::boxes`](crate::web::session::traits::Copied::boxes)).
+    /// The boxes a query asks for (see [`Copied::boxes`](crate::session::traits::Copied::boxes)).
     pub(super) fn boxes_listed(&self, query: &BoxQuery, limit: usize) -> Result<Deferred<Json>, SessionError> {
         let game = self.game();
         let second = match query.machine.as_deref().map(str::trim) {

@@ -1,7 +1,7 @@
 //! The opponents a page may train or watch its machine against, within its limits.
 
-use crate::web::session::error::{invalid, over_limit, SessionError};
-use crate::web::session::limits::Limits;
+use crate::session::error::{invalid, over_limit, SessionError};
+use crate::session::limits::Limits;
 use menace_core::game::{Game, Player};
 use menace_core::machine::settings::MachineSettings;
 use menace_core::training::opponent::{Opponent, OpponentSpec, PerfectPlayer};

@@ -9,13 +9,13 @@ mod views;
 
 use serde_json::Value as Json;
 
-use crate::web::session::apart::Made;
-use crate::web::session::error::SessionError;
-use crate::web::session::game::views::{to_json, Change, Draw, Frame, Point, Score, WatchedGame};
-use crate::web::session::limits::Limits;
-use crate::web::session::opponents::opponent_for;
-use crate::web::session::traits::Played;
-use crate::web::svg::{board_svg, Options};
+use crate::session::apart::Made;
+use crate::session::error::SessionError;
+use crate::session::game::views::{to_json, Change, Draw, Frame, Point, Score, WatchedGame};
+use crate::session::limits::Limits;
+use crate::session::opponents::opponent_for;
+use crate::session::traits::Played;
+use crate::svg::{board_svg, Options};
 use menace_core::experiment::curves::{MetricRow, RunningCurves};
 use menace_core::game::{Game, Player};
 use menace_core::machine::GameResult;
@@ -329,7 +329,7 @@ impl<G: Picture> GameSession<G> {
         Some(match found {
             Some((i, colours, legal)) => format!(
                 "{merged} So box {} holds beads of {colours} colours for its {legal} legal moves.",
-                crate::web::labels::label_number(machine, i as u32)
+                crate::labels::label_number(machine, i as u32)
             ),
             None => merged,
         })
@@ -508,7 +508,7 @@ impl<G: Picture> GameSession<G> {
             .box_for(&before)
             .ok_or_else(|| SessionError::NotNow("no box".to_string()))?;
         let b = &machine.boxes()[index as usize];
-        let names: Vec<String> = crate::web::svg::box_colours(&game, &b.position(&game), &b.moves)
+        let names: Vec<String> = crate::svg::box_colours(&game, &b.position(&game), &b.moves)
             .into_iter()
             .map(|c| c.name())
             .collect();
@@ -521,7 +521,7 @@ impl<G: Picture> GameSession<G> {
                     .ok_or_else(|| {
                         SessionError::Invalid(format!(
                             "box {} has no colour '{}': its colours are {}",
-                            crate::web::labels::label_number(machine, index),
+                            crate::labels::label_number(machine, index),
                             name.trim(),
                             names.join(", ")
                         ))

@@ -4,9 +4,9 @@
 //! opponent made apart ([`Made`]), and what a slice of training or a step of
 //! a watched game did.
 
+use menace_core::clock::Instant;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
 
 use serde_json::Value as Json;
 
@@ -21,7 +21,7 @@ pub struct Trained {
     /// Training cannot go on: the machine has all the boxes a page's machine may.
     pub halted: bool,
     /// The opponent's next move, to be chosen apart (a search): think it
-    /// without the session's lock, then give it back through [`Opponents::resume`](crate::web::session::traits::Opponents::resume).
+    /// without the session's lock, then give it back through [`Opponents::resume`](crate::session::traits::Opponents::resume).
     pub pending: Option<Pending>,
     /// A game is left unfinished, to be resumed by the next slice.
     pub mid_game: bool,
@@ -31,7 +31,7 @@ pub struct Trained {
 /// it (a search of many playouts): it owns the opponent and the random
 /// stream, so that a session changed or closed meanwhile is never written
 /// into (the server checks the session's generation before
-/// [`Opponents::resume`](crate::web::session::traits::Opponents::resume)), and the moves are those played in place.
+/// [`Opponents::resume`](crate::session::traits::Opponents::resume)), and the moves are those played in place.
 pub struct Pending(pub(crate) Box<dyn Think>);
 
 impl std::fmt::Debug for Pending {
@@ -97,9 +97,9 @@ impl<T> std::fmt::Debug for Deferred<T> {
     }
 }
 
-/// An opponent made apart from its session ([`Opponents::opponent_maker`](crate::web::session::traits::Opponents::opponent_maker)),
-/// to be handed to [`Trains::begin_training`](crate::web::session::traits::Trains::begin_training) or
-/// [`Watches::begin_watch`](crate::web::session::traits::Watches::begin_watch).
+/// An opponent made apart from its session ([`Opponents::opponent_maker`](crate::session::traits::Opponents::opponent_maker)),
+/// to be handed to [`Trains::begin_training`](crate::session::traits::Trains::begin_training) or
+/// [`Watches::begin_watch`](crate::session::traits::Watches::begin_watch).
 pub struct Made(pub(crate) Box<dyn std::any::Any + Send>);
 
 impl std::fmt::Debug for Made {
