@@ -180,6 +180,7 @@ async function main() {
   const g = state.games.find((x) => x.spec === state.view?.game);
   if (g) { $("game").value = g.spec; await fillSides(); $("side").value = state.view.machine_side.toLowerCase(); }
   document.body.dataset.ready = "yes";
+  performance.mark("menace-ready");
   if (k) followClass();
 }
 

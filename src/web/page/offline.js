@@ -72,7 +72,7 @@ export async function printLabels(paper) {
   window.print();
 }
 
-// The paper this browser's language prints on.
+// The paper this browser's language prints on first.
 export const paper = () => (navigator.language === "en-US" ? "letter" : "a4");
 
 // The page file's links: downloads from the engine, labels printed.
@@ -89,10 +89,24 @@ export function wireOffline() {
       download(path).catch((err) => say(err.message));
     });
   }
-  $("labels-pdf").textContent = "Labels to print";
-  $("labels-pdf").addEventListener("click", (e) => {
-    e.preventDefault();
-    printLabels(paper()).catch((err) => say(err.message));
-  });
+  // Labels on either paper, this browser's own first.
+  const papers = paper() === "letter" ? [["letter", "Letter"], ["a4", "A4"]] : [["a4", "A4"], ["letter", "Letter"]];
+  $("labels-pdf").textContent = `Labels to print (${papers[0][1]})`;
+  const other = document.createElement("a");
+  other.id = "labels-other";
+  other.href = "#";
+  other.textContent = `(${papers[1][1]})`;
+  $("labels-pdf").after(" ", other);
+  for (const [link, [name]] of [[$("labels-pdf"), papers[0]], [other, papers[1]]]) {
+    link.addEventListener("click", (e) => {
+      e.preventDefault();
+      printLabels(name).catch((err) => say(err.message));
+    });
+  }
+  const note = document.createElement("p");
+  note.id = "offline-note";
+  note.textContent = "This page runs in your browser with nothing installed, and keeps its machine in this browser. " +
+    "A class playing one machine from its own devices needs the program: menace serve --classroom.";
+  document.querySelector("footer").append(note);
   state.session = null;
 }

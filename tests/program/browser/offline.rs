@@ -66,6 +66,9 @@ fn the_page_file_opened_from_disk_plays_trains_keeps_its_machine_and_prints_labe
         offline(&b, &driver).await;
         b.go(&url).await;
         b.viewport(1280, 720).await;
+        // Reported, not asserted (speed is measured, never timed in a test).
+        let ready = b.js("return performance.getEntriesByName('menace-ready')[0].startTime").await;
+        eprintln!("the page file was playable {ready} ms after it was opened");
         let loaded = b.js(LOADED).await;
         for name in loaded.as_array().unwrap() {
             let name = name.as_str().unwrap();
@@ -77,6 +80,7 @@ fn the_page_file_opened_from_disk_plays_trains_keeps_its_machine_and_prints_labe
         assert_eq!(b.text("#machine-title").await, "HER");
         assert_eq!(b.count("#board .cell").await, 9);
         assert_eq!(b.count("#boxes-list .box-card").await, 19, "Gardner's 19 boxes");
+        assert!(b.text("#offline-note").await.contains("menace serve --classroom"));
 
         // HER with seed 3, as in the lesson served: after 1. b2 she draws a2
         // from box 2, its one bead; 2. bxc3 wins, and Gardner's rule (a loss
@@ -106,8 +110,11 @@ fn the_page_file_opened_from_disk_plays_trains_keeps_its_machine_and_prints_labe
         // and shows the run's progress as it goes.
         b.js("window.seen = []; new MutationObserver(() => seen.push(document.getElementById('progress-text').textContent)).observe(document.getElementById('progress-text'), {subtree: true, childList: true, characterData: true})").await;
         b.type_into("#train-games", "1000000").await;
+        b.js("window.began = performance.now()").await;
         b.click("#train").await;
         b.until("/ done$/.test(document.getElementById('progress-text').textContent)").await;
+        let ms = b.js("return performance.now() - began").await.as_f64().unwrap();
+        eprintln!("the page trained 1,000,000 games against random in {ms:.0} ms (its polls included)");
         let seen = b.js("return seen").await;
         let during: Vec<&str> = seen
             .as_array()
@@ -183,12 +190,34 @@ fn the_page_file_opened_from_disk_plays_trains_keeps_its_machine_and_prints_labe
         assert!(png.success());
         b.js("document.body.classList.remove('printing-labels')").await;
 
+        // Accessible, by axe-core's WCAG 2 A and AA rules, at both sizes.
+        accessible(&b, "1280×720").await;
         // A phone.
         b.viewport(400, 800).await;
+        accessible(&b, "400 px").await;
         b.fits("400 px").await;
         b.screenshot(&shots.join("page-file-400.png")).await;
         b.done(&driver).await;
     });
+}
+
+/// No violation of axe-core's WCAG 2 A and AA rules on the page as it is shown.
+async fn accessible(b: &Page, at: &str) {
+    let axe =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/page/axe-core/axe.min.js")).unwrap();
+    b.js(&axe).await;
+    let found = b
+        .c
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})
+               .then(r => done({passes: r.passes.length, violations: r.violations.map(v => ({id: v.id, help: v.help, nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 5)}))}));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(found["passes"].as_u64().unwrap() > 10, "axe ran its rules: {found}");
+    assert_eq!(found["violations"], json!([]), "accessibility at {at}");
 }
 
 /// Standard base64 decoded (Chromium's PDF comes so).
