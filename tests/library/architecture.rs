@@ -1,8 +1,10 @@
 //! The arrows between source files point one way: no file imports, directly
 //! or through others, a file that imports it. That holds in each of the
-//! three crates: the core (`crates/menace-core/src/`), the `menace` library
-//! (`src/lib.rs` and its modules) and the `menace` command (`main.rs` and
-//! `cli/`). The same holds one level up, between the core's layers (`game`,
+//! crates: the core (`crates/menace-core/src/`), the page's engine
+//! (`crates/menace-web/src/`), its WebAssembly module
+//! (`crates/menace-wasm/src/`), the `menace` library (`src/lib.rs` and its
+//! modules), the `menace` command (`main.rs` and `cli/`) and the task
+//! runner (`xtask/src/`). The same holds one level up, between the core's layers (`game`,
 //! `games`, `search`, `machine`, `training`, `registry`, `machine_spec`,
 //! `experiment`), and no file of the core names what its `lib.rs`
 //! re-exports (an arrow up to the root, which names every layer).
@@ -350,6 +352,12 @@ fn find_cycle(edges: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>>
 enum Crate {
     /// `crates/menace-core/src/`.
     Core,
+    /// `crates/menace-web/src/`, the page's engine.
+    Web,
+    /// `crates/menace-wasm/src/`, its WebAssembly module.
+    Wasm,
+    /// `xtask/src/`, the task that builds the page file.
+    Tasks,
     /// The `menace` library: `src/lib.rs` and every module but `cli/`.
     Library,
     /// The `menace` command: `src/main.rs` and `cli/`.
@@ -361,11 +369,14 @@ fn crate_files(which: Crate) -> (PathBuf, Vec<PathBuf>) {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR"));
     let root = match which {
         Crate::Core => workspace.join("crates/menace-core/src"),
+        Crate::Web => workspace.join("crates/menace-web/src"),
+        Crate::Wasm => workspace.join("crates/menace-wasm/src"),
+        Crate::Tasks => workspace.join("xtask/src"),
         Crate::Library | Crate::Command => workspace.join("src"),
     };
     let mut files = Vec::new();
     collect(&root, &mut files);
-    if which != Crate::Core {
+    if matches!(which, Crate::Library | Crate::Command) {
         let command = which == Crate::Command;
         files.retain(|p| (p.starts_with(root.join("cli")) || p == &root.join("main.rs")) == command);
     }
@@ -430,6 +441,21 @@ fn no_import_cycles_between_library_files() {
 }
 
 #[test]
+fn no_import_cycles_between_files_of_the_pages_engine() {
+    let (root, files) = crate_files(Crate::Web);
+    assert!(files.iter().any(|f| f.ends_with("local.rs")) && files.len() > 10);
+    let edges = graph(&root, &files);
+    print_arrows(&edges, "crates/menace-web/src/lib.rs");
+    assert_eq!(find_cycle(&edges), None, "an import cycle between files of menace-web");
+    let up: Vec<&String> = edges
+        .iter()
+        .filter(|(_, to)| to.contains("crates/menace-web/src/lib.rs"))
+        .map(|(from, _)| from)
+        .collect();
+    assert!(up.is_empty(), "files naming menace-web's root: {up:?}");
+}
+
+#[test]
 fn no_import_cycles_between_command_files() {
     let (root, files) = crate_files(Crate::Command);
     assert!(files.iter().any(|f| f.ends_with("main.rs")) && files.len() > 10);
@@ -444,11 +470,32 @@ fn every_source_file_is_checked() {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut all = Vec::new();
     collect(&workspace.join("src"), &mut all);
-    collect(&workspace.join("crates/menace-core/src"), &mut all);
-    let checked: usize = [Crate::Core, Crate::Library, Crate::Command]
-        .into_iter()
-        .map(|c| crate_files(c).1.len())
-        .sum();
+    for dir in [
+        "crates/menace-core/src",
+        "crates/menace-web/src",
+        "crates/menace-wasm/src",
+        "xtask/src",
+    ] {
+        collect(&workspace.join(dir), &mut all);
+    }
+    for dir in fs::read_dir(workspace.join("crates")).unwrap() {
+        let name = dir.unwrap().file_name();
+        assert!(
+            ["menace-core", "menace-web", "menace-wasm"].contains(&name.to_str().unwrap()),
+            "a crate this test does not know: crates/{name:?}"
+        );
+    }
+    let checked: usize = [
+        Crate::Core,
+        Crate::Web,
+        Crate::Wasm,
+        Crate::Tasks,
+        Crate::Library,
+        Crate::Command,
+    ]
+    .into_iter()
+    .map(|c| crate_files(c).1.len())
+    .sum();
     assert_eq!(checked, all.len());
 }
 
@@ -616,7 +663,18 @@ fn every_file_stays_small_enough_to_read() {
             .collect::<Vec<_>>()
     };
     assert_eq!(
-        over(&["src", "crates/menace-core/src", "benches"], &["rs", "js"], 800),
+        over(
+            &[
+                "src",
+                "crates/menace-core/src",
+                "crates/menace-web/src",
+                "crates/menace-wasm/src",
+                "xtask/src",
+                "benches"
+            ],
+            &["rs", "js"],
+            800
+        ),
         Vec::<String>::new()
     );
     assert_eq!(over(&["src/web/page"], &["js"], 500), Vec::<String>::new());

@@ -124,7 +124,17 @@ pub trait Wraps: Send {
 }
 
 mod wrapped {
-    use super::*;
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+
+    use menace_core::clock::Instant;
+    use menace_core::training::opponent::OpponentSpec;
+    use serde_json::Value as Json;
+
+    use crate::session::apart::{Deferred, Made, Pending, Signals, Watched};
+    use crate::session::error::SessionError;
+    use crate::session::requests::BoxQuery;
+    use crate::session::traits::{Copied, Opponents, Played, Shown, Watches, Wraps};
 
     impl<W: Wraps> Shown for W {
         fn game_spec(&self) -> String {
