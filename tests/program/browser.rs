@@ -313,6 +313,30 @@ fn runtime() -> tokio::runtime::Runtime {
         .unwrap()
 }
 
+/// A fresh HER with seed 3, made from the settings, and 1. b2: she draws a2
+/// from box 2, its one bead (so 2. bxc3 wins, and Gardner's rule then
+/// takes that bead out: a2 goes from 1 to 0).
+async fn her_seed_3_opens(b: &Page) {
+    b.click("#setup summary").await;
+    b.type_into("#seed", "3").await;
+    b.click("#new-machine").await;
+    b.wait_for_text("#message", "A new machine: HER plays Black in hexapawn.")
+        .await;
+    assert_eq!(b.count("#board .cell.movable").await, 3);
+    b.click(&cell("b1")).await;
+    let targets = b
+        .js("return [...document.querySelectorAll('#board .cell.target')].map(c => c.dataset.name).join(' ')")
+        .await;
+    assert_eq!(targets, "b2");
+    b.click(&cell("b2")).await;
+    b.wait_for_text(
+        "#drawn",
+        "HER's move 1 (move 2 of the game): HER drew a bead from box 2 and played a2.",
+    )
+    .await;
+    assert!(b.text("#drawn .legend").await.contains("red: a2, 1 bead  ← drawn"));
+}
+
 /// The cell of the board named `name` (`b2`), as a selector.
 fn cell(name: &str) -> String {
     format!("#board [data-name=\"{name}\"]")

@@ -129,29 +129,23 @@ fn build_wasm(root: &Path) -> Result<PathBuf, String> {
                 .lines()
                 .any(|l| l.trim() == "wasm32-unknown-unknown")
         });
+    let build = [
+        "build",
+        "--release",
+        "-p",
+        "menace-wasm",
+        "--target",
+        "wasm32-unknown-unknown",
+    ];
     let mut cargo;
     if rustup_has_target {
         cargo = Command::new("cargo");
-        cargo.args([
-            "build",
-            "--release",
-            "-p",
-            "menace-wasm",
-            "--target",
-            "wasm32-unknown-unknown",
-        ]);
+        cargo.args(build);
     } else if Path::new("/usr/bin/rustc").exists() && Path::new("/usr/bin/cargo").exists() {
         // Debian's toolchain, with the standard library built from source.
         cargo = Command::new("/usr/bin/cargo");
         cargo
-            .args([
-                "build",
-                "--release",
-                "-p",
-                "menace-wasm",
-                "--target",
-                "wasm32-unknown-unknown",
-            ])
+            .args(build)
             .args(["-Zbuild-std=std,panic_abort"])
             .env("RUSTC", "/usr/bin/rustc")
             .env("RUSTC_BOOTSTRAP", "1")

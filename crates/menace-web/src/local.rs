@@ -20,7 +20,9 @@ use crate::session::error::SessionError;
 use crate::session::limits::Limits;
 use crate::session::make::{load_session, new_session};
 use crate::session::opponents::parse_opponent;
-use crate::session::requests::{BoxQuery, MoveRequest, NewMachine, TrainRequest, WatchRequest};
+use crate::session::requests::{
+    BeadRequest, BoxQuery, MoveRequest, NewMachine, RefereeRequest, TrainRequest, WatchRequest,
+};
 use crate::session::traits::Session;
 use menace_core::clock::Instant;
 
@@ -294,25 +296,6 @@ fn session_route(local: &mut Local, limits: Limits, method: &str, resource: &str
         ("POST", "watch") => watch(local, limits, body),
         _ => Err(not_found(method, resource)),
     }
-}
-
-/// The bead drawn from a real box (null: the box was empty), said outright.
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct BeadRequest {
-    #[serde(deserialize_with = "said_outright")]
-    colour: Option<String>,
-}
-
-fn said_outright<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    serde::Deserialize::deserialize(d)
-}
-
-/// Refereeing on or off.
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RefereeRequest {
-    on: bool,
 }
 
 fn replace(local: &mut Local, session: Box<dyn Session>) {

@@ -50,24 +50,7 @@ async fn lesson(b: &Page, url: &str, downloads: &Path) {
     );
 
     // A fresh HER with seed 3: after 1. b2 she draws a2 from box 2, and bxc3 wins.
-    b.click("#setup summary").await;
-    b.type_into("#seed", "3").await;
-    b.click("#new-machine").await;
-    b.wait_for_text("#message", "A new machine: HER plays Black in hexapawn.")
-        .await;
-    assert_eq!(b.count("#board .cell.movable").await, 3);
-    b.click(&cell("b1")).await;
-    let targets = b
-        .js("return [...document.querySelectorAll('#board .cell.target')].map(c => c.dataset.name).join(' ')")
-        .await;
-    assert_eq!(targets, "b2");
-    b.click(&cell("b2")).await;
-    b.wait_for_text(
-        "#drawn",
-        "HER's move 1 (move 2 of the game): HER drew a bead from box 2 and played a2.",
-    )
-    .await;
-    assert!(b.text("#drawn .legend").await.contains("red: a2, 1 bead  ← drawn"));
+    her_seed_3_opens(b).await;
     assert_eq!(b.count("#drawn svg .drawn").await, 1);
     assert!(b.text("#status").await.contains("Your move (White)"));
     // Training now would drop this game: the page asks first, and keeps it when told to.

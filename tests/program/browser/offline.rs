@@ -85,18 +85,7 @@ fn the_page_file_opened_from_disk_plays_trains_keeps_its_machine_and_prints_labe
         // HER with seed 3, as in the lesson served: after 1. b2 she draws a2
         // from box 2, its one bead; 2. bxc3 wins, and Gardner's rule (a loss
         // takes out the bead drawn last) leaves that box's a2 with 0 beads.
-        b.click("#setup summary").await;
-        b.type_into("#seed", "3").await;
-        b.click("#new-machine").await;
-        b.wait_for_text("#message", "A new machine: HER plays Black in hexapawn.").await;
-        b.click(&cell("b1")).await;
-        b.click(&cell("b2")).await;
-        b.wait_for_text(
-            "#drawn",
-            "HER's move 1 (move 2 of the game): HER drew a bead from box 2 and played a2.",
-        )
-        .await;
-        assert!(b.text("#drawn .legend").await.contains("red: a2, 1 bead  ← drawn"));
+        her_seed_3_opens(&b).await;
         b.click(&cell("b2")).await;
         b.click(&cell("c3")).await;
         b.wait_for_text("#status", "You win.").await;

@@ -81,3 +81,26 @@ pub struct MoveRequest {
     /// The move, in the game's notation.
     pub text: String,
 }
+
+/// The bead drawn from a real box: its colour's name, or null for an
+/// empty box (said outright: a request without `colour` is refused).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BeadRequest {
+    #[serde(deserialize_with = "said_outright")]
+    /// The colour's name, or none: the box was empty.
+    pub colour: Option<String>,
+}
+
+/// An `Option` that must be given, `null` or not.
+fn said_outright<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Deserialize::deserialize(d)
+}
+
+/// Refereeing on or off.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RefereeRequest {
+    /// On (the person gives the machine's beads) or off.
+    pub on: bool,
+}

@@ -12,7 +12,7 @@ use crate::web::server::reply::ok_json;
 use crate::web::server::routes::checks::not_while_training;
 use crate::web::server::shared::Shared;
 use crate::web::session::error::SessionError;
-use crate::web::session::requests::MoveRequest;
+use crate::web::session::requests::{BeadRequest, MoveRequest, RefereeRequest};
 use crate::web::session::traits::Played;
 
 /// A session's game, move and resign.
@@ -23,27 +23,6 @@ pub(super) fn router() -> Router<Arc<Shared>> {
         .route("/api/sessions/{id}/resign", post(resign))
         .route("/api/sessions/{id}/bead", post(bead))
         .route("/api/sessions/{id}/referee", post(referee))
-}
-
-/// The bead drawn from a real box: its colour's name, or null for an
-/// empty box (said outright: a request without `colour` is refused).
-#[derive(Debug, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct BeadRequest {
-    #[serde(deserialize_with = "said_outright")]
-    colour: Option<String>,
-}
-
-/// An `Option` that must be given, `null` or not.
-fn said_outright<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    serde::Deserialize::deserialize(d)
-}
-
-/// Refereeing on or off.
-#[derive(Debug, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RefereeRequest {
-    on: bool,
 }
 
 async fn bead(State(shared): State<Arc<Shared>>, Param(id): Param, JsonBody(ask): JsonBody<BeadRequest>) -> ApiResult {
