@@ -30,7 +30,7 @@ pub(super) async fn guard(State(shared): State<Arc<Shared>>, request: Request, n
         })
     });
     let cookie = teacher_link.map(Class::teacher_cookie);
-    match checked(&shared, request).await {
+    let mut response = match checked(&shared, request).await {
         Ok(request) => {
             let mut response = next.run(request).await;
             if let Some(Ok(value)) = cookie.map(|c| HeaderValue::from_str(&c)) {
@@ -39,7 +39,13 @@ pub(super) async fn guard(State(shared): State<Arc<Shared>>, request: Request, n
             response
         }
         Err(e) => e.into_response(),
-    }
+    };
+    // Every answer is what its type says: no browser guesses a script or a
+    // page out of a state file or an error.
+    response
+        .headers_mut()
+        .insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    response
 }
 
 /// In a classroom, who the request is, and whether that one may ask it:

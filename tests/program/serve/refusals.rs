@@ -341,3 +341,73 @@ fn boxes_svg_writes_a_label_per_box() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--state"));
     assert!(!path.exists() && !dir.join("chess-1.svg").exists());
 }
+
+#[test]
+fn every_answer_says_nosniff() {
+    // A page, a module, JSON, a download, a refusal by a route and one by
+    // the guard in front of every route: the browser is told never to guess
+    // a type (a state file or an error read as a script or a page).
+    let s = Server::new();
+    let (id, _) = s.session("{}");
+    let agent = ureq::AgentBuilder::new().build();
+    for (method, path) in [
+        ("GET", "/".to_string()),
+        ("GET", "/app.js".to_string()),
+        ("GET", "/api/games".to_string()),
+        ("GET", format!("/api/sessions/{id}/state")),
+        ("GET", "/api/nothing".to_string()),
+        ("POST", format!("/api/sessions/{id}/move")),
+    ] {
+        let answer = match agent.request(method, &format!("{}{path}", s.base)).call() {
+            Ok(r) => r,
+            Err(ureq::Error::Status(_, r)) => r,
+            Err(e) => panic!("{path}: {e}"),
+        };
+        assert_eq!(
+            answer.header("x-content-type-options"),
+            Some("nosniff"),
+            "{method} {path}"
+        );
+    }
+    let mut stream = TcpStream::connect(addr_of(&s)).unwrap();
+    stream
+        .write_all(b"GET /api/games HTTP/1.1\r\nHost: elsewhere.example\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let mut out = String::new();
+    stream.read_to_string(&mut out).unwrap();
+    assert!(out.starts_with("HTTP/1.1 421"), "{out}");
+    assert!(
+        out.to_ascii_lowercase().contains("x-content-type-options: nosniff"),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_class_machine_cannot_be_closed_while_the_class_runs() {
+    let s = Server::with(Config {
+        classroom: Some(menace::web::server::ClassKeys::random()),
+        ..Config::default()
+    });
+    // On the computer's own address, the teacher.
+    let class = s.get("/api/class").json();
+    let id = class["session"]
+        .as_str()
+        .expect("the teacher is told the class machine's session")
+        .to_string();
+    let closed = call("DELETE", &format!("{}/api/sessions/{id}", s.base), None);
+    assert_refused(
+        &closed,
+        409,
+        "this is the class machine: it cannot be closed while the class runs",
+    );
+    // The class goes on: its machine still answers, and plays.
+    let class = s.get("/api/class").json();
+    assert_eq!(class["session"], Value::String(id.clone()));
+    assert_eq!(s.get(&format!("/api/sessions/{id}")).status, 200);
+    // Another tab's machine closes as before.
+    let (other, _) = s.session("{}");
+    assert_eq!(
+        call("DELETE", &format!("{}/api/sessions/{other}", s.base), None).status,
+        204
+    );
+}

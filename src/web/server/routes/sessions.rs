@@ -56,6 +56,11 @@ async fn view(State(shared): State<Arc<Shared>>, Param(id): Param) -> ApiResult 
 }
 
 async fn close(State(shared): State<Arc<Shared>>, Param(id): Param) -> ApiResult {
+    if shared.class.as_ref().and_then(|c| c.session.get()) == Some(&id) {
+        return Err(ApiError::conflict(
+            "this is the class machine: it cannot be closed while the class runs (stop the server to end the class)",
+        ));
+    }
     let entry = lock(&shared.sessions).remove(&id).ok_or_else(|| shared.gone(&id))?;
     // Waits for a training slice to let go (a move at most).
     shared
