@@ -8,6 +8,7 @@ use crate::common::scratch;
 
 mod holes;
 mod hostile;
+mod joining;
 mod load;
 mod network;
 mod page;

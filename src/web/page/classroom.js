@@ -20,6 +20,7 @@ export function renderClass(k) {
   document.body.dataset.role = c.role;
   // A guest is told nothing of the class but how to join it.
   if (c.role === "guest") return;
+  $("class-new-code").hidden = c.role !== "teacher";
   if (c.role === "teacher") {
     $("class-code").textContent = `Join at ${k.join} with the code ${c.code}`;
   } else {
@@ -113,6 +114,11 @@ export function wireClass() {
     const k = await api("POST", "/api/class/skip");
     renderClass(k);
     render(k.view);
+  }));
+  $("class-new-code").addEventListener("click", () => guarded(async () => {
+    const k = await api("POST", "/api/class/code");
+    renderClass(k);
+    say(`A new join code: ${k.class.code}. The old one no longer works; the students in the class stay in it.`, true);
   }));
   $("class-play").addEventListener("click", () => guarded(async () => {
     showStudent(await api("POST", "/api/class/play"), true);

@@ -8,12 +8,15 @@
 //! the machine in the order the games end, and is logged.
 
 use std::collections::{HashMap, VecDeque};
+use std::net::IpAddr;
 use std::sync::{Mutex, OnceLock};
+use std::time::Instant;
 
 use axum::http::HeaderMap;
 use serde::Serialize;
 
 use crate::web::server::error::{ApiError, ErrorKind};
+use crate::web::server::joins::Joins;
 use crate::web::server::slot::lock;
 
 /// The listener a connection came in by.
@@ -49,10 +52,13 @@ const NAME_CHARS: usize = 24;
 /// A classroom: its secrets, its machine's session, its students and queue.
 pub(super) struct Class {
     pub(super) token: String,
-    pub(super) code: String,
+    /// The join code (the teacher may ask for a new one).
+    code: Mutex<String>,
     /// The class machine's session id, set when the server starts.
     pub(super) session: OnceLock<String>,
     state: Mutex<ClassState>,
+    /// Wrong codes, by device and from everywhere.
+    joins: Mutex<Joins>,
 }
 
 #[derive(Default)]
@@ -94,7 +100,7 @@ fn random_code(len: usize) -> String {
 /// the teacher's link.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClassKeys {
-    /// Six letters and digits, easy to read off a projector.
+    /// Eight letters and digits, easy to read off a projector.
     pub code: String,
     /// 128 random bits, in hex.
     pub token: String,
@@ -104,7 +110,7 @@ impl ClassKeys {
     /// New random keys.
     pub fn random() -> ClassKeys {
         ClassKeys {
-            code: random_code(6),
+            code: random_code(8),
             token: format!("{:016x}{:016x}", rand::random::<u64>(), rand::random::<u64>()),
         }
     }
@@ -114,10 +120,24 @@ impl Class {
     pub(super) fn new(keys: ClassKeys) -> Class {
         Class {
             token: keys.token,
-            code: keys.code,
+            code: Mutex::new(keys.code),
             session: OnceLock::new(),
             state: Mutex::new(ClassState::default()),
+            joins: Mutex::new(Joins::default()),
         }
+    }
+
+    /// The join code now.
+    pub(super) fn code(&self) -> String {
+        lock(&self.code).clone()
+    }
+
+    /// A new join code, at the teacher's request: joining opens again.
+    pub(super) fn new_code(&self) -> String {
+        let code = random_code(8);
+        *lock(&self.code) = code.clone();
+        lock(&self.joins).reopen();
+        code
     }
 
     /// Who a request is: by its door, its token (cookie or `?teacher=`) or its student cookie.
@@ -137,11 +157,21 @@ impl Class {
         }
     }
 
-    /// A student joins with the code, named as they ask (or numbered):
-    /// their id, and the cookie that keeps it.
-    pub(super) fn join(&self, code: &str, name: &str) -> Result<(String, String), ApiError> {
-        if !same(&code.trim().to_ascii_uppercase(), &self.code) {
-            return Err(ApiError::new(ErrorKind::Forbidden, "that is not the class's join code"));
+    /// A student joins with the code, named as they ask (or numbered),
+    /// from `device` (its address): their id, and the cookie that keeps it.
+    /// A device that missed too often is refused before its code is read.
+    pub(super) fn join(&self, code: &str, name: &str, device: IpAddr) -> Result<(String, String), ApiError> {
+        let now = Instant::now();
+        {
+            let mut joins = lock(&self.joins);
+            joins
+                .check(device, now)
+                .map_err(|c| ApiError::new(ErrorKind::Full, c.words()))?;
+            if !same(&code.trim().to_ascii_uppercase(), &self.code()) {
+                joins.missed(device, now);
+                return Err(ApiError::new(ErrorKind::Forbidden, "that is not the class's join code"));
+            }
+            joins.joined(device);
         }
         let mut state = lock(&self.state);
         if state.students.len() >= MAX_STUDENTS {
@@ -261,7 +291,7 @@ impl Class {
         }
         serde_json::json!({
             "role": role_name,
-            "code": matches!(role, Role::Teacher).then_some(&self.code),
+            "code": matches!(role, Role::Teacher).then(|| self.code()),
             "you": you.map(name),
             "your_turn": you.is_some_and(|id| state.playing.as_ref() == Some(id)),
             "queued": you.and_then(|id| state.queue.iter().position(|q| q == id)).map(|k| k + 1),

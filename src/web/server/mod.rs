@@ -36,6 +36,7 @@ mod extract;
 mod guard;
 mod hooks;
 mod hosts;
+mod joins;
 mod reply;
 mod routes;
 mod schedule;

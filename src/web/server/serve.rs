@@ -124,7 +124,8 @@ pub async fn serve_doors(
             drop(stream);
             continue;
         };
-        let service = TowerToHyperService::new(routed);
+        // Who is asking, by address: a join code's misses are counted by it.
+        let service = TowerToHyperService::new(routed.layer(axum::Extension(Peer(peer.ip()))));
         let mut closed = closed.clone();
         tokio::spawn(async move {
             let _permit = (permit, own);
@@ -201,6 +202,10 @@ impl Drop for AddressPermit {
         }
     }
 }
+
+/// The address a request's connection came from.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Peer(pub(super) IpAddr);
 
 /// A server started on its own threads (for tests and embedding).
 pub struct Running {

@@ -18,6 +18,7 @@ use crate::web::server::error::{ApiError, ApiResult, ErrorKind};
 use crate::web::server::extract::JsonBody;
 use crate::web::server::reply::ok_json;
 use crate::web::server::routes::checks::not_while_training;
+use crate::web::server::serve::Peer;
 use crate::web::server::shared::Shared;
 use crate::web::server::slot::Entry;
 use crate::web::session::error::SessionError;
@@ -33,6 +34,7 @@ pub(super) fn router() -> Router<Arc<Shared>> {
         .route("/api/class/resign", post(resign))
         .route("/api/class/log", get(log))
         .route("/api/class/skip", post(skip))
+        .route("/api/class/code", post(new_code))
 }
 
 /// A student's name, and the code they were given.
@@ -95,6 +97,7 @@ async fn read(State(shared): State<Arc<Shared>>, role: Option<Extension<Role>>) 
 async fn join(
     State(shared): State<Arc<Shared>>,
     role: Option<Extension<Role>>,
+    peer: Option<Extension<Peer>>,
     JsonBody(ask): JsonBody<JoinRequest>,
 ) -> ApiResult {
     let class = class_of(&shared)?;
@@ -102,7 +105,9 @@ async fn join(
     if let Some(Extension(Role::Student(id))) = role {
         return Ok(ok_json(&answer(&shared, class, &Role::Student(id))?));
     }
-    let (id, cookie) = class.join(&ask.code, &ask.name)?;
+    // A router used without the server's listener has no peer: one device.
+    let device = peer.map_or(std::net::IpAddr::from([0, 0, 0, 0]), |Extension(Peer(ip))| ip);
+    let (id, cookie) = class.join(&ask.code, &ask.name, device)?;
     let body = answer(&shared, class, &Role::Student(id))?;
     let mut response = ok_json(&body);
     if let Ok(value) = HeaderValue::from_str(&cookie) {
@@ -224,6 +229,21 @@ async fn resign(State(shared): State<Arc<Shared>>, role: Option<Extension<Role>>
 /// The teacher ends the turn of the student on the board (who left, or
 /// does not move): their game is dropped, no beads change, and the next
 /// student's starts.
+/// The teacher asks for a new join code (one was seen by someone it should
+/// not have been, or joining closed after too many wrong codes): joining
+/// opens again; the students in the class stay in it.
+async fn new_code(State(shared): State<Arc<Shared>>, role: Option<Extension<Role>>) -> ApiResult {
+    if !matches!(role.as_ref().map(|Extension(r)| r), None | Some(Role::Teacher)) {
+        return Err(ApiError::new(
+            ErrorKind::Forbidden,
+            "only the teacher may change the join code",
+        ));
+    }
+    let class = class_of(&shared)?;
+    class.new_code();
+    Ok(ok_json(&answer(&shared, class, &Role::Teacher)?))
+}
+
 async fn skip(State(shared): State<Arc<Shared>>, role: Option<Extension<Role>>) -> ApiResult {
     if !matches!(role.as_ref().map(|Extension(r)| r), None | Some(Role::Teacher)) {
         return Err(ApiError::new(ErrorKind::Forbidden, "only the teacher may skip a turn"));
