@@ -3,7 +3,8 @@
 // the page's two imports, and sent the requests read as JSON on stdin
 // ([{method, path, body}]); a request with "until_idle" plays training on
 // until it ends, as the page's worker does; "{id}" in a path is the session
-// the last reply that named one made. Prints the replies as JSON.
+// the last reply that named one made, and "body_from": K sends reply K's
+// body. Prints the replies as JSON.
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 
@@ -34,7 +35,8 @@ for (const r of requests) {
     while (e.menace_step(40)) { /* a slice at a time, as the worker does */ }
     continue;
   }
-  const reply = ask({ method: r.method, path: r.path.replace("{id}", id), body: r.body ?? "" });
+  const body = r.body_from !== undefined ? replies[r.body_from].body : r.body ?? "";
+  const reply = ask({ method: r.method, path: r.path.replace("{id}", id), body });
   try { id = JSON.parse(reply.body).session ?? id; } catch { /* not JSON */ }
   replies.push(reply);
 }

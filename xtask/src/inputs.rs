@@ -5,7 +5,8 @@
 use std::path::{Path, PathBuf};
 
 /// The files and folders the page file is made of, from the repository's
-/// root: the page, the font, the engine's crates, the lock file and this task.
+/// root: the page, the font, the engine's crates, the workspace's manifest
+/// (its profiles) and lock file, and this task.
 pub const INPUTS: &[&str] = &[
     "src/web/page",
     "assets/DejaVuSans.ttf",
@@ -15,7 +16,9 @@ pub const INPUTS: &[&str] = &[
     "crates/menace-web/src",
     "crates/menace-wasm/Cargo.toml",
     "crates/menace-wasm/src",
+    "Cargo.toml",
     "Cargo.lock",
+    "xtask/Cargo.toml",
     "xtask/src",
 ];
 

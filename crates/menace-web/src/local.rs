@@ -15,7 +15,7 @@ use serde_json::{json, Value as Json};
 
 use crate::labels::{sheet_of_state, Paper};
 use crate::page::{self, Kept, Progress};
-use crate::session::apart::{Signals, Watched};
+use crate::session::apart::{Pending, Signals, Watched};
 use crate::session::error::SessionError;
 use crate::session::limits::Limits;
 use crate::session::make::{load_session, new_session};
@@ -92,9 +92,50 @@ struct Local {
     session: Box<dyn Session>,
     progress: Progress,
     signals: Signals,
+    /// An opponent's move being chosen (a search), over as many steps as it takes.
+    pending: Option<Pending>,
 }
 
 impl Local {
+    fn new(session: Box<dyn Session>) -> Local {
+        Local {
+            session,
+            progress: Progress::default(),
+            signals: Signals::default(),
+            pending: None,
+        }
+    }
+
+    /// Play the training run on until `deadline` (the move under way
+    /// finished): a search opponent's move is thought over as many steps
+    /// as it needs, so that a request never waits longer than a step.
+    fn advance(&mut self, deadline: Instant) {
+        loop {
+            if let Some(mut pending) = self.pending.take() {
+                if !pending.think_before(deadline) && !self.signals.cancelled() {
+                    self.pending = Some(pending);
+                    return;
+                }
+                self.session.resume(pending);
+            }
+            let p = &self.progress;
+            let left = p.total.saturating_sub(p.done);
+            let trained = self.session.train(left, deadline, &self.signals);
+            self.progress.done += trained.games;
+            let idle = trained.games == 0 && trained.pending.is_none();
+            self.pending = trained.pending;
+            if trained.halted || self.progress.done >= self.progress.total || self.signals.cancelled() {
+                self.pending = None;
+                self.session.end_training();
+                self.progress.running = false;
+                return;
+            }
+            if idle || Instant::now() >= deadline {
+                return;
+            }
+        }
+    }
+
     fn view(&self) -> Json {
         page::view(self.session.as_ref(), &self.progress, &Kept::default(), None)
     }
@@ -151,18 +192,7 @@ impl Engine {
     pub fn step(&mut self, budget: Duration) -> bool {
         let deadline = Instant::now() + budget;
         for local in self.sessions.values_mut().filter(|l| l.progress.running) {
-            let p = &local.progress;
-            let left = p.total.saturating_sub(p.done);
-            let trained = local.session.train(left, deadline, &local.signals);
-            local.progress.done += trained.games;
-            if let Some(mut pending) = trained.pending {
-                pending.think();
-                local.session.resume(pending);
-            }
-            if trained.halted || local.progress.done >= local.progress.total || local.signals.cancelled() {
-                local.session.end_training();
-                local.progress.running = false;
-            }
+            local.advance(deadline);
         }
         self.training()
     }
@@ -202,20 +232,16 @@ impl Engine {
 
     fn create(&mut self, body: &[u8]) -> Answer {
         let ask: NewMachine = page::body(body)?;
+        let session = new_session(&ask, self.limits)?;
         if self.sessions.len() >= MAX_SESSIONS {
             // The oldest machine makes room: a page reloaded leaves its last behind.
             let oldest = self.sessions.keys().next().cloned();
             oldest.map(|k| self.sessions.remove(&k));
         }
-        let session = new_session(&ask, self.limits)?;
         self.made += 1;
         // Zero-padded, so the oldest sorts first.
         let id = format!("local-{:06}", self.made);
-        let local = Local {
-            session,
-            progress: Progress::default(),
-            signals: Signals::default(),
-        };
+        let local = Local::new(session);
         let mut view = local.view();
         view["session"] = json!(id);
         self.sessions.insert(id, local);
@@ -301,6 +327,7 @@ fn session_route(local: &mut Local, limits: Limits, method: &str, resource: &str
 fn replace(local: &mut Local, session: Box<dyn Session>) {
     local.session = session;
     local.progress = Progress::default();
+    local.pending = None;
 }
 
 /// Start a training run, played on by [`Engine::step`].
@@ -488,6 +515,28 @@ mod tests {
         assert_eq!(r.status, 404);
         let boxes = ask(&mut e, "GET", &at("/boxes?page=1&per_page=5&find="), Json::Null);
         assert!(boxes["boxes"].as_array().is_some_and(|b| b.len() <= 5), "{boxes}");
+    }
+
+    #[test]
+    fn a_search_opponents_run_stops_at_the_next_step() {
+        let mut e = Engine::default();
+        let v = ask(&mut e, "POST", "/api/sessions", json!({"game": "hexapawn", "seed": 1}));
+        let at = |s: &str| format!("/api/sessions/{}{s}", v["session"].as_str().unwrap());
+        ask(
+            &mut e,
+            "POST",
+            &at("/train"),
+            json!({"opponent": "mcts:5000", "games": 1000}),
+        );
+        assert!(
+            e.step(Duration::from_millis(1)),
+            "a thousand searched games are not played in a step"
+        );
+        ask(&mut e, "POST", &at("/stop"), Json::Null);
+        assert!(!e.step(Duration::from_millis(1)), "stopped at the next step");
+        let c = ask(&mut e, "GET", &at("/curves"), Json::Null);
+        assert_eq!(c["training"]["running"], false);
+        assert!(c["training"]["done"].as_u64().unwrap() < 1000);
     }
 
     #[test]

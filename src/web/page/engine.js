@@ -54,9 +54,13 @@ function worker() {
   self.onmessage = async (event) => {
     const m = event.data;
     if (m.module) {
-      const instance = await WebAssembly.instantiate(await WebAssembly.compile(m.module), imports);
-      wasm = instance.exports;
-      self.postMessage({ ready: true });
+      try {
+        const instance = await WebAssembly.instantiate(await WebAssembly.compile(m.module), imports);
+        wasm = instance.exports;
+        self.postMessage({ ready: true });
+      } catch (e) {
+        self.postMessage({ failed: `this browser cannot run the page's engine (${e.message})` });
+      }
       return;
     }
     try {
@@ -75,9 +79,21 @@ function start() {
   started = (async () => {
     const source = `(${worker.toString()})();`;
     const w = new Worker(URL.createObjectURL(new Blob([source], { type: "text/javascript" })));
-    const ready = new Promise((resolve) => {
+    const ready = new Promise((resolve, reject) => {
+      // The engine could not start, or stopped (a fault): every request waiting is answered so.
+      const fail = (message) => {
+        // The next request starts a fresh engine.
+        started = null;
+        reject(new Error(message));
+        for (const [id, done] of waiting) {
+          waiting.delete(id);
+          done({ status: 500, kind: "application/json", body: JSON.stringify({ error: `${message}; reload the page` }) });
+        }
+      };
+      w.onerror = (event) => { event.preventDefault(); fail(`the page's engine stopped (${event.message || "a fault"})`); };
       w.onmessage = (event) => {
         if (event.data.ready) { resolve(); return; }
+        if (event.data.failed) { fail(event.data.failed); return; }
         const done = waiting.get(event.data.id);
         waiting.delete(event.data.id);
         if (done) done(event.data.reply);
@@ -92,7 +108,12 @@ function start() {
 
 // One request to the engine in the page: its reply {status, kind, body, file}.
 export async function request(method, path, body) {
-  const w = await (started || start());
+  let w;
+  try {
+    w = await (started || start());
+  } catch (e) {
+    return { status: 500, kind: "application/json", body: JSON.stringify({ error: e.message }) };
+  }
   const id = ++asked;
   return new Promise((resolve) => {
     waiting.set(id, resolve);

@@ -8,6 +8,8 @@ import { $, say, state } from "./state.js";
 
 // Where the machine is kept: its state file, as `menace train --save` writes it.
 const MACHINE_KEY = "menace-machine";
+// A kept machine this page could not read, set aside (never overwritten by a new one).
+const UNREAD_KEY = "menace-machine-unread";
 
 // Which machine is kept, after how many games: it is written once a game.
 let kept = "";
@@ -37,7 +39,11 @@ export async function restore() {
     kept = which(v);
     return v;
   } catch (e) {
-    say(`The machine kept in this browser could not be read (${e.message}); a new one is shown.`);
+    try {
+      localStorage.setItem(UNREAD_KEY, text);
+      localStorage.removeItem(MACHINE_KEY);
+    } catch { /* the message says what happened */ }
+    say(`The machine kept in this browser could not be read (${e.message}); it is set aside in this browser's storage as "${UNREAD_KEY}", and a new one is shown.`);
     return null;
   }
 }
@@ -72,8 +78,6 @@ export async function printLabels(paper) {
   window.print();
 }
 
-// The paper this browser's language prints on first.
-export const paper = () => (navigator.language === "en-US" ? "letter" : "a4");
 
 // The page file's links: downloads from the engine, labels printed.
 export function wireOffline() {
@@ -89,8 +93,8 @@ export function wireOffline() {
       download(path).catch((err) => say(err.message));
     });
   }
-  // Labels on either paper, this browser's own first.
-  const papers = paper() === "letter" ? [["letter", "Letter"], ["a4", "A4"]] : [["a4", "A4"], ["letter", "Letter"]];
+  // Labels on either paper.
+  const papers = [["a4", "A4"], ["letter", "Letter"]];
   $("labels-pdf").textContent = `Labels to print (${papers[0][1]})`;
   const other = document.createElement("a");
   other.id = "labels-other";

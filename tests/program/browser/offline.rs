@@ -268,6 +268,15 @@ fn script() -> Vec<Value> {
             json!({"game": "tictactoe", "seed": 5, "preset": "michie"}),
         ),
         get("/api/sessions/{id}/boxes?page=2"),
+        // The state downloaded above (reply 13), uploaded back.
+        json!({"method": "PUT", "path": "/api/sessions/{id}/state", "body_from": 13}),
+        post("/api/sessions/{id}/referee", json!({"on": true})),
+        post("/api/sessions/{id}/referee", json!({"on": false})),
+        post("/api/sessions/{id}/move", json!({"move": "b2"})),
+        post("/api/sessions/{id}/resign", json!({})),
+        post("/api/sessions/{id}/resign", json!({})),
+        post("/api/sessions/{id}/stop", json!({})),
+        json!({"method": "DELETE", "path": "/api/sessions/{id}"}),
     ]
 }
 
@@ -317,6 +326,7 @@ fn the_engine_in_the_page_file_answers_as_the_server_does() {
     let url = url.trim_end_matches('/');
     let mut id = String::new();
     let mut served = Vec::new();
+    let mut bodies: Vec<String> = Vec::new();
     for step in script() {
         if step["until_idle"] == true {
             wait_until("the run ends", PATIENCE, || {
@@ -325,11 +335,16 @@ fn the_engine_in_the_page_file_answers_as_the_server_does() {
             continue;
         }
         let path = step["path"].as_str().unwrap().replace("{id}", &id);
+        let body = match step["body_from"].as_u64() {
+            Some(k) => Some(bodies[k as usize].clone()),
+            None => step["body"].as_str().map(str::to_string),
+        };
         let r = call(
             step["method"].as_str().unwrap(),
             &format!("{url}{path}"),
-            step["body"].as_str(),
+            body.as_deref(),
         );
+        bodies.push(r.body.clone());
         if let Some(made) = serde_json::from_str::<Value>(&r.body)
             .ok()
             .and_then(|v| v["session"].as_str().map(str::to_string))
@@ -343,7 +358,11 @@ fn the_engine_in_the_page_file_answers_as_the_server_does() {
     let statuses: Vec<u64> = served.iter().map(|r| r["status"].as_u64().unwrap()).collect();
     assert_eq!(
         statuses,
-        [200, 200, 201, 200, 400, 200, 202, 200, 200, 200, 200, 200, 200, 200, 200, 200, 202, 200, 200, 200]
+        [
+            200, 200, 201, 200, 400, 200, 202, 200, 200, 200, 200, 200, 200, 200, 200, 200, 202, 200, 200, 200,
+            // Uploaded, refereeing on and off, a move, resigned, nothing left to resign, stopped, closed.
+            200, 200, 200, 200, 200, 409, 200, 204
+        ]
     );
     assert_eq!(served[7]["body"]["games_played"], 501, "the person's game and the run");
     assert!(
