@@ -29,6 +29,11 @@ pub enum Door {
     Room,
 }
 
+/// The address a request's connection came from (the server hands it to
+/// every request): a join code's misses are counted by it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Peer(pub(super) IpAddr);
+
 /// Who a request is, in a classroom.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Role {

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use tokio::sync::Semaphore;
 
-use crate::web::server::class::Door;
+use crate::web::server::class::{Door, Peer};
 use crate::web::server::config::Config;
 use crate::web::server::hooks::TestHooks;
 use crate::web::server::routes::build;
@@ -202,10 +202,6 @@ impl Drop for AddressPermit {
         }
     }
 }
-
-/// The address a request's connection came from.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Peer(pub(super) IpAddr);
 
 /// A server started on its own threads (for tests and embedding).
 pub struct Running {

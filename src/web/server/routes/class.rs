@@ -13,12 +13,11 @@ use axum::{Extension, Router};
 use serde::Deserialize;
 use serde_json::{json, Value as Json};
 
-use crate::web::server::class::{Class, Role};
+use crate::web::server::class::{Class, Peer, Role};
 use crate::web::server::error::{ApiError, ApiResult, ErrorKind};
 use crate::web::server::extract::JsonBody;
 use crate::web::server::reply::ok_json;
 use crate::web::server::routes::checks::not_while_training;
-use crate::web::server::serve::Peer;
 use crate::web::server::shared::Shared;
 use crate::web::server::slot::Entry;
 use crate::web::session::error::SessionError;
