@@ -30,19 +30,8 @@ fn join_from(s: &Server, from: [u8; 4], code: &str) -> (u16, String) {
         addr_of(s),
         body.len()
     );
-    // Bound to its own address before it connects (tokio's socket can; std's cannot).
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let stream = runtime.block_on(async {
-        let socket = tokio::net::TcpSocket::new_v4().unwrap();
-        socket.bind(SocketAddr::from((from, 0))).unwrap();
-        socket.connect(addr_of(s).parse().unwrap()).await.unwrap()
-    });
-    let mut stream = stream.into_std().unwrap();
-    stream.set_nonblocking(false).unwrap();
-    stream.set_read_timeout(Some(PATIENCE)).unwrap();
+    let source = std::net::Ipv4Addr::from(from).to_string();
+    let mut stream = super::network::connect_from(&source, addr_of(s).parse().unwrap());
     stream.write_all(request.as_bytes()).unwrap();
     let mut out = String::new();
     stream.read_to_string(&mut out).unwrap();

@@ -12,7 +12,7 @@ use crate::common::http::wait_until;
 
 /// A connection to `addr` from the local address `source` (a second
 /// loopback address, 127.0.0.2, stands in for another device in the room).
-fn connect_from(source: &str, addr: SocketAddr) -> TcpStream {
+pub(super) fn connect_from(source: &str, addr: SocketAddr) -> TcpStream {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
