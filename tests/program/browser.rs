@@ -208,8 +208,9 @@ impl Page {
         .await;
     }
 
-    /// A real click on the first element `css` selects.
+    /// A real click on the first element `css` selects, once the page shows one.
     async fn click(&self, css: &str) {
+        self.until(&format!("document.querySelector({css:?})")).await;
         self.c
             .find(Locator::Css(css))
             .await

@@ -70,14 +70,20 @@ export async function fillSides() {
 }
 
 export async function giveBead(colour) {
+  await busyWhile(async () => {
+    const v = await api("POST", at("/bead"), { colour });
+    render(v);
+    if (v.board.over) await refreshExtras();
+  });
+}
+
+// Do `work` with the board held: no click lands on a board about to change,
+// and `data-busy` says so until the answer is shown.
+export async function busyWhile(work) {
   if (state.busy) return;
   setBusy(true);
   try {
-    await guarded(async () => {
-      const v = await api("POST", at("/bead"), { colour });
-      render(v);
-      if (v.board.over) await refreshExtras();
-    });
+    await guarded(work);
   } finally {
     setBusy(false);
   }

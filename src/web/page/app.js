@@ -3,7 +3,7 @@
 // boxes shown a page at a time and printed. This module wires the page's
 // controls and starts it; the work is in the modules it imports.
 
-import { ask, fillSides, guarded, machineSettings, poll, resetPanels, showSpeed, speed, start, watch } from "./actions.js";
+import { ask, busyWhile, fillSides, guarded, machineSettings, poll, resetPanels, showSpeed, speed, start, watch } from "./actions.js";
 import { api, at } from "./api.js";
 import { clickCell } from "./board.js";
 import { refreshBoxes, refreshExtras } from "./boxes.js";
@@ -54,7 +54,7 @@ function wire() {
       await refreshExtras();
     });
   });
-  $("new-game").addEventListener("click", () => guarded(async () => {
+  $("new-game").addEventListener("click", () => busyWhile(async () => {
     say("");
     render(await api("POST", at("/game")));
     await refreshBoxes();
@@ -62,7 +62,7 @@ function wire() {
   $("referee").addEventListener("change", () => guarded(async () => {
     render(await api("POST", at("/referee"), { on: $("referee").checked }));
   }));
-  $("resign").addEventListener("click", () => guarded(async () => {
+  $("resign").addEventListener("click", () => busyWhile(async () => {
     render(await api("POST", at("/resign")));
     await refreshExtras();
   }));
