@@ -6,6 +6,7 @@ use crate::common;
 
 use crate::common::scratch;
 
+mod classroom;
 mod holes;
 mod hostile;
 mod joining;

@@ -39,6 +39,13 @@ export function renderClass(k) {
   $("class-play").hidden = c.role !== "student" || Boolean(c.queued) || (c.your_turn && !over);
   $("class-play").textContent = c.your_turn ? "Start your game" : "Play a game";
   $("class-skip").hidden = c.role !== "teacher" || !c.playing;
+  // The clock of the turn on the board, counted down by each look at the class.
+  $("class-clock").textContent = c.seconds_left == null || !c.playing
+    ? ""
+    : c.your_turn
+      ? `You have ${c.seconds_left} s to move, or the turn passes.`
+      : `${c.playing} has ${c.seconds_left} s to move.`;
+  if (c.role === "teacher") renderManage(c);
   const body = $("class-students").querySelector("tbody");
   body.replaceChildren(...c.students.map((s) => {
     const tr = document.createElement("tr");
@@ -61,8 +68,9 @@ export function renderClass(k) {
 export function showStudent(k, fresh) {
   renderClass(k);
   // The student's own game just ended (the board has gone to the next player): say how.
-  const last = k.class.log[0];
-  if (state.seenGames !== null && last && last.game > state.seenGames && last.student === k.class.you) {
+  // Told by the server, by who the student is (never by a name, which another could give).
+  const last = k.class.your_last;
+  if (state.seenGames !== null && last && last.game > state.seenGames) {
     say(`Your game against the class machine: ${last.result}`, true);
   }
   state.seenGames = k.class.games;
@@ -75,6 +83,33 @@ export function showStudent(k, fresh) {
     // A student has no New game button: the queue is how to play again.
     $("status").textContent = `${k.view.board.result || "The game is over."} Press Play a game to play again.`;
   }
+}
+
+// The teacher's tools: rename or remove a student, the seconds a student
+// has for each move, and students per device. What the teacher is typing
+// is left alone by the page's looks at the class.
+function renderManage(c) {
+  $("class-manage").hidden = false;
+  const select = $("class-student");
+  const wanted = c.students.map((s) => `${s.number}:${s.name}`).join("|");
+  if (select.dataset.students !== wanted) {
+    const chosen = select.value;
+    select.replaceChildren(...c.students.map((s) => new Option(s.name, String(s.number))));
+    if (c.students.some((s) => String(s.number) === chosen)) select.value = chosen;
+    select.dataset.students = wanted;
+  }
+  for (const [id, value] of [["class-move-seconds", c.move_seconds], ["class-per-device", c.per_device]]) {
+    if (document.activeElement !== $(id) && $(id).dataset.shown !== String(value)) {
+      $(id).value = String(value);
+      $(id).dataset.shown = String(value);
+    }
+  }
+}
+
+// Removing takes two presses: the first says whom, the second removes.
+function disarm() {
+  delete $("class-remove").dataset.armed;
+  $("class-remove").textContent = "Remove";
 }
 
 // Every second, the class as it stands: a student's board, or the teacher's
@@ -111,7 +146,8 @@ export function wireClass() {
     });
   });
   $("class-skip").addEventListener("click", () => guarded(async () => {
-    const k = await api("POST", "/api/class/skip");
+    // The turn this page shows: a skip sent as that game ends skips nobody else.
+    const k = await api("POST", "/api/class/skip", { turn: state.klass.class.turn });
     renderClass(k);
     render(k.view);
   }));
@@ -119,6 +155,36 @@ export function wireClass() {
     const k = await api("POST", "/api/class/code");
     renderClass(k);
     say(`A new join code: ${k.class.code}. The old one no longer works; the students in the class stay in it.`, true);
+  }));
+  $("class-student").addEventListener("change", disarm);
+  $("class-rename").addEventListener("click", () => guarded(async () => {
+    const student = Number($("class-student").value);
+    if (!student) return;
+    renderClass(await api("POST", "/api/class/rename", { student, name: $("class-new-name").value }));
+    $("class-new-name").value = "";
+  }));
+  $("class-remove").addEventListener("click", () => guarded(async () => {
+    const button = $("class-remove");
+    const select = $("class-student");
+    if (!select.value) return;
+    if (button.dataset.armed !== select.value) {
+      button.dataset.armed = select.value;
+      button.textContent = `Press again to remove ${select.selectedOptions[0].text}`;
+      return;
+    }
+    disarm();
+    const name = select.selectedOptions[0].text;
+    renderClass(await api("POST", "/api/class/remove", { student: Number(select.value) }));
+    say(`${name} was removed from the class: their place is free.`, true);
+  }));
+  $("class-save-settings").addEventListener("click", () => guarded(async () => {
+    const k = await api("POST", "/api/class/settings", {
+      move_seconds: Number($("class-move-seconds").value),
+      per_device: Number($("class-per-device").value),
+    });
+    for (const id of ["class-move-seconds", "class-per-device"]) delete $(id).dataset.shown;
+    renderClass(k);
+    say("The class's settings are saved.", true);
   }));
   $("class-play").addEventListener("click", () => guarded(async () => {
     showStudent(await api("POST", "/api/class/play"), true);

@@ -10,14 +10,16 @@
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
 use std::sync::{Mutex, OnceLock};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use axum::http::HeaderMap;
 use serde::Serialize;
 
 use crate::web::server::error::{ApiError, ErrorKind};
-use crate::web::server::joins::Joins;
+use crate::web::server::joins::{device, Joins};
+use crate::web::server::names;
 use crate::web::server::slot::lock;
+use crate::web::server::turns::{Turn, Turns};
 
 /// The listener a connection came in by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,7 +32,8 @@ pub enum Door {
 }
 
 /// The address a request's connection came from (the server hands it to
-/// every request): a join code's misses are counted by it.
+/// every request): a join code's misses, and the students joined, are
+/// counted by it.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Peer(pub(super) IpAddr);
 
@@ -52,7 +55,12 @@ const CODE_LETTERS: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 /// Students a class holds at most, and games its log keeps (the oldest go).
 pub(super) const MAX_STUDENTS: usize = 64;
 const LOG_KEPT: usize = 1000;
-const NAME_CHARS: usize = 24;
+/// Students one device (address) may join as, unless the teacher allows more.
+pub(super) const PER_DEVICE: usize = 4;
+/// Seconds a student has for each move, unless the teacher says otherwise.
+pub(super) const MOVE_SECONDS: u64 = 60;
+/// The longest the teacher may give for a move (0: no limit at all).
+const MOST_MOVE_SECONDS: u64 = 3600;
 
 /// A classroom: its secrets, its machine's session, its students and queue.
 pub(super) struct Class {
@@ -66,24 +74,40 @@ pub(super) struct Class {
     joins: Mutex<Joins>,
 }
 
-#[derive(Default)]
 struct ClassState {
     students: HashMap<String, Student>,
-    /// Students waiting for a game, in order; the first plays.
-    queue: VecDeque<String>,
-    /// Whose game is on the board now.
-    playing: Option<String>,
+    turns: Turns,
     /// Finished games, in the order they ended (the last [`LOG_KEPT`]).
     log: VecDeque<Logged>,
     games: u64,
+    /// Students joined so far: the next one's number.
+    joined: u32,
+    per_device: usize,
+}
+
+impl Default for ClassState {
+    fn default() -> ClassState {
+        ClassState {
+            students: HashMap::new(),
+            turns: Turns::with_limit(Some(Duration::from_secs(MOVE_SECONDS))),
+            log: VecDeque::new(),
+            games: 0,
+            joined: 0,
+            per_device: PER_DEVICE,
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
 struct Student {
+    /// The student's number in the class, by which the teacher names them.
+    number: u32,
     name: String,
     wins: u32,
     draws: u32,
     losses: u32,
+    #[serde(skip)]
+    device: IpAddr,
 }
 
 /// A finished game of the class: its number, who played, the moves, the result.
@@ -93,6 +117,18 @@ pub(super) struct Logged {
     pub(super) student: String,
     pub(super) moves: Vec<String>,
     pub(super) result: String,
+    /// Whose game it was (results are told by id, never by name).
+    #[serde(skip)]
+    id: String,
+}
+
+/// What the teacher may change of the class: seconds for each move (0:
+/// no limit), and students one device may join as.
+#[derive(Clone, Copy, Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ClassSettings {
+    pub(super) move_seconds: Option<u64>,
+    pub(super) per_device: Option<usize>,
 }
 
 fn random_code(len: usize) -> String {
@@ -163,20 +199,27 @@ impl Class {
     }
 
     /// A student joins with the code, named as they ask (or numbered),
-    /// from `device` (its address): their id, and the cookie that keeps it.
-    /// A device that missed too often is refused before its code is read.
-    pub(super) fn join(&self, code: &str, name: &str, device: IpAddr) -> Result<(String, String), ApiError> {
-        let now = Instant::now();
+    /// from `from` (its address), against `machine` (whose name is not
+    /// theirs to take): their id, and the cookie that keeps it. A device
+    /// that missed too often is refused before its code is read.
+    pub(super) fn join(
+        &self,
+        code: &str,
+        name: &str,
+        from: IpAddr,
+        machine: &str,
+    ) -> Result<(String, String), ApiError> {
+        let (now, from) = (Instant::now(), device(from));
         {
             let mut joins = lock(&self.joins);
             joins
-                .check(device, now)
+                .check(from, now)
                 .map_err(|c| ApiError::new(ErrorKind::Full, c.words()))?;
             if !same(&code.trim().to_ascii_uppercase(), &self.code()) {
-                joins.missed(device, now);
+                joins.missed(from, now);
                 return Err(ApiError::new(ErrorKind::Forbidden, "that is not the class's join code"));
             }
-            joins.joined(device);
+            joins.joined(from);
         }
         let mut state = lock(&self.state);
         if state.students.len() >= MAX_STUDENTS {
@@ -185,20 +228,27 @@ impl Class {
                 format!("the class is full ({MAX_STUDENTS} students)"),
             ));
         }
-        let mut name: String = name.chars().filter(|c| !c.is_control()).take(NAME_CHARS).collect();
-        if name.trim().is_empty() {
-            name = format!("student {}", state.students.len() + 1);
+        let here = state.students.values().filter(|s| s.device == from).count();
+        if here >= state.per_device {
+            return Err(ApiError::new(
+                ErrorKind::Full,
+                format!(
+                    "{here} students have joined from this device already, the most the teacher allows: the teacher can allow more"
+                ),
+            ));
         }
+        let name = state.name(name, machine, None)?;
+        state.joined += 1;
         let id = format!("{:016x}{:016x}", rand::random::<u64>(), rand::random::<u64>());
-        state.students.insert(
-            id.clone(),
-            Student {
-                name: name.trim().to_string(),
-                wins: 0,
-                draws: 0,
-                losses: 0,
-            },
-        );
+        let student = Student {
+            number: state.joined,
+            name,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            device: from,
+        };
+        state.students.insert(id.clone(), student);
         let cookie = format!("{STUDENT_COOKIE}={id}; Path=/; HttpOnly; SameSite=Strict");
         Ok((id, cookie))
     }
@@ -208,50 +258,64 @@ impl Class {
         format!("{TEACHER_COOKIE}={}; Path=/; HttpOnly; SameSite=Strict", self.token)
     }
 
-    /// `id` joins the queue (once); whether it is their turn now.
-    pub(super) fn enqueue(&self, id: &str) -> bool {
+    /// The teacher renames student `number`.
+    pub(super) fn rename(&self, number: u32, name: &str, machine: &str) -> Result<(), ApiError> {
         let mut state = lock(&self.state);
-        if state.playing.as_deref() != Some(id) && !state.queue.iter().any(|q| q == id) {
-            state.queue.push_back(id.to_string());
+        let id = state.id_of(number)?;
+        let name = state.name(name, machine, Some(&id))?;
+        if let Some(s) = state.students.get_mut(&id) {
+            s.name = name;
         }
-        state.playing.is_none() && state.queue.front().map(String::as_str) == Some(id)
+        Ok(())
     }
 
-    /// The next student in the queue takes the board, if it is free: their id.
-    pub(super) fn next_player(&self) -> Option<String> {
+    /// The teacher removes student `number` (their place is free, their
+    /// device a guest's again): the turn they had on the board, if any.
+    pub(super) fn remove(&self, number: u32) -> Result<Option<Turn>, ApiError> {
         let mut state = lock(&self.state);
-        if state.playing.is_some() {
-            return None;
+        let id = state.id_of(number)?;
+        state.students.remove(&id);
+        Ok(state.turns.remove(&id))
+    }
+
+    /// The teacher's settings for the class.
+    pub(super) fn set(&self, ask: ClassSettings) -> Result<(), ApiError> {
+        if let Some(s) = ask.move_seconds.filter(|s| *s > MOST_MOVE_SECONDS) {
+            return Err(ApiError::bad(format!(
+                "move_seconds is {s}; expected at most {MOST_MOVE_SECONDS} (0 for no limit)"
+            )));
         }
-        let next = state.queue.pop_front()?;
-        state.playing = Some(next.clone());
-        Some(next)
-    }
-
-    /// The teacher ends the turn of the student on the board (gone, or
-    /// stuck): their id, if one was playing. Their game is dropped unplayed.
-    pub(super) fn skip(&self) -> Option<String> {
-        lock(&self.state).playing.take()
-    }
-
-    /// A student's place in the queue, from 1, if they wait in it.
-    pub(super) fn place(&self, id: &str) -> Option<usize> {
-        lock(&self.state).queue.iter().position(|q| q == id).map(|k| k + 1)
-    }
-
-    /// Whose game is on the board.
-    pub(super) fn playing(&self) -> Option<String> {
-        lock(&self.state).playing.clone()
-    }
-
-    /// The game on the board ended: logged, counted for its player (the
-    /// machine won: +1, drew: 0, lost: −1), the board free.
-    pub(super) fn finished(&self, moves: Vec<String>, machine: &str, machine_score: i8) {
+        if let Some(n) = ask.per_device.filter(|n| !(1..=MAX_STUDENTS).contains(n)) {
+            return Err(ApiError::bad(format!(
+                "per_device is {n}; expected 1 to {MAX_STUDENTS}"
+            )));
+        }
         let mut state = lock(&self.state);
-        let Some(id) = state.playing.take() else { return };
+        if let Some(s) = ask.move_seconds {
+            let limit = (s > 0).then(|| Duration::from_secs(s));
+            state.turns.set_limit(limit, Instant::now());
+        }
+        if let Some(n) = ask.per_device {
+            state.per_device = n;
+        }
+        Ok(())
+    }
+
+    /// Run `f` on the queue, under the class's lock. A caller that also
+    /// changes the board holds the machine's lock first (the one order).
+    pub(super) fn turns<T>(&self, f: impl FnOnce(&mut Turns) -> T) -> T {
+        f(&mut lock(&self.state).turns)
+    }
+
+    /// Turn `number`'s game ended: logged, counted for its player (the
+    /// machine won: +1, drew: 0, lost: −1), the turn over. A turn already
+    /// ended (skipped, run out) is not charged.
+    pub(super) fn finished(&self, number: u64, moves: Vec<String>, machine: &str, machine_score: i8) {
+        let mut state = lock(&self.state);
+        let Some(turn) = state.turns.end(number) else { return };
         state.games += 1;
         let game = state.games;
-        let student = match state.students.get_mut(&id) {
+        let student = match state.students.get_mut(&turn.id) {
             Some(s) => {
                 match machine_score.signum() {
                     1 => s.losses += 1,
@@ -272,14 +336,16 @@ impl Class {
             student,
             moves,
             result,
+            id: turn.id,
         });
         if state.log.len() > LOG_KEPT {
             state.log.pop_front();
         }
     }
 
-    /// What the class page shows of the class: the queue, who plays, the
-    /// students' results, the log's last games; the join code for the teacher.
+    /// What the class page shows of the class: the queue, who plays and
+    /// for how long more, the students' results, the log's last games;
+    /// the join code and settings for the teacher.
     pub(super) fn json(&self, role: &Role) -> serde_json::Value {
         let state = lock(&self.state);
         let name = |id: &String| state.students.get(id).map_or("?".to_string(), |s| s.name.clone());
@@ -294,14 +360,22 @@ impl Class {
             // Who is in the class, and how they did, is for the class.
             return serde_json::json!({ "role": role_name });
         }
+        let turn = state.turns.turn();
+        let now = Instant::now();
+        let teacher = matches!(role, Role::Teacher);
         serde_json::json!({
             "role": role_name,
-            "code": matches!(role, Role::Teacher).then(|| self.code()),
+            "code": teacher.then(|| self.code()),
             "you": you.map(name),
-            "your_turn": you.is_some_and(|id| state.playing.as_ref() == Some(id)),
-            "queued": you.and_then(|id| state.queue.iter().position(|q| q == id)).map(|k| k + 1),
-            "playing": state.playing.as_ref().map(name),
-            "queue": state.queue.iter().map(name).collect::<Vec<_>>(),
+            "your_turn": you.is_some_and(|id| turn.is_some_and(|t| t.id == *id)),
+            "your_last": you.and_then(|id| state.log.iter().rev().find(|g| g.id == *id)).map(|g| serde_json::json!({"game": g.game, "result": g.result})),
+            "queued": you.and_then(|id| state.turns.place(id)),
+            "playing": turn.map(|t| name(&t.id)),
+            "turn": turn.map(|t| t.number),
+            "seconds_left": turn.and_then(|t| t.due).map(|d| d.saturating_duration_since(now).as_secs_f64().ceil()),
+            "move_seconds": state.turns.limit().map_or(0, |l| l.as_secs()),
+            "per_device": teacher.then_some(state.per_device),
+            "queue": state.turns.queue().map(name).collect::<Vec<_>>(),
             "students": students,
             "games": state.games,
             "log": state.log.iter().rev().take(20).collect::<Vec<_>>(),
@@ -311,6 +385,35 @@ impl Class {
     /// The whole log, oldest first (for the teacher, and the test that replays it).
     pub(super) fn log(&self) -> Vec<Logged> {
         lock(&self.state).log.iter().cloned().collect()
+    }
+}
+
+impl ClassState {
+    /// The id of student `number`.
+    fn id_of(&self, number: u32) -> Result<String, ApiError> {
+        self.students
+            .iter()
+            .find(|(_, s)| s.number == number)
+            .map(|(id, _)| id.clone())
+            .ok_or_else(|| ApiError::new(ErrorKind::NotFound, format!("no student {number} in the class")))
+    }
+
+    /// `asked`, checked as a name in this class (`own`: the student it is
+    /// for, whose present name does not count as taken); numbered when empty.
+    fn name(&self, asked: &str, machine: &str, own: Option<&str>) -> Result<String, ApiError> {
+        let taken = |key: &str| {
+            self.students
+                .iter()
+                .any(|(id, s)| Some(id.as_str()) != own && names::key(&s.name) == key)
+        };
+        let name = names::check(asked, machine, taken).map_err(ApiError::bad)?;
+        if !name.is_empty() {
+            return Ok(name);
+        }
+        Ok((1..)
+            .map(|k| format!("student {k}"))
+            .find(|n| !taken(n))
+            .unwrap_or_default())
     }
 }
 

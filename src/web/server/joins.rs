@@ -21,6 +21,19 @@ const WINDOW: Duration = Duration::from_secs(600);
 /// Addresses remembered at most (the oldest misses are forgotten first).
 const ADDRESSES: usize = 4096;
 
+/// The device an address stands for: an IPv4 address as it is (also when
+/// it comes mapped into IPv6), an IPv6 address by its /64 network, since
+/// one device may take any address of its network.
+pub(super) fn device(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6(std::net::Ipv6Addr::from(u128::from(v6) & !((1u128 << 64) - 1))),
+        },
+    }
+}
+
 /// One device's misses.
 #[derive(Clone, Copy, Debug)]
 struct Misses {
@@ -128,6 +141,16 @@ mod tests {
         // Another device is not held up.
         assert!(j.check(IpAddr::from([10, 0, 0, 2]), t).is_ok());
         assert!(Closed::Device(FIRST_WAIT).words().contains("try again in 1 minute "));
+    }
+
+    #[test]
+    fn an_ipv6_network_is_one_device_and_a_mapped_ipv4_address_its_own() {
+        let a: IpAddr = "2001:db8:1:2:aaaa::1".parse().unwrap();
+        let b: IpAddr = "2001:db8:1:2:bbbb::9".parse().unwrap();
+        let c: IpAddr = "2001:db8:1:3::1".parse().unwrap();
+        assert_eq!(device(a), device(b));
+        assert_ne!(device(a), device(c));
+        assert_eq!(device("::ffff:10.0.0.7".parse().unwrap()), IpAddr::from([10, 0, 0, 7]));
     }
 
     #[test]

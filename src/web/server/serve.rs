@@ -205,8 +205,10 @@ impl Drop for AddressPermit {
 
 /// A server started on its own threads (for tests and embedding).
 pub struct Running {
-    /// The address it listens on.
+    /// The address it listens on (the first door's).
     pub addr: SocketAddr,
+    /// Every door's address, in the order given.
+    pub doors: Vec<SocketAddr>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -232,15 +234,32 @@ pub fn start(addr: SocketAddr, config: Config) -> std::io::Result<Running> {
 
 /// [`start`] with test hooks set.
 pub fn start_with(addr: SocketAddr, config: Config, hooks: TestHooks) -> std::io::Result<Running> {
+    start_doors(&[(addr, Door::Teacher)], config, hooks)
+}
+
+/// [`start_with`] on several addresses, each a door (a classroom's: the
+/// teacher's on the computer's own address, the room's on its network).
+/// A later door asked on port 0 takes the first's port, as the command's do.
+pub fn start_doors(doors: &[(SocketAddr, Door)], config: Config, hooks: TestHooks) -> std::io::Result<Running> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()?;
-    let listener = runtime.block_on(tokio::net::TcpListener::bind(addr))?;
-    let addr = listener.local_addr()?;
+    let mut listeners: Vec<(tokio::net::TcpListener, Door)> = Vec::new();
+    for (addr, door) in doors {
+        let mut addr = *addr;
+        if let Some((first, _)) = listeners.first().filter(|_| addr.port() == 0) {
+            addr.set_port(first.local_addr()?.port());
+        }
+        listeners.push((runtime.block_on(tokio::net::TcpListener::bind(addr))?, *door));
+    }
+    let addrs = listeners
+        .iter()
+        .map(|(l, _)| l.local_addr())
+        .collect::<std::io::Result<Vec<_>>>()?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let thread = std::thread::spawn(move || {
-        let _ = runtime.block_on(serve_with(listener, config, hooks, async {
+        let _ = runtime.block_on(serve_doors(listeners, config, hooks, async {
             // Dropped without a word (a test done with it): serve on until the process ends.
             if stopped.await.is_err() {
                 std::future::pending::<()>().await;
@@ -249,7 +268,11 @@ pub fn start_with(addr: SocketAddr, config: Config, hooks: TestHooks) -> std::io
         runtime.shutdown_timeout(Duration::from_millis(100));
     });
     Ok(Running {
-        addr,
+        addr: addrs
+            .first()
+            .copied()
+            .ok_or_else(|| std::io::Error::other("no door to listen at"))?,
+        doors: addrs,
         stop: Some(stop),
         thread: Some(thread),
     })

@@ -4,6 +4,7 @@
 //! in the order they queued; each reinforces it as it ends.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use axum::extract::State;
 use axum::http::{header, HeaderValue};
@@ -13,13 +14,12 @@ use axum::{Extension, Router};
 use serde::Deserialize;
 use serde_json::{json, Value as Json};
 
-use crate::web::server::class::{Class, Peer, Role};
+use crate::web::server::class::{Class, ClassSettings, Peer, Role};
 use crate::web::server::error::{ApiError, ApiResult, ErrorKind};
 use crate::web::server::extract::JsonBody;
 use crate::web::server::reply::ok_json;
-use crate::web::server::routes::checks::not_while_training;
 use crate::web::server::shared::Shared;
-use crate::web::server::slot::Entry;
+use crate::web::server::slot::{Entry, Slot};
 use crate::web::session::error::SessionError;
 use crate::web::session::requests::MoveRequest;
 use crate::web::session::traits::Played;
@@ -34,6 +34,9 @@ pub(super) fn router() -> Router<Arc<Shared>> {
         .route("/api/class/log", get(log))
         .route("/api/class/skip", post(skip))
         .route("/api/class/code", post(new_code))
+        .route("/api/class/settings", post(settings))
+        .route("/api/class/rename", post(rename))
+        .route("/api/class/remove", post(remove))
 }
 
 /// A student's name, and the code they were given.
@@ -43,6 +46,24 @@ struct JoinRequest {
     code: String,
     #[serde(default)]
     name: String,
+}
+
+/// The turn the teacher means to skip (the one their page shows); none:
+/// whichever is on the board.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SkipRequest {
+    #[serde(default)]
+    turn: Option<u64>,
+}
+
+/// A student, by their number, and (to rename them) their new name.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StudentRequest {
+    student: u32,
+    #[serde(default)]
+    name: Option<String>,
 }
 
 fn class_of(shared: &Shared) -> Result<&Class, ApiError> {
@@ -63,6 +84,11 @@ fn machine(shared: &Shared, class: &Class) -> Result<Arc<Entry>, ApiError> {
     shared.entry(id)
 }
 
+/// The class machine's name (HER, MENACE), which no student may take.
+fn machine_name(entry: &Entry) -> String {
+    entry.view()["machine"].as_str().unwrap_or("the machine").to_string()
+}
+
 /// The class as `role` sees it: the class, and (but for a guest) its
 /// machine's view; the teacher is told the machine's session too.
 fn answer(shared: &Shared, class: &Class, role: &Role) -> Result<Json, ApiError> {
@@ -71,8 +97,13 @@ fn answer(shared: &Shared, class: &Class, role: &Role) -> Result<Json, ApiError>
         out["view"] = (*machine(shared, class)?.view()).clone();
     }
     if matches!(role, Role::Student(_)) {
-        // The teacher's file is the teacher's business.
+        // The teacher's file is the teacher's business: a student is told
+        // what happened, in their words, and nothing of where.
         out["view"]["state_file"] = Json::Null;
+        if !out["view"]["message"].is_null() {
+            out["view"]["message"] =
+                json!("The class machine could not be saved just now; the teacher's screen says why.");
+        }
     }
     if *role == Role::Teacher {
         out["session"] = json!(class.session.get());
@@ -83,6 +114,43 @@ fn answer(shared: &Shared, class: &Class, role: &Role) -> Result<Json, ApiError>
     Ok(out)
 }
 
+/// Under the machine's lock: a turn whose clock ran out passes (its game
+/// dropped), and the next student takes the board if it is free. Every
+/// request of the class settles it, so the queue moves on after a game, a
+/// skip, a removal or the teacher's training, whoever asks next.
+fn settle(class: &Class, slot: &mut Slot) -> Result<(), ApiError> {
+    let now = Instant::now();
+    if let Some(number) = class.turns(|t| t.expired(now)) {
+        drop_turn(class, slot, number)?;
+    }
+    let free = !slot.progress.running && !slot.watching;
+    class.turns(|t| t.advance(free, now).is_some());
+    Ok(())
+}
+
+/// Turn `number` ends unplayed: the game of it on the board, if it has
+/// begun, is dropped (no beads change). The game before, shown until the
+/// turn's student starts theirs, stays. Whether it was still on the board.
+fn drop_turn(class: &Class, slot: &mut Slot, number: u64) -> Result<bool, ApiError> {
+    if class.turns(|t| t.end(number)).is_none() {
+        return Ok(false);
+    }
+    if slot.session.view()["board"]["over"] != true {
+        slot.note = None;
+        slot.session.new_game()?;
+    }
+    Ok(true)
+}
+
+/// Settle the class if it needs it (a cheap look first: the pages of the
+/// whole room ask every second).
+fn settled(shared: &Shared, class: &Class, entry: &Entry) -> Result<(), ApiError> {
+    if class.turns(|t| t.unsettled(!entry.running(), Instant::now())) {
+        shared.change(entry, |slot| settle(class, slot))?;
+    }
+    Ok(())
+}
+
 /// The class as the request's role sees it; `{"class": null}` from a
 /// server that is not a classroom's (the page asks every server).
 async fn read(State(shared): State<Arc<Shared>>, role: Option<Extension<Role>>) -> ApiResult {
@@ -90,7 +158,18 @@ async fn read(State(shared): State<Arc<Shared>>, role: Option<Extension<Role>>) 
         return Ok(ok_json(&json!({ "class": null })));
     };
     let role = role.map_or(Role::Teacher, |Extension(r)| r);
-    Ok(ok_json(&answer(&shared, class, &role)?))
+    let entry = machine(&shared, class)?;
+    if role == Role::Guest || !class.turns(|t| t.unsettled(!entry.running(), Instant::now())) {
+        return Ok(ok_json(&answer(&shared, class, &role)?));
+    }
+    shared
+        .work(move |shared| {
+            let class = class_of(shared)?;
+            let entry = machine(shared, class)?;
+            settled(shared, class, &entry)?;
+            Ok(ok_json(&answer(shared, class, &role)?))
+        })
+        .await
 }
 
 async fn join(
@@ -106,7 +185,8 @@ async fn join(
     }
     // A router used without the server's listener has no peer: one device.
     let device = peer.map_or(std::net::IpAddr::from([0, 0, 0, 0]), |Extension(Peer(ip))| ip);
-    let (id, cookie) = class.join(&ask.code, &ask.name, device)?;
+    let entry = machine(&shared, class)?;
+    let (id, cookie) = class.join(&ask.code, &ask.name, device, &machine_name(&entry))?;
     let body = answer(&shared, class, &Role::Student(id))?;
     let mut response = ok_json(&body);
     if let Ok(value) = HeaderValue::from_str(&cookie) {
@@ -126,43 +206,47 @@ fn student(role: Option<Extension<Role>>) -> Result<String, ApiError> {
     }
 }
 
-/// The board free and the machine not training: the next student's turn.
-/// The game that ended stays on the board (its result, the beads it
-/// changed) until that student starts theirs.
-fn start_next(class: &Class, entry: &Entry) {
-    if class.playing().is_none() && !entry.running() {
-        class.next_player();
+/// The teacher (or a router used without the guard), or a refusal saying `what`.
+fn teacher(role: &Option<Extension<Role>>, what: &str) -> Result<(), ApiError> {
+    match role.as_ref().map(|Extension(r)| r) {
+        None | Some(Role::Teacher) => Ok(()),
+        _ => Err(ApiError::new(
+            ErrorKind::Forbidden,
+            format!("only the teacher may {what}"),
+        )),
     }
 }
 
-/// The student whose turn it is starts their game, where the board shows
-/// one that ended (or none).
-fn start_game(shared: &Shared, class: &Class, entry: &Entry, id: &str) -> Result<(), ApiError> {
-    if class.playing().as_deref() == Some(id) && entry.view()["board"]["over"] == true {
-        shared.change(entry, |slot| {
-            slot.note = None;
-            Ok(slot.session.new_game()?)
-        })?;
-    }
-    Ok(())
-}
-
+/// A student queues for a game; the student whose turn it is starts
+/// theirs, where the board shows one that ended (or none).
 async fn queue(State(shared): State<Arc<Shared>>, role: Option<Extension<Role>>) -> ApiResult {
     let id = student(role)?;
     shared
         .work(move |shared| {
             let class = class_of(shared)?;
             let entry = machine(shared, class)?;
-            class.enqueue(&id);
-            start_next(class, &entry);
-            start_game(shared, class, &entry, &id)?;
+            class.turns(|t| t.enqueue(&id));
+            shared.change(&entry, |slot| {
+                settle(class, slot)?;
+                let theirs = class.turns(|t| t.turn().filter(|t| t.id == id).map(|t| t.number));
+                if let Some(number) = theirs {
+                    if slot.session.view()["board"]["over"] == true {
+                        slot.note = None;
+                        slot.session.new_game()?;
+                        class.turns(|t| t.moved(number, Instant::now()));
+                    }
+                }
+                Ok(())
+            })?;
             Ok(ok_json(&answer(shared, class, &Role::Student(id))?))
         })
         .await
 }
 
-/// The playing student's move or resignation on the class machine; a game
-/// that ends is logged, and the next student's starts.
+/// The playing student's move or resignation on the class machine. The
+/// turn is checked and the move played under the machine's one lock, so a
+/// skip or the clock lands before it or after it, never between; a game
+/// that ends is logged against that turn, and the next student's begins.
 async fn act(
     shared: Arc<Shared>,
     role: Option<Extension<Role>>,
@@ -173,41 +257,41 @@ async fn act(
         .work(move |shared| {
             let class = class_of(shared)?;
             let entry = machine(shared, class)?;
-            not_while_training(&entry)?;
-            if class.playing().as_deref() != Some(id.as_str()) {
-                return Err(ApiError::conflict(match class.place(&id) {
-                    Some(k) => format!("it is not your turn yet: you are number {k} in the queue"),
-                    None => "it is not your turn: press Play a game to join the queue".to_string(),
-                }));
-            }
-            let before = entry.view();
             shared.change(&entry, |slot| {
                 slot.idle()?;
+                settle(class, slot)?;
+                let number = class
+                    .turns(|t| t.turn().filter(|t| t.id == id).map(|t| t.number))
+                    .ok_or_else(|| {
+                        ApiError::conflict(match class.turns(|t| t.place(&id)) {
+                            Some(k) => format!("it is not your turn yet: you are number {k} in the queue"),
+                            None => "it is not your turn: press Play a game to join the queue".to_string(),
+                        })
+                    })?;
+                let before = slot.session.view();
                 slot.note = None;
-                let played = slot.session.games_played();
                 f(slot.session.as_mut())?;
-                if slot.session.games_played() != played {
+                class.turns(|t| t.moved(number, Instant::now()));
+                let after = slot.session.view();
+                if after["games_played"] != before["games_played"] {
                     slot.note = shared.save(slot);
+                    let moves = after["board"]["history"]
+                        .as_array()
+                        .map(|h| h.iter().filter_map(|m| m.as_str().map(str::to_string)).collect())
+                        .unwrap_or_default();
+                    let count = |v: &Json, k: &str| v["score"][k].as_u64().unwrap_or(0);
+                    let score = if count(&after, "wins") > count(&before, "wins") {
+                        1
+                    } else if count(&after, "losses") > count(&before, "losses") {
+                        -1
+                    } else {
+                        0
+                    };
+                    class.finished(number, moves, after["machine"].as_str().unwrap_or("the machine"), score);
+                    settle(class, slot)?;
                 }
                 Ok(())
             })?;
-            let after = entry.view();
-            if after["games_played"] != before["games_played"] {
-                let moves = after["board"]["history"]
-                    .as_array()
-                    .map(|h| h.iter().filter_map(|m| m.as_str().map(str::to_string)).collect())
-                    .unwrap_or_default();
-                let count = |v: &Json, k: &str| v["score"][k].as_u64().unwrap_or(0);
-                let score = if count(&after, "wins") > count(&before, "wins") {
-                    1
-                } else if count(&after, "losses") > count(&before, "losses") {
-                    -1
-                } else {
-                    0
-                };
-                class.finished(moves, after["machine"].as_str().unwrap_or("the machine"), score);
-                start_next(class, &entry);
-            }
             Ok(ok_json(&answer(shared, class, &Role::Student(id))?))
         })
         .await
@@ -225,41 +309,96 @@ async fn resign(State(shared): State<Arc<Shared>>, role: Option<Extension<Role>>
     act(shared, role, |s| s.resign()).await
 }
 
-/// The teacher ends the turn of the student on the board (who left, or
-/// does not move): their game is dropped, no beads change, and the next
-/// student's starts.
 /// The teacher asks for a new join code (one was seen by someone it should
 /// not have been, or joining closed after too many wrong codes): joining
 /// opens again; the students in the class stay in it.
 async fn new_code(State(shared): State<Arc<Shared>>, role: Option<Extension<Role>>) -> ApiResult {
-    if !matches!(role.as_ref().map(|Extension(r)| r), None | Some(Role::Teacher)) {
-        return Err(ApiError::new(
-            ErrorKind::Forbidden,
-            "only the teacher may change the join code",
-        ));
-    }
+    teacher(&role, "change the join code")?;
     let class = class_of(&shared)?;
     class.new_code();
     Ok(ok_json(&answer(&shared, class, &Role::Teacher)?))
 }
 
-async fn skip(State(shared): State<Arc<Shared>>, role: Option<Extension<Role>>) -> ApiResult {
-    if !matches!(role.as_ref().map(|Extension(r)| r), None | Some(Role::Teacher)) {
-        return Err(ApiError::new(ErrorKind::Forbidden, "only the teacher may skip a turn"));
-    }
+/// The teacher ends the turn of the student on the board (who left, or
+/// does not move): the turn the teacher's page showed, so that a skip sent
+/// as that student's game ends does not skip the next student. Its game
+/// is dropped, no beads change, and the next student's turn begins.
+async fn skip(
+    State(shared): State<Arc<Shared>>,
+    role: Option<Extension<Role>>,
+    JsonBody(ask): JsonBody<SkipRequest>,
+) -> ApiResult {
+    teacher(&role, "skip a turn")?;
     shared
         .work(move |shared| {
             let class = class_of(shared)?;
             let entry = machine(shared, class)?;
-            not_while_training(&entry)?;
-            if class.skip().is_some() {
-                // A fresh board: the game left is dropped unplayed.
-                shared.change(&entry, |slot| {
+            shared.change(&entry, |slot| {
+                slot.idle()?;
+                let on_board = class.turns(|t| t.turn().map(|t| t.number));
+                if let Some(number) = ask.turn.or(on_board) {
+                    if !drop_turn(class, slot, number)? {
+                        return Err(ApiError::conflict(format!(
+                            "turn {number} has ended already: nothing was skipped"
+                        )));
+                    }
+                }
+                settle(class, slot)
+            })?;
+            Ok(ok_json(&answer(shared, class, &Role::Teacher)?))
+        })
+        .await
+}
+
+/// The teacher's settings: seconds for each move, students per device.
+async fn settings(
+    State(shared): State<Arc<Shared>>,
+    role: Option<Extension<Role>>,
+    JsonBody(ask): JsonBody<ClassSettings>,
+) -> ApiResult {
+    teacher(&role, "change the class's settings")?;
+    let class = class_of(&shared)?;
+    class.set(ask)?;
+    Ok(ok_json(&answer(&shared, class, &Role::Teacher)?))
+}
+
+/// The teacher renames a student (a rude name, a typo).
+async fn rename(
+    State(shared): State<Arc<Shared>>,
+    role: Option<Extension<Role>>,
+    JsonBody(ask): JsonBody<StudentRequest>,
+) -> ApiResult {
+    teacher(&role, "rename a student")?;
+    let class = class_of(&shared)?;
+    let entry = machine(&shared, class)?;
+    let name = ask
+        .name
+        .ok_or_else(|| ApiError::bad("name is missing: expected the student's new name"))?;
+    class.rename(ask.student, &name, &machine_name(&entry))?;
+    Ok(ok_json(&answer(&shared, class, &Role::Teacher)?))
+}
+
+/// The teacher removes a student: their place in the class is free, their
+/// device a guest's; their turn, if they had it, passes.
+async fn remove(
+    State(shared): State<Arc<Shared>>,
+    role: Option<Extension<Role>>,
+    JsonBody(ask): JsonBody<StudentRequest>,
+) -> ApiResult {
+    teacher(&role, "remove a student")?;
+    shared
+        .work(move |shared| {
+            let class = class_of(shared)?;
+            let entry = machine(shared, class)?;
+            shared.change(&entry, |slot| {
+                // Their game, if it had begun, goes with them.
+                let had_turn = class.remove(ask.student)?.is_some();
+                if had_turn && slot.session.view()["board"]["over"] != true && !slot.progress.running {
                     slot.note = None;
-                    Ok(slot.session.new_game()?)
-                })?;
-            }
-            start_next(class, &entry);
+                    slot.session.new_game()?;
+                }
+                settle(class, slot)
+            })?;
             Ok(ok_json(&answer(shared, class, &Role::Teacher)?))
         })
         .await
@@ -269,8 +408,7 @@ async fn skip(State(shared): State<Arc<Shared>>, role: Option<Extension<Role>>) 
 /// order in which they reinforced the machine. For the teacher.
 async fn log(State(shared): State<Arc<Shared>>, role: Option<Extension<Role>>) -> Result<Response, ApiError> {
     let class = class_of(&shared)?;
-    if !matches!(role.map(|Extension(r)| r), None | Some(Role::Teacher)) {
-        return Err(ApiError::new(ErrorKind::Forbidden, "the class's log is the teacher's"));
-    }
+    teacher(&role, "read the class's log")
+        .map_err(|_| ApiError::new(ErrorKind::Forbidden, "the class's log is the teacher's"))?;
     Ok(ok_json(&json!({ "games": class.log() })).into_response())
 }
