@@ -130,6 +130,9 @@ fn a_class_plays_one_machine_from_three_browsers() {
         // turn, and her game is dropped (no game counted, no bead changed).
         ada.click("#class-play").await;
         ada.wait_for_text("#class-turn", "Your game").await;
+        // Her clock runs on both screens (60 s for each move unless the teacher says otherwise).
+        ada.wait_for_text("#class-clock", "You have ").await;
+        teacher.wait_for_text("#class-clock", "Ada has ").await;
         let before = state(&format!("{own}api/sessions/{session}"));
         teacher.until("!document.getElementById('class-skip').hidden").await;
         teacher.click("#class-skip").await;
@@ -144,6 +147,18 @@ fn a_class_plays_one_machine_from_three_browsers() {
             .js("return fetch('/api/class/join', {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({code: 'X', name: 'Eve'})}).then(r => r.json()).then(k => [k.class.you, k.class.students.length, k.view.state_file])")
             .await;
         assert_eq!(again, json!(["Ada", 2, null]));
+        // The teacher renames Bo, then removes him: two presses, the first saying whom.
+        teacher.until("document.getElementById('class-student').options.length === 2").await;
+        teacher.js("const s = document.getElementById('class-student'); s.value = [...s.options].find(o => o.text === 'Bo').value; s.dispatchEvent(new Event('change'))").await;
+        teacher.type_into("#class-new-name", "Bo B").await;
+        teacher.click("#class-rename").await;
+        bo.wait_for_text("#class-code", "You are Bo B.").await;
+        teacher.click("#class-remove").await;
+        assert_eq!(teacher.text("#class-remove").await, "Press again to remove Bo B");
+        assert_eq!(bo.js("return document.body.dataset.role").await, json!("student"), "one press removes nobody");
+        teacher.click("#class-remove").await;
+        teacher.wait_for_text("#message", "Bo B was removed from the class: their place is free.").await;
+        bo.until("document.body.dataset.role === 'guest' && !document.getElementById('class-join').hidden").await;
         // Nobody without the code or the token gets more than the page.
         assert_eq!(call("GET", &room, None).status, 200);
         let guest = call("GET", &format!("{room}api/class"), None).json();
