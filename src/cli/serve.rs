@@ -39,7 +39,12 @@ pub struct ServeArgs {
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
-    let keys = args.classroom.then(ClassKeys::random);
+    // A class kept beside the state file restarts with its code and teacher's link.
+    let kept = match (&args.state, args.classroom) {
+        (Some(path), true) => menace::web::server::kept_keys(path).map_err(|e| anyhow!(e))?,
+        _ => None,
+    };
+    let keys = args.classroom.then(|| kept.unwrap_or_else(ClassKeys::random));
     let host = match (args.host, args.classroom) {
         (Some(h), _) => h,
         (None, false) => IpAddr::from([127, 0, 0, 1]),
@@ -134,7 +139,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         }
         let shutdown = async {
             let _ = tokio::signal::ctrl_c().await;
-            eprintln!("menace serve: stopping (training stopped, the machine saved); Ctrl-C again quits at once");
+            eprintln!("menace serve: stopping (training stops, then the machine is saved); Ctrl-C again quits at once");
             // A second Ctrl-C does not wait for anything.
             tokio::spawn(async {
                 let _ = tokio::signal::ctrl_c().await;

@@ -9,6 +9,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
+use std::path::PathBuf;
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -17,6 +18,7 @@ use serde::Serialize;
 
 use crate::web::server::error::{ApiError, ErrorKind};
 use crate::web::server::joins::{device, Joins};
+use crate::web::server::kept::{self, Kept, KeptGame, KeptStudent};
 use crate::web::server::names;
 use crate::web::server::slot::lock;
 use crate::web::server::turns::{Turn, Turns};
@@ -72,6 +74,13 @@ pub(super) struct Class {
     state: Mutex<ClassState>,
     /// Wrong codes, by device and from everywhere.
     joins: Mutex<Joins>,
+    /// Where the class is kept across restarts (beside the state file).
+    keep_at: OnceLock<PathBuf>,
+    /// The text last kept there; taken while a change is written, so
+    /// that writes land in the order of their changes.
+    kept: Mutex<Option<String>>,
+    /// Why the class could not be kept, until it is.
+    unkept: Mutex<Option<String>>,
 }
 
 struct ClassState {
@@ -165,6 +174,115 @@ impl Class {
             session: OnceLock::new(),
             state: Mutex::new(ClassState::default()),
             joins: Mutex::new(Joins::default()),
+            keep_at: OnceLock::new(),
+            kept: Mutex::new(None),
+            unkept: Mutex::new(None),
+        }
+    }
+
+    /// Keep the class at `path` from now on, starting from what is kept
+    /// there already (a restart: the same students, queue and log).
+    pub(super) fn keep_at(&self, path: PathBuf) -> Result<(), String> {
+        if let Some(k) = kept::read(&path)? {
+            let mut state = lock(&self.state);
+            state.students = k
+                .students
+                .into_iter()
+                .map(|s| {
+                    let student = Student {
+                        number: s.number,
+                        name: s.name,
+                        wins: s.wins,
+                        draws: s.draws,
+                        losses: s.losses,
+                        device: s.device,
+                    };
+                    (s.id, student)
+                })
+                .collect();
+            let queue = k
+                .queue
+                .into_iter()
+                .filter(|id| state.students.contains_key(id))
+                .collect();
+            let limit = (k.move_seconds > 0).then(|| Duration::from_secs(k.move_seconds));
+            state.turns = Turns::restored(limit, queue);
+            state.log = k
+                .log
+                .into_iter()
+                .map(|g| Logged {
+                    game: g.game,
+                    student: g.student,
+                    moves: g.moves,
+                    result: g.result,
+                    id: g.id,
+                })
+                .collect();
+            state.games = k.games;
+            state.joined = k.joined;
+            state.per_device = k.per_device.clamp(1, MAX_STUDENTS);
+        }
+        let _ = self.keep_at.set(path);
+        self.keep();
+        Ok(())
+    }
+
+    /// Write the class where it is kept, if it changed since last written.
+    pub(super) fn keep(&self) {
+        let Some(path) = self.keep_at.get() else { return };
+        let mut last = lock(&self.kept);
+        let snapshot = self.snapshot();
+        let text = serde_json::to_string(&snapshot).unwrap_or_default();
+        if last.as_deref() == Some(text.as_str()) {
+            return;
+        }
+        match kept::write(path, &snapshot) {
+            Ok(()) => {
+                *last = Some(text);
+                *lock(&self.unkept) = None;
+            }
+            Err(e) => *lock(&self.unkept) = Some(e),
+        }
+    }
+
+    /// The class as it is kept.
+    fn snapshot(&self) -> Kept {
+        let code = self.code();
+        let state = lock(&self.state);
+        let mut students: Vec<KeptStudent> = state
+            .students
+            .iter()
+            .map(|(id, s)| KeptStudent {
+                id: id.clone(),
+                number: s.number,
+                name: s.name.clone(),
+                wins: s.wins,
+                draws: s.draws,
+                losses: s.losses,
+                device: s.device,
+            })
+            .collect();
+        students.sort_by_key(|s| s.number);
+        Kept {
+            code,
+            token: self.token.clone(),
+            students,
+            queue: state.turns.waiting(),
+            log: state
+                .log
+                .iter()
+                .map(|g| KeptGame {
+                    game: g.game,
+                    id: g.id.clone(),
+                    student: g.student.clone(),
+                    moves: g.moves.clone(),
+                    result: g.result.clone(),
+                })
+                .collect(),
+            games: state.games,
+            joined: state.joined,
+            per_device: state.per_device,
+            move_seconds: state.turns.limit().map_or(0, |l| l.as_secs()),
         }
     }
 
@@ -375,6 +493,7 @@ impl Class {
             "seconds_left": turn.and_then(|t| t.due).map(|d| d.saturating_duration_since(now).as_secs_f64().ceil()),
             "move_seconds": state.turns.limit().map_or(0, |l| l.as_secs()),
             "per_device": teacher.then_some(state.per_device),
+            "unkept": if teacher { lock(&self.unkept).clone() } else { None },
             "queue": state.turns.queue().map(name).collect::<Vec<_>>(),
             "students": students,
             "games": state.games,

@@ -65,6 +65,12 @@ pub async fn serve_doors(
             .insert(session)
             .map_err(|e| std::io::Error::other(e.message().to_string()))?;
         let _ = class.session.set(id);
+        // With a state file, the class is kept beside it, and restarts as it was.
+        if let Some(path) = &shared.config.state {
+            class
+                .keep_at(crate::web::server::kept::beside(path))
+                .map_err(std::io::Error::other)?;
+        }
     }
     // Each door's requests carry it; all doors' connections come to one loop.
     let (accepted_tx, mut accepted_rx) = tokio::sync::mpsc::channel(64);
@@ -154,7 +160,7 @@ pub async fn serve_doors(
     .await;
     shared.work.close();
     sweeper.abort();
-    Ok(())
+    shared.rescue()
 }
 
 /// Connections open from each address, capped: an entry is dropped when

@@ -13,7 +13,7 @@ use crate::web::server::error::ApiError;
 use crate::web::server::hooks::TestHooks;
 use crate::web::server::hosts::Hosts;
 use crate::web::server::slot::Entry;
-use crate::web::server::state_file::{stamp, StateFile};
+use crate::web::server::state_file::StateFile;
 
 pub(super) struct Shared {
     pub(super) config: Config,
@@ -60,11 +60,7 @@ pub(super) struct Waits {
 impl Shared {
     /// The shared state of a server at `addr`.
     pub(super) fn new(config: Config, hooks: TestHooks, addr: SocketAddr) -> Arc<Shared> {
-        let state = config.state.as_ref().map(|path| StateFile {
-            seen: Mutex::new(stamp(path)),
-            path: path.clone(),
-            owner: Mutex::new(None),
-        });
+        let state = config.state.clone().map(StateFile::new);
         let class = config.classroom.clone().map(crate::web::server::class::Class::new);
         Arc::new(Shared {
             class,

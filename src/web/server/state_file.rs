@@ -36,6 +36,12 @@ pub(super) struct StateFile {
     pub(super) owner: Mutex<Option<u64>>,
     /// The file as this server last saw it: a save finding another refuses.
     pub(super) seen: Mutex<Option<Stamp>>,
+    /// A digest of the text last read from it or written to it: a file
+    /// touched (its time changed, its text not) is still this server's.
+    pub(super) text: Mutex<Option<u64>>,
+    /// Why the last save failed, until one succeeds: the machine in memory
+    /// holds games the file does not.
+    pub(super) unsaved: Mutex<Option<String>>,
 }
 
 /// Why a machine was not saved to the `--state` file.
@@ -52,14 +58,53 @@ pub(super) enum SaveError {
 }
 
 impl StateFile {
+    pub(super) fn new(path: PathBuf) -> StateFile {
+        StateFile {
+            seen: Mutex::new(stamp(&path)),
+            path,
+            owner: Mutex::new(None),
+            text: Mutex::new(None),
+            unsaved: Mutex::new(None),
+        }
+    }
+
+    /// The file's text was read (to make a machine of it).
+    pub(super) fn read(&self, text: &str) {
+        *lock(&self.text) = Some(digest(text.as_bytes()));
+    }
+
+    /// Save `text`, unless something else changed the file's text since
+    /// this server last read or wrote it; whether it failed is kept.
     pub(super) fn write(&self, text: &str) -> Result<(), SaveError> {
+        let saved = self.write_unless_changed(text);
+        *lock(&self.unsaved) = saved.as_ref().err().map(ToString::to_string);
+        saved
+    }
+
+    fn write_unless_changed(&self, text: &str) -> Result<(), SaveError> {
         let mut seen = lock(&self.seen);
         let now = stamp(&self.path);
-        if now.is_some() && now != *seen {
+        if now.is_some() && now != *seen && !self.unchanged() {
             return Err(SaveError::ChangedOnDisk(self.path.clone()));
         }
         write_atomic(&self.path, text.as_bytes())?;
         *seen = stamp(&self.path);
+        *lock(&self.text) = Some(digest(text.as_bytes()));
         Ok(())
     }
+
+    /// Whether the file, found with another time or identity, still holds
+    /// the text this server last read or wrote (a `touch`, a copy back).
+    fn unchanged(&self) -> bool {
+        let known = *lock(&self.text);
+        known.is_some() && std::fs::read(&self.path).ok().map(|b| digest(&b)) == known
+    }
+}
+
+/// FNV-1a, 64 bits: enough to tell a file's text from another's here
+/// (not a defence: whoever can write the file can do anything to it).
+fn digest(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }

@@ -222,6 +222,40 @@ impl Shared {
         file.write(&text).err().map(|e| e.to_string())
     }
 
+    /// On the way out: a machine whose last save failed (its file changed
+    /// by something else, a full disk) is written beside the file instead,
+    /// and the failure is the server's answer, so that nobody is told it
+    /// was saved and no game is lost.
+    pub(super) fn rescue(&self) -> std::io::Result<()> {
+        let Some(file) = &self.state else { return Ok(()) };
+        let Some(why) = lock(&file.unsaved).clone() else {
+            return Ok(());
+        };
+        let all: Vec<Arc<Entry>> = lock(&self.sessions).values().cloned().collect();
+        let owner = all.into_iter().find(|e| lock(&e.slot).owns_state);
+        let Some(text) = owner.map(|e| lock(&e.slot).session.state().run()) else {
+            return Err(std::io::Error::other(why));
+        };
+        let stem = file
+            .path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let beside = (1..)
+            .map(|k| file.path.with_file_name(format!("{stem}.unsaved-{k}.json")))
+            .find(|p| !p.exists())
+            .unwrap_or_default();
+        match menace_core::fsutil::write_atomic(&beside, text.as_bytes()) {
+            Ok(()) => Err(std::io::Error::other(format!(
+                "{why}; the machine as it stopped is in '{}'",
+                beside.display()
+            ))),
+            Err(e) => Err(std::io::Error::other(format!(
+                "{why}; nor could it be written beside it: {e}"
+            ))),
+        }
+    }
+
     /// A machine as asked: from the body's settings, or (with no game named)
     /// from the `--state` file when there is one.
     pub(super) fn make(&self, ask: &NewMachine) -> Result<Box<dyn Session>, ApiError> {
@@ -230,6 +264,7 @@ impl Shared {
             if let Some(file) = self.state.as_ref().filter(|f| f.path.exists()) {
                 let path = &file.path;
                 let text = read_regular_text(path).map_err(|e| ApiError::bad(e.to_string()))?;
+                file.read(&text);
                 return load_session(&text, limits)
                     .map_err(|e| ApiError::from(e).reworded(|m| format!("'{}': {m}", path.display())));
             }

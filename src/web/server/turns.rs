@@ -41,6 +41,24 @@ impl Turns {
         self.limit
     }
 
+    /// Everyone waiting for the board, the student on it first.
+    pub(super) fn waiting(&self) -> Vec<String> {
+        self.playing()
+            .map(str::to_string)
+            .into_iter()
+            .chain(self.queue.iter().cloned())
+            .collect()
+    }
+
+    /// A queue as [`Turns::waiting`] gave it (a restarted class): nobody on
+    /// the board yet; the first takes it when the class is next settled.
+    pub(super) fn restored(limit: Option<Duration>, waiting: Vec<String>) -> Turns {
+        Turns {
+            queue: waiting.into(),
+            ..Turns::with_limit(limit)
+        }
+    }
+
     /// `id` waits for a game (once; not while it is their turn).
     pub(super) fn enqueue(&mut self, id: &str) {
         if self.playing() != Some(id) && !self.queue.iter().any(|q| q == id) {

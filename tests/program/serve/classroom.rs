@@ -42,6 +42,36 @@ struct Answer {
     body: Value,
 }
 
+/// `device` asks the room's door at `room`, with its cookie; a cookie set is kept.
+fn ask_at(room: SocketAddr, device: &mut Device, method: &str, path: &str, body: &str) -> Answer {
+    let cookie = device
+        .cookie
+        .as_ref()
+        .map(|c| format!("Cookie: {c}\r\n"))
+        .unwrap_or_default();
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {room}\r\n{cookie}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = super::network::connect_from(&device.from, room);
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut out = String::new();
+    stream.read_to_string(&mut out).unwrap();
+    let (head, body) = out.split_once("\r\n\r\n").unwrap_or((&out, ""));
+    for line in head.lines() {
+        if let Some(set) = line
+            .strip_prefix("set-cookie: ")
+            .or_else(|| line.strip_prefix("Set-Cookie: "))
+        {
+            device.cookie = set.split(';').next().map(str::to_string);
+        }
+    }
+    Answer {
+        status: head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0),
+        body: serde_json::from_str(body).unwrap_or_else(|e| panic!("{method} {path}: not JSON ({e}): {out}")),
+    }
+}
+
 fn room_with(config: Config, hooks: TestHooks) -> Room {
     let config = Config {
         classroom: Some(ClassKeys {
@@ -69,33 +99,7 @@ fn room() -> Room {
 impl Room {
     /// `device` asks the room's door, with its cookie; a cookie set is kept.
     fn ask(&self, device: &mut Device, method: &str, path: &str, body: &str) -> Answer {
-        let cookie = device
-            .cookie
-            .as_ref()
-            .map(|c| format!("Cookie: {c}\r\n"))
-            .unwrap_or_default();
-        let request = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\n{cookie}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            self.room,
-            body.len()
-        );
-        let mut stream = super::network::connect_from(&device.from, self.room);
-        stream.write_all(request.as_bytes()).unwrap();
-        let mut out = String::new();
-        stream.read_to_string(&mut out).unwrap();
-        let (head, body) = out.split_once("\r\n\r\n").unwrap_or((&out, ""));
-        for line in head.lines() {
-            if let Some(set) = line
-                .strip_prefix("set-cookie: ")
-                .or_else(|| line.strip_prefix("Set-Cookie: "))
-            {
-                device.cookie = set.split(';').next().map(str::to_string);
-            }
-        }
-        Answer {
-            status: head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0),
-            body: serde_json::from_str(body).unwrap_or_else(|e| panic!("{method} {path}: not JSON ({e}): {out}")),
-        }
+        ask_at(self.room, device, method, path, body)
     }
 
     /// A new device at `from` joins as `name`: the device, and the answer.
@@ -445,4 +449,174 @@ fn a_student_is_told_a_save_failed_in_their_words_and_not_where() {
         teacher["view"]["message"].as_str().unwrap().contains("machines"),
         "{teacher}"
     );
+}
+
+/// A server process, killed when the test is done with it.
+struct Killed(std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `menace serve --classroom --state STATE` on 127.0.0.2 (the room) and
+/// 127.0.0.1 (the teacher): the process, the room's address, the
+/// teacher's base address and the join code it printed.
+fn serve_class(state: &std::path::Path) -> (std::process::Child, SocketAddr, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_menace"))
+        .args(["serve", "--classroom", "--host", "127.0.0.2", "--port", "0", "--state"])
+        .arg(state)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut printed = String::new();
+    while !printed.contains("machine state file") {
+        let mut line = String::new();
+        assert!(out.read_line(&mut line).unwrap() > 0, "the server stopped: {printed}");
+        printed.push_str(&line);
+    }
+    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+    let after = |marker: &str| {
+        let rest = printed
+            .split(marker)
+            .nth(1)
+            .unwrap_or_else(|| panic!("no {marker:?} in {printed}"));
+        rest.split_whitespace().next().unwrap().to_string()
+    };
+    let room: SocketAddr = after("the class joins at http://")
+        .trim_end_matches('/')
+        .parse()
+        .unwrap();
+    let teacher = after("teacher, on this computer: ").trim_end_matches('/').to_string();
+    (child, room, teacher, after(" code "))
+}
+
+/// A class killed with kill -9 and started again on its state file: the
+/// same code, students (their devices still theirs), queue and log.
+#[test]
+fn a_class_killed_and_restarted_is_the_class_it_was() {
+    let dir = scratch("class-restart");
+    let state = dir.join("her.json");
+    let (child, room, teacher, code) = serve_class(&state);
+    let mut server = Killed(child);
+    let join = |from: &str, name: &str, code: &str| {
+        let mut d = Device {
+            from: from.to_string(),
+            cookie: None,
+        };
+        let a = ask_at(
+            room,
+            &mut d,
+            "POST",
+            "/api/class/join",
+            &json!({"code": code, "name": name}).to_string(),
+        );
+        assert_eq!(a.status, 200, "{}", a.body);
+        d
+    };
+    let (mut ada, mut bob, mut cy) = (
+        join("127.9.0.1", "Ada", &code),
+        join("127.9.0.2", "Bob", &code),
+        join("127.9.0.3", "Cy", &code),
+    );
+    // Ada plays and resigns; Bob and Cy queue: Bob's turn, Cy waits.
+    for d in [&mut ada, &mut bob, &mut cy] {
+        assert_eq!(ask_at(room, d, "POST", "/api/class/play", "").status, 200);
+    }
+    assert_eq!(ask_at(room, &mut ada, "POST", "/api/class/resign", "").status, 200);
+    let k = call(
+        "POST",
+        &format!("{teacher}/api/class/settings"),
+        Some(r#"{"move_seconds": 90}"#),
+    );
+    assert_eq!(k.status, 200, "{}", k.body);
+    let before = call("GET", &format!("{teacher}/api/class"), None).json();
+    assert_eq!(before["class"]["playing"], "Bob", "{before}");
+    assert_eq!(before["class"]["queue"], json!(["Cy"]));
+    // kill -9.
+    server.0.kill().unwrap();
+    server.0.wait().unwrap();
+    let (child, room2, teacher2, code2) = serve_class(&state);
+    let _server = Killed(child);
+    assert_eq!(code2, code, "the same join code");
+    let after = call("GET", &format!("{teacher2}/api/class"), None).json();
+    for field in ["students", "log", "games", "playing", "queue", "move_seconds", "code"] {
+        assert_eq!(after["class"][field], before["class"][field], "{field}: {after}");
+    }
+    assert_eq!(after["view"]["games_played"], 1, "the machine kept Ada's game");
+    // Bob's device is still Bob, and his turn is his.
+    let a = ask_at(room2, &mut bob, "GET", "/api/class", "");
+    assert_eq!(a.body["class"]["you"], "Bob", "{}", a.body);
+    assert_eq!(a.body["class"]["your_turn"], true, "{}", a.body);
+    let a = ask_at(room2, &mut ada, "GET", "/api/class", "");
+    assert_eq!(a.body["class"]["your_last"]["result"], "HER wins.", "{}", a.body);
+}
+
+/// A state file touched (its time changed, not its text) is still the
+/// server's: games go on being saved. One changed by something else is
+/// left alone, the teacher is told, and on Ctrl-C the machine is written
+/// beside it and the server says so rather than that it was saved.
+#[test]
+fn a_touched_state_file_is_saved_to_and_a_changed_one_is_never_called_saved() {
+    let dir = scratch("touched");
+    let state = dir.join("her.json");
+    let (mut child, line) = start_serve(&["--state".as_ref(), state.as_os_str()]);
+    let base = url_of(&line);
+    let base = base.as_str();
+    let (id, _) = new_session(base, r#"{"seed": 3}"#);
+    let resign = || {
+        assert_eq!(
+            call("POST", &format!("{base}/api/sessions/{id}/game"), None).status,
+            200
+        );
+        call("POST", &format!("{base}/api/sessions/{id}/resign"), None).json()
+    };
+    let games_in_file = || -> u64 {
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+        v["games_played"].as_u64().unwrap()
+    };
+    resign();
+    assert_eq!(games_in_file(), 1);
+    // touch: a new time, the same text.
+    let later = std::time::SystemTime::now() + Duration::from_secs(3600);
+    std::fs::File::options()
+        .write(true)
+        .open(&state)
+        .unwrap()
+        .set_modified(later)
+        .unwrap();
+    let v = resign();
+    assert!(v["message"].is_null(), "{v}");
+    assert_eq!(games_in_file(), 2, "saved after a touch");
+    // Something else writes the file: left as it is, and the teacher told.
+    let other = std::fs::read_to_string(&state)
+        .unwrap()
+        .replacen("\"games_played\": 2", "\"games_played\": 7", 1);
+    std::fs::write(&state, &other).unwrap();
+    let v = resign();
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("was changed on disk"),
+        "{v}"
+    );
+    assert_eq!(std::fs::read_to_string(&state).unwrap(), other);
+    // Ctrl-C: not "saved"; the machine is beside the file.
+    let (status, _) = ctrl_c(&mut child);
+    let mut err = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    assert!(!status.success(), "{err}");
+    let beside = dir.join("her.unsaved-1.json");
+    assert!(
+        err.contains(&format!("the machine as it stopped is in '{}'", beside.display())),
+        "{err}"
+    );
+    let kept: Value = serde_json::from_str(&std::fs::read_to_string(&beside).unwrap()).unwrap();
+    assert_eq!(kept["games_played"], 3, "no game lost");
+    assert_eq!(std::fs::read_to_string(&state).unwrap(), other);
 }

@@ -167,6 +167,7 @@ async fn read(State(shared): State<Arc<Shared>>, role: Option<Extension<Role>>) 
             let class = class_of(shared)?;
             let entry = machine(shared, class)?;
             settled(shared, class, &entry)?;
+            class.keep();
             Ok(ok_json(&answer(shared, class, &role)?))
         })
         .await
@@ -187,6 +188,7 @@ async fn join(
     let device = peer.map_or(std::net::IpAddr::from([0, 0, 0, 0]), |Extension(Peer(ip))| ip);
     let entry = machine(&shared, class)?;
     let (id, cookie) = class.join(&ask.code, &ask.name, device, &machine_name(&entry))?;
+    class.keep();
     let body = answer(&shared, class, &Role::Student(id))?;
     let mut response = ok_json(&body);
     if let Ok(value) = HeaderValue::from_str(&cookie) {
@@ -238,6 +240,7 @@ async fn queue(State(shared): State<Arc<Shared>>, role: Option<Extension<Role>>)
                 }
                 Ok(())
             })?;
+            class.keep();
             Ok(ok_json(&answer(shared, class, &Role::Student(id))?))
         })
         .await
@@ -292,6 +295,7 @@ async fn act(
                 }
                 Ok(())
             })?;
+            class.keep();
             Ok(ok_json(&answer(shared, class, &Role::Student(id))?))
         })
         .await
@@ -316,6 +320,7 @@ async fn new_code(State(shared): State<Arc<Shared>>, role: Option<Extension<Role
     teacher(&role, "change the join code")?;
     let class = class_of(&shared)?;
     class.new_code();
+    class.keep();
     Ok(ok_json(&answer(&shared, class, &Role::Teacher)?))
 }
 
@@ -345,6 +350,7 @@ async fn skip(
                 }
                 settle(class, slot)
             })?;
+            class.keep();
             Ok(ok_json(&answer(shared, class, &Role::Teacher)?))
         })
         .await
@@ -359,6 +365,7 @@ async fn settings(
     teacher(&role, "change the class's settings")?;
     let class = class_of(&shared)?;
     class.set(ask)?;
+    class.keep();
     Ok(ok_json(&answer(&shared, class, &Role::Teacher)?))
 }
 
@@ -375,6 +382,7 @@ async fn rename(
         .name
         .ok_or_else(|| ApiError::bad("name is missing: expected the student's new name"))?;
     class.rename(ask.student, &name, &machine_name(&entry))?;
+    class.keep();
     Ok(ok_json(&answer(&shared, class, &Role::Teacher)?))
 }
 
@@ -399,6 +407,7 @@ async fn remove(
                 }
                 settle(class, slot)
             })?;
+            class.keep();
             Ok(ok_json(&answer(shared, class, &Role::Teacher)?))
         })
         .await
