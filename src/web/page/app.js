@@ -10,7 +10,7 @@ import { refreshBoxes, refreshExtras } from "./boxes.js";
 import { followClass, renderClass, showStudent, wireClass } from "./classroom.js";
 import { restore, wireOffline } from "./offline.js";
 import { render, renderCurves } from "./render.js";
-import { $, boxQuery, KEY, say, state } from "./state.js";
+import { $, boxQuery, isStudent, KEY, say, state } from "./state.js";
 
 // The projector layout and the box pictures' size, remembered on this device.
 const LAYOUT_KEY = "menace-projector";
@@ -63,6 +63,11 @@ function wire() {
     render(await api("POST", at("/referee"), { on: $("referee").checked }));
   }));
   $("resign").addEventListener("click", () => busyWhile(async () => {
+    if (isStudent()) {
+      // A student resigns their game on the class machine.
+      showStudent(await api("POST", "/api/class/resign"), true);
+      return;
+    }
     render(await api("POST", at("/resign")));
     await refreshExtras();
   }));

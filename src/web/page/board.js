@@ -42,6 +42,8 @@ function cellElement(i) {
 export function highlight() {
   for (const c of $("board").querySelectorAll(".cell")) c.classList.remove("movable", "selected", "target");
   if (!state.view || state.view.training.running || state.watching || (isStudent() && !state.studentTurn)) return;
+  // During a student's turn the class machine's board is theirs, not the teacher's.
+  if (studentOnBoard()) return;
   for (const m of state.view.board.moves) {
     if (state.selected !== null) {
       if (m.from === state.selected && m.to !== null) cellElement(m.to)?.classList.add("target");
@@ -54,8 +56,14 @@ export function highlight() {
   if (state.selected !== null) cellElement(state.selected)?.classList.add("selected");
 }
 
+// The teacher's page, while a student plays the class machine.
+function studentOnBoard() {
+  return !isStudent() && Boolean(state.klass?.class?.playing);
+}
+
 export function clickCell(i) {
   if (state.busy || state.watching || !state.view || state.view.board.over || state.view.training.running) return;
+  if (studentOnBoard()) return;
   if (isStudent() && !state.studentTurn) return;
   const moves = state.view.board.moves;
   $("choices").replaceChildren();

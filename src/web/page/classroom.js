@@ -59,7 +59,7 @@ export function renderClass(k) {
   $("class-log").replaceChildren(...c.log.map((g) => {
     const li = document.createElement("li");
     li.value = g.game;
-    li.textContent = `${g.student}: ${g.moves.join(" ")}. ${g.result}`;
+    li.textContent = `${g.student}: ${g.moves.length ? g.moves.join(" ") : "no moves"}. ${g.result}`;
     return li;
   }));
   document.body.dataset.classGames = String(c.games);
@@ -74,6 +74,10 @@ export function showStudent(k, fresh) {
     say(`Your game against the class machine: ${last.result}`, true);
   }
   state.seenGames = k.class.games;
+  // Why their turn ended without their game (skipped, or their time ran out), said once.
+  const notice = k.class.notice;
+  if (notice && state.seenNotice !== null && notice.number > state.seenNotice) say(notice.words, true);
+  state.seenNotice = notice ? notice.number : 0;
   state.studentTurn = k.class.your_turn && !k.view.board.over;
   if (fresh || !state.view || boardSign(k.view) !== boardSign(state.view)) render(k.view);
   else highlight();
@@ -128,7 +132,11 @@ export async function followClass() {
           const ended = !state.view || k.view.games_played !== state.view.games_played;
           render(k.view);
           if (ended) await refreshExtras();
+        } else {
+          highlight();
         }
+        // The board is the student's: the teacher's page says whose moves these are.
+        if (k.class.playing && !k.view.board.over) $("status").textContent = `${k.class.playing} is playing the class machine.`;
       }
     } catch (e) {
       say(e.message);

@@ -42,6 +42,7 @@ export const state = {
   studentTurn: false,
   // The class's games a student's page has seen.
   seenGames: null,
+  seenNotice: null,
 };
 
 export const boxQuery = { page: 1, own_move: "", find: "", machine: "" };

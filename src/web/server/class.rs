@@ -92,6 +92,9 @@ struct ClassState {
     /// Students joined so far: the next one's number.
     joined: u32,
     per_device: usize,
+    /// Why a student's last turn ended without their game, numbered.
+    notices: HashMap<String, (u64, String)>,
+    told: u64,
 }
 
 impl Default for ClassState {
@@ -103,6 +106,8 @@ impl Default for ClassState {
             games: 0,
             joined: 0,
             per_device: PER_DEVICE,
+            notices: HashMap::new(),
+            told: 0,
         }
     }
 }
@@ -129,6 +134,46 @@ pub(super) struct Logged {
     /// Whose game it was (results are told by id, never by name).
     #[serde(skip)]
     id: String,
+}
+
+/// A game that ended on the class machine, as the log tells it.
+#[derive(Clone, Debug)]
+pub(super) struct Ended {
+    pub(super) moves: Vec<String>,
+    /// The machine's name.
+    pub(super) machine: String,
+    /// The machine won: +1, drew: 0, lost: −1.
+    pub(super) machine_score: i8,
+    /// The player resigned.
+    pub(super) resigned: bool,
+}
+
+impl Ended {
+    /// The game that ended between the machine's views `before` and
+    /// `after`, if one did.
+    pub(super) fn between(before: &serde_json::Value, after: &serde_json::Value, resigned: bool) -> Option<Ended> {
+        if after["games_played"] == before["games_played"] {
+            return None;
+        }
+        let count = |v: &serde_json::Value, k: &str| v["score"][k].as_u64().unwrap_or(0);
+        let machine_score = if count(after, "wins") > count(before, "wins") {
+            1
+        } else if count(after, "losses") > count(before, "losses") {
+            -1
+        } else {
+            0
+        };
+        let moves = after["board"]["history"]
+            .as_array()
+            .map(|h| h.iter().filter_map(|m| m.as_str().map(str::to_string)).collect())
+            .unwrap_or_default();
+        Some(Ended {
+            moves,
+            machine: after["machine"].as_str().unwrap_or("the machine").to_string(),
+            machine_score,
+            resigned,
+        })
+    }
 }
 
 /// What the teacher may change of the class: seconds for each move (0:
@@ -425,17 +470,14 @@ impl Class {
         f(&mut lock(&self.state).turns)
     }
 
-    /// Turn `number`'s game ended: logged, counted for its player (the
-    /// machine won: +1, drew: 0, lost: −1), the turn over. A turn already
-    /// ended (skipped, run out) is not charged.
-    pub(super) fn finished(&self, number: u64, moves: Vec<String>, machine: &str, machine_score: i8) {
+    /// Turn `number`'s game ended: logged, counted for its player, the
+    /// turn over. A turn already ended (skipped, run out) is not charged.
+    pub(super) fn finished(&self, number: u64, ended: Ended) {
         let mut state = lock(&self.state);
         let Some(turn) = state.turns.end(number) else { return };
-        state.games += 1;
-        let game = state.games;
         let student = match state.students.get_mut(&turn.id) {
             Some(s) => {
-                match machine_score.signum() {
+                match ended.machine_score.signum() {
                     1 => s.losses += 1,
                     0 => s.draws += 1,
                     _ => s.wins += 1,
@@ -444,21 +486,33 @@ impl Class {
             }
             None => "a student who left".to_string(),
         };
-        let result = match machine_score.signum() {
-            1 => format!("{machine} wins."),
-            0 => "A draw.".to_string(),
-            _ => format!("{student} wins."),
-        };
-        state.log.push_back(Logged {
-            game,
-            student,
-            moves,
-            result,
-            id: turn.id,
-        });
-        if state.log.len() > LOG_KEPT {
-            state.log.pop_front();
-        }
+        state.logged(turn.id, student, ended);
+    }
+
+    /// A game the teacher played on the class machine (between students'
+    /// turns) ended: it changed the machine too, so it is logged.
+    pub(super) fn teacher_played(&self, ended: Ended) {
+        lock(&self.state).logged(String::new(), "the teacher".to_string(), ended);
+    }
+
+    /// The name of the student whose turn is on the board.
+    pub(super) fn player(&self) -> Option<String> {
+        let state = lock(&self.state);
+        let id = state.turns.playing()?;
+        Some(
+            state
+                .students
+                .get(id)
+                .map_or_else(|| "a student".to_string(), |s| s.name.clone()),
+        )
+    }
+
+    /// Tell student `id` why their turn ended without their game (shown once on their page).
+    pub(super) fn tell(&self, id: &str, words: &str) {
+        let mut state = lock(&self.state);
+        state.told += 1;
+        let told = state.told;
+        state.notices.insert(id.to_string(), (told, words.to_string()));
     }
 
     /// What the class page shows of the class: the queue, who plays and
@@ -488,6 +542,7 @@ impl Class {
             "your_turn": you.is_some_and(|id| turn.is_some_and(|t| t.id == *id)),
             "your_last": you.and_then(|id| state.log.iter().rev().find(|g| g.id == *id)).map(|g| serde_json::json!({"game": g.game, "result": g.result})),
             "queued": you.and_then(|id| state.turns.place(id)),
+            "notice": you.and_then(|id| state.notices.get(id)).map(|(k, words)| serde_json::json!({"number": k, "words": words})),
             "playing": turn.map(|t| name(&t.id)),
             "turn": turn.map(|t| t.number),
             "seconds_left": turn.and_then(|t| t.due).map(|d| d.saturating_duration_since(now).as_secs_f64().ceil()),
@@ -508,6 +563,32 @@ impl Class {
 }
 
 impl ClassState {
+    /// Log a finished game of `student` (id `id`; none for the teacher).
+    fn logged(&mut self, id: String, student: String, ended: Ended) {
+        self.games += 1;
+        let player = if id.is_empty() {
+            "The teacher".to_string()
+        } else {
+            student.clone()
+        };
+        let result = match (ended.machine_score.signum(), ended.resigned) {
+            (1, true) => format!("{player} resigned. {} wins.", ended.machine),
+            (1, false) => format!("{} wins.", ended.machine),
+            (0, _) => "A draw.".to_string(),
+            _ => format!("{player} wins."),
+        };
+        self.log.push_back(Logged {
+            game: self.games,
+            student,
+            moves: ended.moves,
+            result,
+            id,
+        });
+        if self.log.len() > LOG_KEPT {
+            self.log.pop_front();
+        }
+    }
+
     /// The id of student `number`.
     fn id_of(&self, number: u32) -> Result<String, ApiError> {
         self.students

@@ -134,14 +134,28 @@ fn a_class_plays_one_machine_from_three_browsers() {
         ada.wait_for_text("#class-clock", "You have ").await;
         teacher.wait_for_text("#class-clock", "Ada has ").await;
         let before = state(&format!("{own}api/sessions/{session}"));
+        // The board is Ada's: the teacher's page offers no move, and a click on it changes nothing.
+        teacher.wait_for_text("#status", "Ada is playing the class machine.").await;
+        assert_eq!(teacher.count("#board .cell.movable").await, 0);
+        teacher.click("#board [data-cell]").await;
+        teacher.click("#board [data-cell]").await;
+        let v = call("GET", &format!("{own}api/class"), None).json();
+        assert_eq!(v["view"]["board"]["history"], json!([]), "{v}");
         teacher.until("!document.getElementById('class-skip').hidden").await;
         teacher.click("#class-skip").await;
         ada.wait_for_text("#class-turn", "Press Play a game").await;
+        ada.wait_for_text("#message", "The teacher skipped your turn").await;
         let after = state(&format!("{own}api/sessions/{session}"));
         assert_eq!(after["machine"], before["machine"]);
         assert_eq!(after["games_played"], 2);
         let skip = ada.js("return fetch('/api/class/skip', {method: 'POST'}).then(r => r.status)").await;
         assert_eq!(skip, json!(403), "only the teacher skips");
+        // Ada plays again, and resigns from her phone's Resign button.
+        ada.click("#class-play").await;
+        ada.wait_for_text("#class-turn", "Your game").await;
+        ada.click("#resign").await;
+        ada.wait_for_text("#message", "Your game against the class machine: Ada resigned. HER wins.").await;
+        teacher.wait_for_text("#class-log", "Ada: no moves. Ada resigned. HER wins.").await;
         // A device that joined stays one student, whatever it asks again.
         let again = ada
             .js("return fetch('/api/class/join', {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({code: 'X', name: 'Eve'})}).then(r => r.json()).then(k => [k.class.you, k.class.students.length, k.view.state_file])")

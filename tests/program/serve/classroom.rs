@@ -324,6 +324,67 @@ fn the_queue_moves_on_after_training_a_removal_and_a_skip() {
     let k = r.teacher("POST", "/api/class/skip", Some(&json!({"turn": turn}).to_string()));
     assert_refused(&k, 409, "has ended already: nothing was skipped");
     assert_eq!(r.class()["class"]["playing"], "Cy");
+    let a = r.ask(&mut bob, "GET", "/api/class", "");
+    assert_eq!(
+        a.body["class"]["notice"]["words"],
+        "The teacher skipped your turn: press Play a game to queue again."
+    );
+}
+
+/// During a student's turn the class machine is theirs: the teacher's
+/// page may not move, start a game, train or replace it. Between turns the
+/// teacher may play it, and that game is logged with the students'; a
+/// game the teacher leaves unfinished is not the next student's.
+#[test]
+fn the_teachers_page_waits_for_a_students_game_and_its_own_games_are_logged() {
+    let r = room();
+    let session = r.class()["session"].as_str().unwrap().to_string();
+    let at = |what: &str| format!("/api/sessions/{session}{what}");
+    // Between turns: the teacher plays a game and resigns it.
+    assert_eq!(r.teacher("POST", &at("/move"), Some(r#"{"move": "a2"}"#)).status, 200);
+    assert_eq!(r.teacher("POST", &at("/resign"), None).status, 200);
+    let log = r.teacher("GET", "/api/class/log", None).json();
+    assert_eq!(log["games"][0]["student"], "the teacher", "{log}");
+    assert_eq!(log["games"][0]["result"], "The teacher resigned. HER wins.", "{log}");
+    assert_eq!(log["games"][0]["moves"].as_array().unwrap().len(), 2, "{log}");
+    // The teacher starts another and leaves it; Ada queues: a fresh board is hers.
+    assert_eq!(r.teacher("POST", &at("/game"), None).status, 200);
+    assert_eq!(r.teacher("POST", &at("/move"), Some(r#"{"move": "a2"}"#)).status, 200);
+    let mut ada = r.student("127.10.0.1", "Ada");
+    let a = r.ask(&mut ada, "POST", "/api/class/play", "");
+    assert_eq!(a.body["class"]["your_turn"], true, "{}", a.body);
+    assert_eq!(a.body["view"]["board"]["history"], json!([]), "{}", a.body);
+    let a = r.ask(&mut ada, "POST", "/api/class/move", r#"{"move": "b2"}"#);
+    assert_eq!(a.status, 200, "{}", a.body);
+    let history = a.body["view"]["board"]["history"].clone();
+    // Ada's turn: every change from the teacher's page is refused, naming her.
+    for (method, path, body) in [
+        ("POST", at("/move"), Some(r#"{"move": "a2"}"#)),
+        ("POST", at("/resign"), None),
+        ("POST", at("/game"), None),
+        ("POST", at("/referee"), Some(r#"{"on": true}"#)),
+        ("POST", at("/train"), Some(r#"{"opponent": "random", "games": 5}"#)),
+        ("POST", at("/watch"), Some(r#"{"opponent": "random"}"#)),
+        ("POST", at("/machine"), Some("{}")),
+    ] {
+        let k = r.teacher(method, &path, body);
+        assert_refused(
+            &k,
+            409,
+            "Ada is playing the class machine: the board is theirs until their game ends",
+        );
+    }
+    let a = r.ask(&mut ada, "GET", "/api/class", "");
+    assert_eq!(
+        a.body["view"]["board"]["history"], history,
+        "the teacher changed nothing"
+    );
+    // Ada resigns from her own device: her game is logged as resigned.
+    let a = r.ask(&mut ada, "POST", "/api/class/resign", "");
+    assert_eq!(a.status, 200, "{}", a.body);
+    let log = r.teacher("GET", "/api/class/log", None).json();
+    assert_eq!(log["games"][1]["result"], "Ada resigned. HER wins.", "{log}");
+    assert_eq!(r.class()["class"]["games"], 2);
 }
 
 #[test]
@@ -347,6 +408,12 @@ fn a_student_who_does_not_move_loses_the_turn_when_the_clock_runs_out() {
     assert_eq!(a.status, 409, "{}", a.body);
     assert!(
         a.body["error"].as_str().unwrap().contains("press Play a game"),
+        "{}",
+        a.body
+    );
+    let a = r.ask(&mut ada, "GET", "/api/class", "");
+    assert_eq!(
+        a.body["class"]["notice"]["words"], "Your time to move ran out: the turn passed to the next student.",
         "{}",
         a.body
     );
@@ -442,7 +509,7 @@ fn a_student_is_told_a_save_failed_in_their_words_and_not_where() {
         a.body["view"]["message"],
         "The class machine could not be saved just now; the teacher's screen says why."
     );
-    assert_eq!(a.body["class"]["your_last"]["result"], "HER wins.");
+    assert_eq!(a.body["class"]["your_last"]["result"], "Ada resigned. HER wins.");
     // The teacher is told where, and why.
     let teacher = r.class();
     assert!(
@@ -553,7 +620,11 @@ fn a_class_killed_and_restarted_is_the_class_it_was() {
     assert_eq!(a.body["class"]["you"], "Bob", "{}", a.body);
     assert_eq!(a.body["class"]["your_turn"], true, "{}", a.body);
     let a = ask_at(room2, &mut ada, "GET", "/api/class", "");
-    assert_eq!(a.body["class"]["your_last"]["result"], "HER wins.", "{}", a.body);
+    assert_eq!(
+        a.body["class"]["your_last"]["result"], "Ada resigned. HER wins.",
+        "{}",
+        a.body
+    );
 }
 
 /// A state file touched (its time changed, not its text) is still the

@@ -14,7 +14,7 @@ use axum::{Extension, Router};
 use serde::Deserialize;
 use serde_json::{json, Value as Json};
 
-use crate::web::server::class::{Class, ClassSettings, Peer, Role};
+use crate::web::server::class::{Class, ClassSettings, Ended, Peer, Role};
 use crate::web::server::error::{ApiError, ApiResult, ErrorKind};
 use crate::web::server::extract::JsonBody;
 use crate::web::server::reply::ok_json;
@@ -121,20 +121,34 @@ fn answer(shared: &Shared, class: &Class, role: &Role) -> Result<Json, ApiError>
 fn settle(class: &Class, slot: &mut Slot) -> Result<(), ApiError> {
     let now = Instant::now();
     if let Some(number) = class.turns(|t| t.expired(now)) {
-        drop_turn(class, slot, number)?;
+        drop_turn(
+            class,
+            slot,
+            number,
+            "Your time to move ran out: the turn passed to the next student.",
+        )?;
     }
     let free = !slot.progress.running && !slot.watching;
-    class.turns(|t| t.advance(free, now).is_some());
+    if class.turns(|t| t.advance(free, now).is_some()) {
+        // A game the teacher left unfinished is not the student's to go on with.
+        let view = slot.session.view();
+        if view["board"]["over"] != true && view["board"]["history"].as_array().is_some_and(|h| !h.is_empty()) {
+            slot.note = None;
+            slot.session.new_game()?;
+        }
+    }
     Ok(())
 }
 
-/// Turn `number` ends unplayed: the game of it on the board, if it has
-/// begun, is dropped (no beads change). The game before, shown until the
-/// turn's student starts theirs, stays. Whether it was still on the board.
-fn drop_turn(class: &Class, slot: &mut Slot, number: u64) -> Result<bool, ApiError> {
-    if class.turns(|t| t.end(number)).is_none() {
+/// Turn `number` ends unplayed, its student told `why`: the game of it
+/// on the board, if it has begun, is dropped (no beads change). The game
+/// before, shown until the turn's student starts theirs, stays. Whether
+/// it was still on the board.
+fn drop_turn(class: &Class, slot: &mut Slot, number: u64, why: &str) -> Result<bool, ApiError> {
+    let Some(turn) = class.turns(|t| t.end(number)) else {
         return Ok(false);
-    }
+    };
+    class.tell(&turn.id, why);
     if slot.session.view()["board"]["over"] != true {
         slot.note = None;
         slot.session.new_game()?;
@@ -253,6 +267,7 @@ async fn queue(State(shared): State<Arc<Shared>>, role: Option<Extension<Role>>)
 async fn act(
     shared: Arc<Shared>,
     role: Option<Extension<Role>>,
+    resigned: bool,
     f: impl FnOnce(&mut dyn Played) -> Result<(), SessionError> + Send + 'static,
 ) -> ApiResult {
     let id = student(role)?;
@@ -275,22 +290,9 @@ async fn act(
                 slot.note = None;
                 f(slot.session.as_mut())?;
                 class.turns(|t| t.moved(number, Instant::now()));
-                let after = slot.session.view();
-                if after["games_played"] != before["games_played"] {
+                if let Some(ended) = Ended::between(&before, &slot.session.view(), resigned) {
                     slot.note = shared.save(slot);
-                    let moves = after["board"]["history"]
-                        .as_array()
-                        .map(|h| h.iter().filter_map(|m| m.as_str().map(str::to_string)).collect())
-                        .unwrap_or_default();
-                    let count = |v: &Json, k: &str| v["score"][k].as_u64().unwrap_or(0);
-                    let score = if count(&after, "wins") > count(&before, "wins") {
-                        1
-                    } else if count(&after, "losses") > count(&before, "losses") {
-                        -1
-                    } else {
-                        0
-                    };
-                    class.finished(number, moves, after["machine"].as_str().unwrap_or("the machine"), score);
+                    class.finished(number, ended);
                     settle(class, slot)?;
                 }
                 Ok(())
@@ -306,11 +308,11 @@ async fn play(
     role: Option<Extension<Role>>,
     JsonBody(ask): JsonBody<MoveRequest>,
 ) -> ApiResult {
-    act(shared, role, move |s| s.play(&ask.text)).await
+    act(shared, role, false, move |s| s.play(&ask.text)).await
 }
 
 async fn resign(State(shared): State<Arc<Shared>>, role: Option<Extension<Role>>) -> ApiResult {
-    act(shared, role, |s| s.resign()).await
+    act(shared, role, true, |s| s.resign()).await
 }
 
 /// The teacher asks for a new join code (one was seen by someone it should
@@ -342,7 +344,12 @@ async fn skip(
                 slot.idle()?;
                 let on_board = class.turns(|t| t.turn().map(|t| t.number));
                 if let Some(number) = ask.turn.or(on_board) {
-                    if !drop_turn(class, slot, number)? {
+                    if !drop_turn(
+                        class,
+                        slot,
+                        number,
+                        "The teacher skipped your turn: press Play a game to queue again.",
+                    )? {
                         return Err(ApiError::conflict(format!(
                             "turn {number} has ended already: nothing was skipped"
                         )));

@@ -15,7 +15,7 @@ use crate::web::server::error::{ApiError, ApiResult};
 use crate::web::server::extract::{JsonBody, Param};
 use crate::web::server::guard::BigBody;
 use crate::web::server::reply::{json_response, ok_json};
-use crate::web::server::routes::checks::not_while_training;
+use crate::web::server::routes::checks::{not_a_students_turn, not_while_training};
 use crate::web::server::shared::Shared;
 use crate::web::server::slot::lock;
 use crate::web::session::make::load_session;
@@ -85,6 +85,7 @@ async fn replace(
             // Checked again under the lock that makes the change.
             shared.change(&entry, |slot| {
                 slot.idle()?;
+                not_a_students_turn(shared, &id)?;
                 slot.replace(session);
                 Ok(())
             })?;

@@ -15,7 +15,7 @@ use serde_json::json;
 use crate::web::server::error::{ApiError, ApiResult};
 use crate::web::server::extract::{JsonBody, Param};
 use crate::web::server::reply::{json_response, ok_json};
-use crate::web::server::routes::checks::{known_unsolvable, refuse_to_drop, remember_unsolvable};
+use crate::web::server::routes::checks::{known_unsolvable, not_a_students_turn, refuse_to_drop, remember_unsolvable};
 use crate::web::server::schedule::{RunToken, SLICE};
 use crate::web::server::shared::Shared;
 use crate::web::server::slot::{Entry, Progress};
@@ -57,6 +57,7 @@ async fn train(
                 if slot.progress.running {
                     return Err(ApiError::conflict("the machine is already training"));
                 }
+                not_a_students_turn(shared, &id)?;
                 refuse_to_drop(slot.session.as_ref(), ask.discard)?;
                 // Refused by estimate now, or as it was before; the solve itself is the run's first step.
                 slot.session.check_opponent(&opponent)?;

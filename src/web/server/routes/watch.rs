@@ -14,7 +14,9 @@ use serde_json::Value as Json;
 use crate::web::server::error::{ApiError, ApiResult};
 use crate::web::server::extract::{JsonBody, Param};
 use crate::web::server::reply::json_response;
-use crate::web::server::routes::checks::{known_unsolvable, not_while_training, refuse_to_drop, remember_unsolvable};
+use crate::web::server::routes::checks::{
+    known_unsolvable, not_a_students_turn, not_while_training, refuse_to_drop, remember_unsolvable,
+};
 use crate::web::server::schedule::SLICE;
 use crate::web::server::shared::Shared;
 use crate::web::server::slot::Entry;
@@ -48,6 +50,7 @@ async fn watch(
             not_while_training(&entry)?;
             let generation = shared.change(&entry, |slot| {
                 slot.idle()?;
+                not_a_students_turn(shared, &id)?;
                 refuse_to_drop(slot.session.as_ref(), ask.discard)?;
                 slot.session.check_opponent(&opponent)?;
                 known_unsolvable(shared, slot, &opponent)?;
