@@ -211,6 +211,15 @@ impl ClassKeys {
     }
 }
 
+/// The keys of the class kept beside the state file `state`, if one is:
+/// a restarted classroom keeps its code, and its teacher's link.
+pub fn kept_keys(state: &std::path::Path) -> Result<Option<ClassKeys>, String> {
+    Ok(kept::read(&kept::beside(state))?.map(|k| ClassKeys {
+        code: k.code,
+        token: k.token,
+    }))
+}
+
 impl Class {
     pub(super) fn new(keys: ClassKeys) -> Class {
         Class {
@@ -229,6 +238,13 @@ impl Class {
     /// there already (a restart: the same students, queue and log).
     pub(super) fn keep_at(&self, path: PathBuf) -> Result<(), String> {
         if let Some(k) = kept::read(&path)? {
+            if k.students.len() > MAX_STUDENTS {
+                return Err(format!(
+                    "class file '{}': {} students; a class holds at most {MAX_STUDENTS}",
+                    path.display(),
+                    k.students.len()
+                ));
+            }
             let mut state = lock(&self.state);
             state.students = k
                 .students

@@ -9,7 +9,6 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::web::server::class::ClassKeys;
 use menace_core::fsutil::{read_regular_text, write_atomic};
 
 /// A class as it is kept.
@@ -68,14 +67,6 @@ pub(super) fn read(path: &Path) -> Result<Option<Kept>, String> {
     }
     let text = read_regular_text(path).map_err(|e| e.to_string())?;
     let kept: Kept = serde_json::from_str(&text).map_err(|e| format!("class file '{}': {e}", path.display()))?;
-    let most = crate::web::server::class::MAX_STUDENTS;
-    if kept.students.len() > most {
-        return Err(format!(
-            "class file '{}': {} students; a class holds at most {most}",
-            path.display(),
-            kept.students.len()
-        ));
-    }
     Ok(Some(kept))
 }
 
@@ -83,13 +74,4 @@ pub(super) fn read(path: &Path) -> Result<Option<Kept>, String> {
 pub(super) fn write(path: &Path, kept: &Kept) -> Result<(), String> {
     let text = serde_json::to_string_pretty(kept).map_err(|e| e.to_string())?;
     write_atomic(path, text.as_bytes()).map_err(|e| format!("the class could not be kept: {e}"))
-}
-
-/// The keys of the class kept beside the state file `state`, if one is:
-/// a restarted classroom keeps its code, and its teacher's link.
-pub fn kept_keys(state: &Path) -> Result<Option<ClassKeys>, String> {
-    Ok(read(&beside(state))?.map(|k| ClassKeys {
-        code: k.code,
-        token: k.token,
-    }))
 }

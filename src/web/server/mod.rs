@@ -50,10 +50,9 @@ mod store;
 mod turns;
 mod view;
 
-pub use class::{ClassKeys, Door};
+pub use class::{kept_keys, ClassKeys, Door};
 pub use config::Config;
 pub use error::{ApiError, ErrorKind};
 pub use hooks::{Gate, TestHooks};
-pub use kept::kept_keys;
 pub use routes::router;
 pub use serve::{serve, serve_doors, serve_with, start, start_doors, start_with, Running};
