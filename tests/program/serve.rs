@@ -10,6 +10,7 @@ mod classroom;
 mod holes;
 mod hostile;
 mod joining;
+mod large;
 mod load;
 mod network;
 mod page;

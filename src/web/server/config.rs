@@ -35,6 +35,10 @@ pub struct Config {
     pub header_timeout: Duration,
     /// The time a request has to send its body.
     pub body_timeout: Duration,
+    /// The most a connection may go without taking any of an answer's
+    /// bytes: a reader that stops reading is closed, and the answer it
+    /// held let go.
+    pub write_timeout: Duration,
     /// Threads doing requests' blocking work (a move, an upload) at once.
     pub workers: usize,
     /// Training slices running at once.
@@ -44,6 +48,17 @@ pub struct Config {
     pub renderers: usize,
     /// Label sheets drawn or waiting at once, in all; more are refused (429).
     pub max_renders: usize,
+    /// Large answers (state downloads, box listings of more than a page's
+    /// worth) written out at once, on their own threads: the request
+    /// workers stay free for the other tabs' moves.
+    pub writers: usize,
+    /// Large answers held at once, in all, from when they are asked for
+    /// until their reader has taken them (or is closed); more are refused
+    /// (429). Each may be the size of the largest download.
+    pub max_large: usize,
+    /// Large answers held at once for one address; more from it are
+    /// refused (429), and other addresses are still served.
+    pub max_large_per_address: usize,
     /// Host names accepted besides the address served (`--allow-host`).
     pub hosts: Vec<String>,
     /// `--classroom`: one class machine played from the room's devices, a
@@ -66,10 +81,14 @@ impl Default for Config {
             max_connections_per_address: 32,
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(60),
+            write_timeout: Duration::from_secs(30),
             workers: 4,
             trainers: cores.max(1),
             renderers: 1,
             max_renders: 8,
+            writers: 2,
+            max_large: 8,
+            max_large_per_address: 2,
             hosts: Vec::new(),
             classroom: None,
         }

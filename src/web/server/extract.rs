@@ -1,11 +1,15 @@
 //! Extractors answering with our error: a JSON body read into its type,
-//! refusing malformed JSON and unknown fields by name.
+//! refusing malformed JSON and unknown fields by name; the path's
+//! parameter; the address a request came from.
+
+use std::net::IpAddr;
 
 use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Path, Request};
 use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 
+use crate::web::server::class::Peer;
 use crate::web::server::error::ApiError;
 
 /// A request body, as JSON, read into `T` (no body or only white space: `{}`).
@@ -44,5 +48,19 @@ impl<S: Send + Sync> FromRequestParts<S> for Param {
                 e.body_text()
             ))),
         }
+    }
+}
+
+/// The address a request's connection came from; a router served without
+/// the accept loop (which hands each request its address) has none, and
+/// all its requests count as one address, 0.0.0.0.
+pub(super) struct Address(pub(super) IpAddr);
+
+impl<S: Send + Sync> FromRequestParts<S> for Address {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Address, ApiError> {
+        let peer = parts.extensions.get::<Peer>().map(|&Peer(ip)| ip);
+        Ok(Address(peer.unwrap_or(IpAddr::from([0, 0, 0, 0]))))
     }
 }

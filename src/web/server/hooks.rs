@@ -17,6 +17,10 @@ pub struct TestHooks {
     /// A label sheet is drawn only once this gate lets one through (it
     /// holds its place on the render pool meanwhile).
     pub renders: Option<Gate>,
+    /// A large answer (a download, a long box listing) is written only
+    /// once this gate lets one through (it holds its place on the writers'
+    /// pool meanwhile).
+    pub writes: Option<Gate>,
 }
 
 /// Training's pace set from outside, for tests that must know where a run

@@ -18,11 +18,14 @@
 //! - `error`: [`ApiError`], its kinds and their status codes;
 //! - `extract`: the JSON body extractor; `guard`: the check of every
 //!   request (hosts, body type, size and time); `hosts`: the host names
-//!   allowed; `reply`: JSON answers and attachments;
+//!   allowed; `reply`: JSON answers, attachments, and large answers held
+//!   until taken;
 //! - `shared`: what requests share; `slot`: a session's one owner and its
 //!   lock; `store`: the sessions by id, changed under their lock, reset after
 //!   a panic; `view`: what readers see; `schedule`: the worker pools and
-//!   training's slices; `state_file`: the `--state` file;
+//!   training's slices; `state_file`: the `--state` file; `per_address`:
+//!   what one address holds, capped; `write_timeout`: a connection whose
+//!   reader stops taking an answer fails;
 //! - `class`: the classroom (`--classroom`): who a request is (teacher,
 //!   student, guest), the join code, the queue of students and the log;
 //! - `assets`: the page; `routes`: the router and one file a resource;
@@ -39,6 +42,7 @@ mod hosts;
 mod joins;
 mod kept;
 mod names;
+mod per_address;
 mod reply;
 mod routes;
 mod schedule;
@@ -49,6 +53,7 @@ mod state_file;
 mod store;
 mod turns;
 mod view;
+mod write_timeout;
 
 pub use class::{kept_keys, ClassKeys, Door};
 pub use config::Config;

@@ -1,8 +1,10 @@
 //! Where blocking work runs, and when: the request pool (a fair queue of
-//! bounded width), the training pool's slices under a session's lock, the
-//! opponent's moves and the opponent itself made off the lock, and the stop
-//! of every run when the server stops.
+//! bounded width), label sheets and large answers on pools of their own,
+//! the training pool's slices under a session's lock, the opponent's moves
+//! and the opponent itself made off the lock, and the stop of every run
+//! when the server stops.
 
+use std::net::IpAddr;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -10,7 +12,8 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::Semaphore;
 
-use crate::web::server::error::{ApiError, ErrorKind};
+use crate::web::server::error::{ApiError, ApiResult, ErrorKind};
+use crate::web::server::reply::held_until_taken;
 use crate::web::server::shared::Shared;
 use crate::web::server::slot::{lock, Entry, Slot};
 use crate::web::server::store::panic_text;
@@ -92,6 +95,48 @@ impl Shared {
         }
         // Counted until drawn, even if the request that asked is gone.
         self.blocking((asked, permit), move |shared| f(shared, &entry)).await
+    }
+
+    /// Make a large answer (a state download, a long box listing) asked
+    /// for from `peer` on the writers' pool, apart from the request
+    /// workers, and hold its place until its reader has taken it or is
+    /// gone: at most `max_large_per_address` from one address and
+    /// `max_large` in all (refused at once past either), so that readers
+    /// that never read hold that many answers' memory at most, for the
+    /// write timeout.
+    pub(super) async fn write_large(
+        self: &Arc<Self>,
+        peer: IpAddr,
+        f: impl FnOnce(&Arc<Shared>) -> ApiResult + Send + 'static,
+    ) -> ApiResult {
+        let Some(own) = self.large_by_address.take(peer) else {
+            let limit = self.large_by_address.limit();
+            return Err(ApiError::new(
+                ErrorKind::Full,
+                format!("this device is downloading {limit} large answers already: wait for those"),
+            ));
+        };
+        let Ok(place) = self.large.clone().try_acquire_owned() else {
+            let limit = self.config.max_large;
+            return Err(ApiError::new(
+                ErrorKind::Full,
+                format!("the server is sending {limit} large answers already: try again in a minute"),
+            ));
+        };
+        let permit = self
+            .writers
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|_| ApiError::stopping())?;
+        if let Some(gate) = &self.hooks.writes {
+            gate.0.acquire().await.map_err(|_| ApiError::stopping())?.forget();
+        }
+        // Its places go with the answer (or with the work, if the request is gone).
+        self.blocking(permit, move |shared| {
+            f(shared).map(|answer| held_until_taken(answer, (own, place)))
+        })
+        .await
     }
 
     /// One step of a training run on `pool` (the training pool for slices of

@@ -2,7 +2,7 @@
 //! sessions swept, and on shutdown training stopped and saved before the
 //! connections are closed.
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -11,11 +11,14 @@ use tokio::sync::Semaphore;
 use crate::web::server::class::{Door, Peer};
 use crate::web::server::config::Config;
 use crate::web::server::hooks::TestHooks;
+use crate::web::server::per_address::PerAddress;
 use crate::web::server::routes::build;
+use crate::web::server::write_timeout::TimedWrites;
 
 /// Serve on `listener` until `shutdown` completes; idle sessions are swept
 /// every minute. Connections are capped at `max_connections` (more are
-/// closed at once) and time out when idle or slow to send a request. On
+/// closed at once) and time out when idle, slow to send a request, or
+/// taking none of an answer for `write_timeout`. On
 /// shutdown, training runs stop and save, and connections get a moment to
 /// finish their answers.
 pub async fn serve(
@@ -55,6 +58,7 @@ pub async fn serve_doors(
     };
     let max_connections = config.max_connections.max(1);
     let header_timeout = config.header_timeout;
+    let write_timeout = config.write_timeout;
     let (router, shared) = build(config, hooks, addr);
     if let Some(class) = &shared.class {
         // The class machine: the state file's, or the game's own.
@@ -138,6 +142,7 @@ pub async fn serve_doors(
             let _ = stream.set_nodelay(true);
             let mut builder = hyper::server::conn::http1::Builder::new();
             builder.timer(TokioTimer::new()).header_read_timeout(header_timeout);
+            let stream = TimedWrites::new(stream, write_timeout);
             let connection = builder.serve_connection(TokioIo::new(stream), service);
             tokio::pin!(connection);
             tokio::select! {
@@ -161,52 +166,6 @@ pub async fn serve_doors(
     shared.work.close();
     sweeper.abort();
     shared.rescue()
-}
-
-/// Connections open from each address, capped: an entry is dropped when
-/// its address has none open, so the map holds only addresses connected now.
-#[derive(Clone)]
-struct PerAddress {
-    limit: usize,
-    open: Arc<std::sync::Mutex<std::collections::HashMap<IpAddr, usize>>>,
-}
-
-/// One connection's place in its address's count, given back when dropped.
-struct AddressPermit {
-    of: PerAddress,
-    ip: IpAddr,
-}
-
-impl PerAddress {
-    fn new(limit: usize) -> PerAddress {
-        PerAddress {
-            limit: limit.max(1),
-            open: Arc::default(),
-        }
-    }
-
-    /// A place for one more connection from `ip`, unless it has its limit open.
-    fn take(&self, ip: IpAddr) -> Option<AddressPermit> {
-        let mut open = self.open.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let n = open.entry(ip).or_insert(0);
-        if *n >= self.limit {
-            return None;
-        }
-        *n += 1;
-        Some(AddressPermit { of: self.clone(), ip })
-    }
-}
-
-impl Drop for AddressPermit {
-    fn drop(&mut self) {
-        let mut open = self.of.open.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(n) = open.get_mut(&self.ip) {
-            *n -= 1;
-            if *n == 0 {
-                open.remove(&self.ip);
-            }
-        }
-    }
 }
 
 /// A server started on its own threads (for tests and embedding).

@@ -12,6 +12,7 @@ use crate::web::server::config::Config;
 use crate::web::server::error::ApiError;
 use crate::web::server::hooks::TestHooks;
 use crate::web::server::hosts::Hosts;
+use crate::web::server::per_address::PerAddress;
 use crate::web::server::slot::Entry;
 use crate::web::server::state_file::StateFile;
 
@@ -32,6 +33,12 @@ pub(super) struct Shared {
     pub(super) renders: Arc<Semaphore>,
     /// Label sheets drawn or waiting now, capped by `max_renders`.
     pub(super) renders_asked: AtomicUsize,
+    /// Large answers written at once (their own pool, apart from `work`).
+    pub(super) writers: Arc<Semaphore>,
+    /// Large answers held, from asked for until taken: `max_large` in all ...
+    pub(super) large: Arc<Semaphore>,
+    /// ... and `max_large_per_address` from one address.
+    pub(super) large_by_address: PerAddress,
     /// Games found too large for a perfect opponent, with why: asked
     /// again, refused at once.
     pub(super) unsolvable: Mutex<HashMap<String, String>>,
@@ -75,6 +82,9 @@ impl Shared {
             big_bodies: Arc::new(Semaphore::new(2)),
             renders: Arc::new(Semaphore::new(config.renderers.max(1))),
             renders_asked: AtomicUsize::new(0),
+            writers: Arc::new(Semaphore::new(config.writers.max(1))),
+            large: Arc::new(Semaphore::new(config.max_large.max(1))),
+            large_by_address: PerAddress::new(config.max_large_per_address),
             unsolvable: Mutex::new(HashMap::new()),
             config,
             sessions: Mutex::new(HashMap::new()),

@@ -10,7 +10,7 @@ use axum::Router;
 use crate::web::labels::{LabelError, Paper};
 use crate::web::pdf::pdf_of_state;
 use crate::web::server::error::{ApiError, ApiResult, ErrorKind};
-use crate::web::server::extract::Param;
+use crate::web::server::extract::{Address, Param};
 use crate::web::server::reply::attachment;
 use crate::web::server::shared::Shared;
 use crate::web::server::slot::{Entry, Slot};
@@ -34,9 +34,11 @@ fn state_of(
     Ok((state.run(), spec))
 }
 
-pub(super) async fn download(State(shared): State<Arc<Shared>>, Param(id): Param) -> ApiResult {
+/// The tab's machine as a state file: a large answer, written on the
+/// writers' pool and counted against its address until taken.
+pub(super) async fn download(State(shared): State<Arc<Shared>>, Param(id): Param, Address(peer): Address) -> ApiResult {
     shared
-        .work(move |shared| {
+        .write_large(peer, move |shared| {
             let entry = shared.entry(&id)?;
             let (text, spec) = state_of(shared, &entry, |_| Ok(()))?;
             Ok(attachment("application/json", &spec, ".json", text))

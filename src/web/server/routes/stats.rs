@@ -31,6 +31,7 @@ async fn stats(State(shared): State<Arc<Shared>>) -> ApiResult {
             "moves_waited": w.moves.load(Ordering::Relaxed),
             "most_moves_waited": w.most_moves.load(Ordering::Relaxed),
             "renders_asked": shared.renders_asked.load(Ordering::SeqCst),
+            "large_held": shared.config.max_large.max(1) - shared.large.available_permits(),
         }),
     ))
 }
