@@ -30,7 +30,8 @@ pub struct ServeArgs {
     /// (e.g. this computer's name on the classroom network); may be repeated.
     #[arg(long, value_name = "NAME")]
     allow_host: Vec<String>,
-    /// A state file: new tabs start from its machine if it exists, and a tab's machine is saved to it after every game and training run.
+    /// A state file: new tabs start from its machine if it exists, and a tab's machine is saved to it after every game and training run
+    /// [default with --classroom: classroom.json in menace's data folder, $XDG_DATA_HOME/menace or ~/.local/share/menace].
     #[arg(long, value_name = "FILE")]
     state: Option<PathBuf>,
     /// For tests: `GET /api/stats` says how requests waited for sessions.
@@ -38,7 +39,11 @@ pub struct ServeArgs {
     test_stats: bool,
 }
 
-pub fn run(args: ServeArgs) -> anyhow::Result<()> {
+pub fn run(mut args: ServeArgs) -> anyhow::Result<()> {
+    // A class's machine is kept on disk as it learns, unless told where.
+    if args.classroom && args.state.is_none() {
+        args.state = Some(class_file()?);
+    }
     // A class kept beside the state file restarts with its code and teacher's link.
     let kept = match (&args.state, args.classroom) {
         (Some(path), true) => menace::web::server::kept_keys(path).map_err(|e| anyhow!(e))?,
@@ -135,7 +140,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             }
         }
         if let Some(path) = &config.state {
-            outln!("machine state file: {}", path.display());
+            outln!("machine state file: {} (saved after every game)", path.display());
         }
         let shutdown = async {
             let _ = tokio::signal::ctrl_c().await;
@@ -164,6 +169,24 @@ fn network_address() -> Option<IpAddr> {
     socket.connect("192.0.2.1:9").ok()?;
     let ip = socket.local_addr().ok()?.ip();
     (!ip.is_unspecified() && !ip.is_loopback()).then_some(ip)
+}
+
+/// Where a classroom's machine is kept when no `--state` is given:
+/// `classroom.json` in menace's data folder (`$XDG_DATA_HOME/menace`, or
+/// `~/.local/share/menace`), made if missing.
+fn class_file() -> anyhow::Result<PathBuf> {
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let data = var("XDG_DATA_HOME")
+        .or_else(|| var("HOME").map(|home| home.join(".local").join("share")))
+        .ok_or_else(|| anyhow!("--classroom: neither XDG_DATA_HOME nor HOME is set, so there is no data folder to keep the class machine in (give one with --state FILE)"))?;
+    let folder = data.join("menace");
+    std::fs::create_dir_all(&folder).with_context(|| {
+        format!(
+            "--classroom: cannot make the folder '{}' to keep the class machine in (give another with --state FILE)",
+            folder.display()
+        )
+    })?;
+    Ok(folder.join("classroom.json"))
 }
 
 /// `text` as a QR code drawn in the terminal, two rows of modules a line

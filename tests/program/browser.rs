@@ -220,6 +220,11 @@ impl Page {
             .unwrap();
     }
 
+    /// A key (a WebDriver key code such as Tab, U+E004) pressed on the element that has the focus.
+    async fn key(&self, key: &str) {
+        self.c.active_element().await.unwrap().send_keys(key).await.unwrap();
+    }
+
     async fn type_into(&self, css: &str, text: &str) {
         let e = self.c.find(Locator::Css(css)).await.unwrap();
         e.clear().await.unwrap();
@@ -231,6 +236,29 @@ impl Page {
             .await
             .as_u64()
             .unwrap()
+    }
+
+    /// Press New machine or Reset (`css`), and say yes when the page asks
+    /// first (the machine on it has played games).
+    async fn replace_machine(&self, css: &str) {
+        self.click(css).await;
+        if self
+            .js("return !document.getElementById('confirm-replace').hidden")
+            .await
+            == json!(true)
+        {
+            self.click("#replace-yes").await;
+        }
+    }
+
+    /// The speed of games without the person: step `k` of the slider, from
+    /// 0 (a game every 2 seconds, the lesson's and the page's first) to 7
+    /// (as fast as possible).
+    async fn speed(&self, k: u8) {
+        self.js(&format!(
+            "const s = document.getElementById('speed'); s.value = '{k}'; s.dispatchEvent(new Event('input'))"
+        ))
+        .await;
     }
 
     async fn not_busy(&self) {
@@ -320,7 +348,7 @@ fn runtime() -> tokio::runtime::Runtime {
 async fn her_seed_3_opens(b: &Page) {
     b.click("#setup summary").await;
     b.type_into("#seed", "3").await;
-    b.click("#new-machine").await;
+    b.replace_machine("#new-machine").await;
     b.wait_for_text("#message", "A new machine: HER plays Black in hexapawn.")
         .await;
     assert_eq!(b.count("#board .cell.movable").await, 3);
@@ -437,6 +465,8 @@ fn rect(css: &str) -> String {
 fn start_classroom() -> (Killed, String, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_menace"))
         .args(["serve", "--classroom", "--host", "127.0.0.2", "--port", "0"])
+        // The class machine is kept in the data folder: this test's own.
+        .env("XDG_DATA_HOME", scratch("classroom-data"))
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()

@@ -77,22 +77,24 @@ pub const WATCHING: &str = "the machine is playing a watched game: wait for it t
 /// The refusal of a second run.
 pub const ALREADY_TRAINING: &str = "the machine is already training";
 
-/// A title for the game list, from the game's own spec (its options too:
-/// `Hexapawn, pawn=berolina (HER)`) and machine.
+/// A title for the game list: the game's own name for people (its
+/// `About`: `Hexapawn with Berolina pawns`) and its machine's; a spec's
+/// options the name does not tell (Hex's swap) follow it.
 fn title(any: &AnyGame) -> String {
+    let name = any.title();
     let spec = any.spec();
-    let (name, size, options) = split_spec(&spec);
-    let mut title: String = name.chars().take(1).flat_map(char::to_uppercase).collect();
-    title.push_str(&name[name.chars().next().map_or(0, char::len_utf8)..]);
-    if let Some(size) = size {
-        title.push(' ');
-        title.push_str(&size.replace('x', "×"));
+    let (_, _, options) = split_spec(&spec);
+    let told = |option: &str| {
+        let value = option.split('=').nth(1).unwrap_or_default();
+        name.to_lowercase().contains(&value.to_lowercase())
+    };
+    let untold: Vec<&str> = options
+        .map(|o| o.split(',').filter(|o| !told(o)).collect())
+        .unwrap_or_default();
+    match untold.is_empty() {
+        true => format!("{name} ({})", any.machine_name()),
+        false => format!("{name}, {} ({})", untold.join(", "), any.machine_name()),
     }
-    if let Some(options) = options {
-        title.push_str(", ");
-        title.push_str(options);
-    }
-    format!("{title} ({})", any.machine_name())
 }
 
 /// What the page lists of a game: its title, sides and historical machine.
@@ -241,3 +243,36 @@ pub fn body<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, SessionEr
 
 /// The most boxes a page lists, or prints, at once.
 pub const MAX_LISTED_BOXES: usize = 2000;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_game_list_names_games_as_their_rules_do() {
+        let named = |spec: &str| title(&parse_spec(spec).unwrap());
+        assert_eq!(named("tictactoe"), "Noughts and crosses (MENACE)");
+        assert_eq!(named("hexapawn"), "Hexapawn (HER)");
+        assert_eq!(
+            named("hexapawn:3x5,pawn=berolina"),
+            "Hexapawn on 3×5 with Berolina pawns (HER)"
+        );
+        assert_eq!(
+            named("minihexchess"),
+            format!("Mini Hexchess ({})", parse_spec("minihexchess").unwrap().machine_name())
+        );
+        // Hex's swap is not in its name: said after it.
+        assert!(
+            named("hex:4,swap=off").starts_with("Hex on 4×4, swap=off ("),
+            "{}",
+            named("hex:4,swap=off")
+        );
+        // Every game the page offers has its own line.
+        let games = catalogue()["games"].as_array().unwrap().clone();
+        let mut titles: Vec<&str> = games.iter().map(|g| g["title"].as_str().unwrap()).collect();
+        let all = titles.len();
+        titles.sort_unstable();
+        titles.dedup();
+        assert_eq!(titles.len(), all, "{titles:?}");
+    }
+}

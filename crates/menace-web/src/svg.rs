@@ -282,7 +282,7 @@ pub fn board_group(
             };
             let _ = write!(
                 out,
-                "<text class=\"cell-name\" x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"#6a5a45\" text-anchor=\"{anchor}\" pointer-events=\"none\">{}</text>",
+                "<text class=\"cell-name\" x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"#3b2f22\" text-anchor=\"{anchor}\" pointer-events=\"none\">{}</text>",
                 n(px(c.x) + dx * u),
                 n(py(c.y) + dy * u),
                 n(size * u),

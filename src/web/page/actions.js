@@ -44,7 +44,8 @@ export function machineSettings() {
     reinforcement: $("reinforcement").value.trim() || undefined,
     empty_box: $("empty-box").value.trim() || undefined,
   };
-  if (seed) ask.seed = Number(seed);
+  // As typed: a number would round a seed above 2^53 to another machine's.
+  if (seed) ask.seed = seed;
   return ask;
 }
 
@@ -174,6 +175,8 @@ export async function watch(opponent, total, discard) {
   let lastBoxes = 0;
   try {
     for (let done = 0; done < total && !state.stopWatching; done++) {
+      if (done > 0) await unpaused();
+      if (state.stopWatching) break;
       const s = speed();
       if (s === Infinity) break;
       const began = performance.now();
@@ -181,11 +184,10 @@ export async function watch(opponent, total, discard) {
       const v = await api("POST", at("/watch"), { opponent, frames, discard: discard && done === 0 });
       const game = v.watched;
       if (frames) {
-        // One game at a time: its moves so far, its board, its box drawn;
-        // nothing of the game before (its changes go until this one ends).
+        // One game at a time: its moves so far, its board, its box drawn.
+        // The last game's changes stay in view until this one's replace them.
         const each = 1000 / s / Math.max(game.steps.length, 1);
         const moves = [];
-        $("changes").replaceChildren();
         $("drawn").replaceChildren(hint());
         for (const step of game.steps) {
           moves.push(step.move);
@@ -200,7 +202,7 @@ export async function watch(opponent, total, discard) {
       render(v);
       const li = document.createElement("li");
       li.dataset.plies = game.plies;
-      li.textContent = `${game.result} (${plural(game.plies, "move", "moves")})`;
+      li.textContent = `Game ${plain(v.games_played)}: ${game.result} (${plural(game.plies, "move", "moves")})${changed(v.last_changes)}`;
       $("watch-log").prepend(li);
       while ($("watch-log").children.length > 8) $("watch-log").lastChild.remove();
       // A game stopped halfway is not one of those watched.
@@ -213,16 +215,46 @@ export async function watch(opponent, total, discard) {
         lastBoxes = performance.now();
         await refreshBoxes();
       }
+      // Shown move by move, a game's changes are held long enough to read.
       const left = 1000 / s - (performance.now() - began);
-      if (left > 0) await pause(left);
+      const rest = frames ? Math.max(left, HOLD_MS) : left;
+      if (rest > 0) await pause(rest);
     }
   } finally {
     state.watching = false;
+    setPaused(false);
     // The buttons only: the progress says what was watched until the next run.
     $("train").disabled = false;
     $("stop").disabled = true;
     highlight();
   }
+}
+
+// How long a watched game's changes stay on screen, at least, before the next game.
+const HOLD_MS = 1500;
+
+// The beads a game changed, in a line of the watched games' list.
+function changed(changes) {
+  if (!changes || !changes.length) return ": no beads changed";
+  return `: ${changes.map((c) => `box ${c.box} ${c.colour} ${c.before} → ${c.after}`).join(", ")}`;
+}
+
+// Pause watching after the game on the board, or go on.
+export function setPaused(on) {
+  state.paused = on;
+  state.stepOnce = false;
+  $("pause").setAttribute("aria-pressed", on ? "true" : "false");
+  $("pause").textContent = on ? "Go on" : "Pause";
+  $("step").disabled = !(on && state.watching);
+}
+
+// Wait while watching is paused, until the person goes on, asks for one more game, or stops.
+async function unpaused() {
+  // `data-waiting`: the page holds the next game (for the tests, and styles).
+  document.body.dataset.waiting = "yes";
+  while (state.paused && !state.stepOnce && !state.stopWatching) await pause(100);
+  document.body.dataset.waiting = "no";
+  state.stepOnce = false;
 }
 
 // Train or watch, but never drop a game in progress unasked.

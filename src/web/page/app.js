@@ -3,14 +3,14 @@
 // boxes shown a page at a time and printed. This module wires the page's
 // controls and starts it; the work is in the modules it imports.
 
-import { ask, busyWhile, fillSides, guarded, machineSettings, poll, resetPanels, showSpeed, speed, start, watch } from "./actions.js";
-import { api, at } from "./api.js";
-import { clickCell } from "./board.js";
+import { ask, busyWhile, fillSides, guarded, machineSettings, poll, resetPanels, setPaused, showSpeed, speed, start, watch } from "./actions.js";
+import { api, at, file } from "./api.js";
+import { boardKey, clickCell } from "./board.js";
 import { refreshBoxes, refreshExtras } from "./boxes.js";
 import { followClass, renderClass, showStudent, wireClass } from "./classroom.js";
 import { restore, wireOffline } from "./offline.js";
 import { render, renderCurves } from "./render.js";
-import { $, boxQuery, isStudent, KEY, say, state } from "./state.js";
+import { $, boxQuery, isStudent, KEY, plural, say, state } from "./state.js";
 
 // The projector layout and the box pictures' size, remembered on this device.
 const LAYOUT_KEY = "menace-projector";
@@ -23,6 +23,15 @@ function setProjector(on) {
   localStorage.setItem(LAYOUT_KEY, on ? "on" : "off");
 }
 
+// High contrast, for a darkened room: remembered on this device.
+const CONTRAST_KEY = "menace-contrast";
+
+function setContrast(on) {
+  document.body.classList.toggle("contrast", on);
+  $("contrast").setAttribute("aria-pressed", on ? "true" : "false");
+  localStorage.setItem(CONTRAST_KEY, on ? "on" : "off");
+}
+
 function setBoxSize(px) {
   const size = Math.min(520, Math.max(160, Number(px) || 220));
   $("box-size").value = String(size);
@@ -33,11 +42,57 @@ function setBoxSize(px) {
   localStorage.setItem(SIZE_KEY, String(size));
 }
 
+// A machine that has played games is replaced (made anew, reset) only
+// once the person says so, and the one replaced can be brought back.
+function replacing(what, work) {
+  const v = state.view;
+  if (!v || !v.games_played) {
+    guarded(work);
+    return;
+  }
+  $("replace-text").textContent = `${v.machine} has played ${plural(v.games_played, "game", "games")}. Replace ${v.machine} with ${what}? Undo brings this machine back.`;
+  $("confirm-replace").hidden = false;
+  $("replace-yes").focus();
+  $("replace-yes").onclick = () => {
+    $("confirm-replace").hidden = true;
+    guarded(async () => {
+      const undo = await undoable();
+      await work();
+      offerUndo(undo);
+    });
+  };
+}
+
+// The machine on screen, as its state file, to bring back: null if it has played no games.
+async function undoable() {
+  const v = state.view;
+  if (!v || !v.games_played) return null;
+  return { text: (await file(at("/state"))).body, machine: v.machine, games: v.games_played };
+}
+
+// Undo the last replacement: the machine before it, bead for bead.
+function offerUndo(undo) {
+  $("undo-bar").hidden = !undo;
+  if (!undo) return;
+  $("undo").textContent = `Undo: bring back ${undo.machine} after ${plural(undo.games, "game", "games")}`;
+  $("undo").onclick = () => guarded(async () => {
+    const v = await api("PUT", at("/state"), undo.text, true);
+    $("undo-bar").hidden = true;
+    resetPanels();
+    say(`${v.machine} is back, after ${plural(v.games_played, "game", "games")}.`, true);
+    render(v);
+    await refreshExtras();
+  });
+}
+
 function wire() {
   setProjector(localStorage.getItem(LAYOUT_KEY) === "on");
   $("projector").addEventListener("click", () => setProjector(!document.body.classList.contains("projector")));
   setBoxSize(localStorage.getItem(SIZE_KEY) || 220);
   $("box-size").addEventListener("input", () => setBoxSize($("box-size").value));
+  $("board").addEventListener("keydown", boardKey);
+  $("contrast").addEventListener("click", () => setContrast(!document.body.classList.contains("contrast")));
+  setContrast(localStorage.getItem(CONTRAST_KEY) === "on");
   $("board").addEventListener("click", (e) => {
     const cell = e.target.closest("[data-cell]");
     if (cell) clickCell(Number(cell.dataset.cell));
@@ -46,7 +101,7 @@ function wire() {
   $("custom-game").addEventListener("change", fillSides);
   $("setup").addEventListener("submit", (e) => {
     e.preventDefault();
-    guarded(async () => {
+    replacing("a new machine", async () => {
       const v = await api("POST", at("/machine"), machineSettings());
       resetPanels();
       say(`A new machine: ${v.machine} plays ${v.machine_side} in ${v.game}.`, true);
@@ -95,23 +150,28 @@ function wire() {
       await poll();
     }));
   });
+  $("pause").addEventListener("click", () => setPaused(!state.paused));
+  $("step").addEventListener("click", () => { state.stepOnce = true; });
   $("stop").addEventListener("click", () => {
     state.stopWatching = true;
     // A training run stops, and so does a watched game under way (left unfinished).
     guarded(() => api("POST", at("/stop")));
   });
-  $("reset").addEventListener("click", () => guarded(async () => {
+  $("reset").addEventListener("click", () => replacing("fresh boxes", async () => {
     const v = await api("POST", at("/machine"), { ...machineSettings(), game: state.view.game, side: state.view.machine_side.toLowerCase() });
     resetPanels();
     say(`${v.machine} starts again with fresh boxes.`, true);
     render(v);
     await refreshExtras();
   }));
+  $("replace-no").addEventListener("click", () => { $("confirm-replace").hidden = true; });
   $("upload").addEventListener("change", () => guarded(async () => {
     const file = $("upload").files[0];
     if (!file) return;
     const text = await file.text();
+    const undo = await undoable();
     const v = await api("PUT", at("/state"), text, true);
+    offerUndo(undo);
     $("upload").value = "";
     resetPanels();
     say(`Loaded ${file.name}: ${v.machine} plays ${v.machine_side} in ${v.game}, ${v.games_played} games played.`, true);
@@ -160,6 +220,13 @@ async function main() {
     return;
   }
   if (k) {
+    // The teacher's link has done its work (the server keeps the teacher
+    // in a cookie): its token leaves the address bar, off the projector.
+    const address = new URL(location.href);
+    if (address.searchParams.has("teacher")) {
+      address.searchParams.delete("teacher");
+      history.replaceState(null, "", address.pathname + address.search + address.hash);
+    }
     state.session = k.session;
     sessionStorage.setItem(KEY, state.session);
     renderClass(k);

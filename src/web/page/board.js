@@ -9,6 +9,8 @@ export function boardUpdated() {
 }
 
 export function renderBoard(b, v) {
+  // Played by keyboard, the board keeps the focus when it is drawn again.
+  const focused = $("board").contains(document.activeElement);
   $("board").innerHTML = b.svg;
   boardUpdated();
   $("history").textContent = b.history.length ? `Moves: ${b.history.join(" ")}` : "";
@@ -32,6 +34,7 @@ export function renderBoard(b, v) {
     }
   }
   highlight();
+  if (focused) $("board").querySelector('.cell[tabindex="0"]')?.focus();
 }
 
 function cellElement(i) {
@@ -41,6 +44,11 @@ function cellElement(i) {
 // Mark the cells a click can use: pieces that can move, or, with one chosen, its targets.
 export function highlight() {
   for (const c of $("board").querySelectorAll(".cell")) c.classList.remove("movable", "selected", "target");
+  mark();
+  label();
+}
+
+function mark() {
   if (!state.view || state.view.training.running || state.watching || (isStudent() && !state.studentTurn)) return;
   // During a student's turn the class machine's board is theirs, not the teacher's.
   if (studentOnBoard()) return;
@@ -54,6 +62,60 @@ export function highlight() {
     }
   }
   if (state.selected !== null) cellElement(state.selected)?.classList.add("selected");
+}
+
+// The board by keyboard and screen reader: every cell a button named by
+// its cell and what a press does; one of them in the tab order (the
+// chosen piece, else the first that can move), the arrow keys move
+// between neighbouring cells, Enter or Space presses.
+function label() {
+  const cells = [...$("board").querySelectorAll(".cell")];
+  const first = cells.find((c) => c.classList.contains("selected"))
+    || cells.find((c) => c.classList.contains("movable") || c.classList.contains("target"))
+    || cells[0];
+  const focused = document.activeElement?.closest?.(".cell");
+  for (const c of cells) {
+    const name = c.dataset.name;
+    const what = c.classList.contains("selected") ? ", chosen: press a target"
+      : c.classList.contains("target") ? ", move here"
+        : c.classList.contains("movable") ? ", can move" : "";
+    c.setAttribute("role", "button");
+    c.setAttribute("aria-label", `${name}${what}`);
+    c.setAttribute("tabindex", c === (focused || first) ? "0" : "-1");
+  }
+}
+
+// Arrow keys: to the nearest cell that way on screen; Enter or Space: a press.
+export function boardKey(e) {
+  const cell = e.target.closest?.(".cell");
+  if (!cell) return;
+  if (e.key === "Enter" || e.key === " ") {
+    e.preventDefault();
+    const name = cell.dataset.name;
+    clickCell(Number(cell.dataset.cell));
+    // The board may be drawn again: the focus stays on the same cell.
+    $("board").querySelector(`.cell[data-name="${CSS.escape(name)}"]`)?.focus();
+    return;
+  }
+  const way = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] }[e.key];
+  if (!way) return;
+  e.preventDefault();
+  const centre = (c) => { const r = c.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; };
+  const [x, y] = centre(cell);
+  let best = null;
+  let bestScore = Infinity;
+  for (const c of $("board").querySelectorAll(".cell")) {
+    const [cx, cy] = centre(c);
+    const along = (cx - x) * way[0] + (cy - y) * way[1];
+    if (along <= 1) continue;
+    const across = Math.abs((cx - x) * way[1] + (cy - y) * way[0]);
+    const score = along + 2 * across;
+    if (score < bestScore) { bestScore = score; best = c; }
+  }
+  if (!best) return;
+  cell.setAttribute("tabindex", "-1");
+  best.setAttribute("tabindex", "0");
+  best.focus();
 }
 
 // The teacher's page, while a student plays the class machine.

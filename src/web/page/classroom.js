@@ -23,6 +23,12 @@ export function renderClass(k) {
   $("class-new-code").hidden = c.role !== "teacher";
   if (c.role === "teacher") {
     $("class-code").textContent = `Join at ${k.join} with the code ${c.code}`;
+    // The join address as a QR code, for phones at the back of the room.
+    if (k.join_qr && $("class-qr").dataset.join !== k.join) {
+      $("class-qr").innerHTML = k.join_qr;
+      $("class-qr").dataset.join = k.join;
+    }
+    $("class-qr").hidden = !k.join_qr;
   } else {
     $("class-code").textContent = c.you ? `You are ${c.you}.` : "";
   }
@@ -34,7 +40,9 @@ export function renderClass(k) {
     : c.queued
       ? `You are number ${c.queued} in the queue.${c.playing ? ` ${c.playing} is playing.` : ""}`
       : c.playing
-        ? `${c.playing} is playing the class machine.${waiting}`
+        ? over
+          ? `It is ${c.playing}'s turn: the game starts when ${c.playing} presses Start.${waiting}`
+          : `${c.playing} is playing the class machine.${waiting}`
         : `No game on the board.${waiting}${c.role === "student" ? " Press Play a game." : ""}`;
   $("class-play").hidden = c.role !== "student" || Boolean(c.queued) || (c.your_turn && !over);
   $("class-play").textContent = c.your_turn ? "Start your game" : "Play a game";
@@ -59,7 +67,7 @@ export function renderClass(k) {
   $("class-log").replaceChildren(...c.log.map((g) => {
     const li = document.createElement("li");
     li.value = g.game;
-    li.textContent = `${g.student}: ${g.moves.length ? g.moves.join(" ") : "no moves"}. ${g.result}`;
+    li.textContent = g.replaced ? g.result : `${g.student}: ${g.moves.length ? g.moves.join(" ") : "no moves"}. ${g.result}`;
     return li;
   }));
   document.body.dataset.classGames = String(c.games);
@@ -85,7 +93,10 @@ export function showStudent(k, fresh) {
     $("status").textContent = k.class.playing ? `${k.class.playing} is playing.` : "No game on the board.";
   } else if (k.view.board.over) {
     // A student has no New game button: the queue is how to play again.
-    $("status").textContent = `${k.view.board.result || "The game is over."} Press Play a game to play again.`;
+    const next = k.class.your_turn
+      ? "Your turn: press Start your game."
+      : k.class.queued ? `You are number ${k.class.queued} in the queue.` : "Press Play a game to play.";
+    $("status").textContent = `${k.view.board.result || "The game is over."} ${next}`;
   }
 }
 

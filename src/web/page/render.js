@@ -13,7 +13,7 @@ export function render(v) {
   state.view = v;
   state.selected = null;
   $("machine-title").textContent = v.machine;
-  $("game-title").textContent = v.game;
+  $("game-title").textContent = v.rules ? v.rules.title : v.game;
   $("machine-name").textContent = `${v.machine} (${v.machine_side})`;
   $("person-side").textContent = `as ${v.person_side}`;
   $("games-played").textContent = plain(v.games_played);
@@ -21,7 +21,10 @@ export function render(v) {
   $("draws").textContent = plain(v.score.draws);
   $("losses").textContent = plain(v.score.losses);
   const p = v.against_person;
-  $("person-score").textContent = `you ${p.losses}, ${v.machine} ${p.wins}, draws ${p.draws}`;
+  // In a classroom the people who play the class machine are the class, not the teacher.
+  const who = state.klass ? "the class" : "you";
+  $("person-score-label").textContent = `${who} against it`;
+  $("person-score").textContent = `${who} ${p.losses}, ${v.machine} ${p.wins}, draws ${p.draws}`;
   $("boxes-beads").textContent = `${plural(v.boxes, "box", "boxes")}, ${plural(v.beads, "bead", "beads")}`;
   const loss = v.exact && v.exact.perfect ? v.exact.perfect.loss.toFixed(4) : "– (the game is too large)";
   $("exact-loss").textContent = loss;
@@ -169,9 +172,10 @@ function renderChanges(changes, ended) {
   if (!ended) return;
   const h = document.createElement("p");
   h.id = "changes-title";
+  const game = state.view.games_played ? `game ${plain(state.view.games_played)}` : "the game";
   h.textContent = changes.length
-    ? `After the game, ${state.view.machine}'s beads changed:`
-    : `After the game, ${state.view.machine}'s beads are unchanged.`;
+    ? `After ${game}, ${state.view.machine}'s beads changed:`
+    : `After ${game}, ${state.view.machine}'s beads are unchanged.`;
   host.appendChild(h);
   if (state.view.referee) {
     // What to do to the real boxes, in the labels' numbers and colours.
@@ -223,6 +227,8 @@ export function renderTraining(t) {
   const running = t.running || state.watching;
   $("train").disabled = running;
   $("stop").disabled = !running;
+  $("pause").disabled = !state.watching;
+  $("step").disabled = !(state.watching && state.paused);
   if (state.watching || (!t.running && state.watched)) return;
   $("progress").max = Math.max(t.total, 1);
   $("progress").value = t.done;

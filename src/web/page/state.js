@@ -36,6 +36,9 @@ export const state = {
   watched: false,
   // The person asked to stop watching.
   stopWatching: false,
+  // Watching is paused after the game on the board; one more game is asked for.
+  paused: false,
+  stepOnce: false,
   // The class as the server last told it ({class, view}), or null: not a classroom.
   klass: null,
   // A student's game is on the board.

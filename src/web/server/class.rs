@@ -134,6 +134,10 @@ pub(super) struct Logged {
     /// Whose game it was (results are told by id, never by name).
     #[serde(skip)]
     id: String,
+    /// Not a game: the teacher replaced the machine, and the table and the
+    /// log began again from here.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub(super) replaced: bool,
 }
 
 /// A game that ended on the class machine, as the log tells it.
@@ -277,6 +281,7 @@ impl Class {
                     moves: g.moves,
                     result: g.result,
                     id: g.id,
+                    replaced: g.replaced,
                 })
                 .collect();
             state.games = k.games;
@@ -338,6 +343,7 @@ impl Class {
                     student: g.student.clone(),
                     moves: g.moves.clone(),
                     result: g.result.clone(),
+                    replaced: g.replaced,
                 })
                 .collect(),
             games: state.games,
@@ -572,6 +578,45 @@ impl Class {
         })
     }
 
+    /// How the game on the board (its moves `history`) ended, in words for
+    /// `role` when it was not theirs ("Ada wins.", where the board's own
+    /// words, "You win.", are its player's): None when it was theirs, or
+    /// is not the last game logged.
+    pub(super) fn result_for(&self, role: &Role, history: &[String]) -> Option<String> {
+        let state = lock(&self.state);
+        let last = state.log.back()?;
+        let theirs = match role {
+            Role::Teacher => last.id.is_empty(),
+            Role::Student(id) => last.id == *id,
+            Role::Guest => false,
+        };
+        (!theirs && last.moves == history).then(|| last.result.clone())
+    }
+
+    /// The teacher replaced the class machine (`machine`, after `games`
+    /// games): the students' table starts again, and so does the log, from
+    /// a line that says so.
+    pub(super) fn machine_replaced(&self, machine: &str, games: u64) {
+        let mut state = lock(&self.state);
+        for s in state.students.values_mut() {
+            (s.wins, s.draws, s.losses) = (0, 0, 0);
+        }
+        state.log.clear();
+        let game = state.games;
+        let games = match games {
+            1 => "1 game".to_string(),
+            n => format!("{n} games"),
+        };
+        state.log.push_back(Logged {
+            game,
+            student: "the teacher".to_string(),
+            moves: Vec::new(),
+            result: format!("The teacher replaced {machine} (after {games}): the table and the log start again."),
+            id: String::new(),
+            replaced: true,
+        });
+    }
+
     /// The whole log, oldest first (for the teacher, and the test that replays it).
     pub(super) fn log(&self) -> Vec<Logged> {
         lock(&self.state).log.iter().cloned().collect()
@@ -599,6 +644,7 @@ impl ClassState {
             moves: ended.moves,
             result,
             id,
+            replaced: false,
         });
         if self.log.len() > LOG_KEPT {
             self.log.pop_front();

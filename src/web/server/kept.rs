@@ -48,6 +48,9 @@ pub(super) struct KeptGame {
     pub(super) student: String,
     pub(super) moves: Vec<String>,
     pub(super) result: String,
+    /// Not a game: the teacher replaced the machine (the table and log began again).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(super) replaced: bool,
 }
 
 /// The class's file beside the state file `state`.

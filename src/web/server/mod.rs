@@ -28,6 +28,7 @@
 //!   reader stops taking an answer fails;
 //! - `class`: the classroom (`--classroom`): who a request is (teacher,
 //!   student, guest), the join code, the queue of students and the log;
+//!   `join_qr`: the join address as a QR code for the projector;
 //! - `assets`: the page; `routes`: the router and one file a resource;
 //! - `serve`: the accept loop and shutdown.
 
@@ -39,6 +40,7 @@ mod extract;
 mod guard;
 mod hooks;
 mod hosts;
+mod join_qr;
 mod joins;
 mod kept;
 mod names;

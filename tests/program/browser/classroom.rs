@@ -41,15 +41,26 @@ fn a_class_plays_one_machine_from_three_browsers() {
     let runtime = runtime();
     runtime.block_on(async {
         let teacher = Page::open(&driver, &shots, &scratch("class-teacher")).await;
-        teacher.go(&own).await;
+        // The teacher's link from the room's side: the token leaves the
+        // address bar once used, and the page stays the teacher's on reload.
+        teacher.go(&format!("{room}?teacher={token}")).await;
         teacher.viewport(1280, 720).await;
         assert_eq!(teacher.js("return document.body.dataset.role").await, json!("teacher"));
+        assert_eq!(teacher.js("return location.href").await, json!(room));
+        teacher.go(&room).await;
+        assert_eq!(teacher.js("return document.body.dataset.role").await, json!("teacher"));
         assert!(teacher.text("#class-code").await.contains(&format!("Join at {room} with the code {code}")));
+        // The join address as a QR code on the teacher's screen.
+        assert_eq!(teacher.count("#class-qr svg path").await, 1);
+        assert!(teacher.js("return document.getElementById('class-qr').hidden").await == json!(false));
         let ada = Page::open(&driver, &shots, &scratch("class-ada")).await;
         let bo = Page::open(&driver, &shots, &scratch("class-bo")).await;
         for (b, name) in [(&ada, "Ada"), (&bo, "Bo")] {
             b.go(&format!("{room}?code={code}")).await;
             assert_eq!(b.js("return document.getElementById('join-code').value").await, json!(code));
+            // Before joining: how to join, and nothing else (no empty headings, no Resign).
+            let shown = b.shown_text().await;
+            assert!(!shown.contains("Resign") && !shown.contains("Play as"), "{shown}");
             b.type_into("#join-name", name).await;
             b.click("#join").await;
             b.wait_for_text("#class-code", &format!("You are {name}.")).await;
@@ -59,6 +70,18 @@ fn a_class_plays_one_machine_from_three_browsers() {
         bo.wait_for_text("#class-turn", "You are number 1 in the queue. Ada is playing.").await;
         bo.viewport(400, 860).await;
         play_the_class_game(&ada).await;
+        // Each screen says who won in its reader's words: the projector
+        // names Ada, and says it is Bo's turn before Bo has started.
+        let first = call("GET", &format!("{own}api/class/log"), None).json()["games"][0]["result"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(first == "Ada wins." || first == "HER wins.", "{first}");
+        teacher.wait_for_text("#class-turn", "It is Bo's turn: the game starts when Bo presses Start.").await;
+        teacher.wait_for_text("#status", &first).await;
+        assert!(!teacher.text("#status").await.contains("You "), "{}", teacher.text("#status").await);
+        bo.wait_for_text("#status", &first).await;
+        ada.wait_for_text("#message", &format!("Your game against the class machine: {first}")).await;
         // Bo's turn comes by itself.
         play_the_class_game(&bo).await;
         teacher.until("document.body.dataset.classGames === '2'").await;
@@ -161,7 +184,10 @@ fn a_class_plays_one_machine_from_three_browsers() {
             .js("return fetch('/api/class/join', {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({code: 'X', name: 'Eve'})}).then(r => r.json()).then(k => [k.class.you, k.class.students.length, k.view.state_file])")
             .await;
         assert_eq!(again, json!(["Ada", 2, null]));
-        // The teacher renames Bo, then removes him: two presses, the first saying whom.
+        // The teacher renames Bo, then removes him: two presses, the first
+        // saying whom. (The tools are on the teacher's own layout, not the projector's.)
+        teacher.click("#projector").await;
+        assert_eq!(teacher.js("return document.body.classList.contains('projector')").await, json!(false));
         teacher.until("document.getElementById('class-student').options.length === 2").await;
         teacher.js("const s = document.getElementById('class-student'); s.value = [...s.options].find(o => o.text === 'Bo').value; s.dispatchEvent(new Event('change'))").await;
         teacher.type_into("#class-new-name", "Bo B").await;
@@ -173,6 +199,34 @@ fn a_class_plays_one_machine_from_three_browsers() {
         teacher.click("#class-remove").await;
         teacher.wait_for_text("#message", "Bo B was removed from the class: their place is free.").await;
         bo.until("document.body.dataset.role === 'guest' && !document.getElementById('class-join').hidden").await;
+        // The teacher plays a game between turns: it is in the log, and
+        // Ada's page tells it as the teacher's game, not hers.
+        teacher.wait_for_text("#class-turn", "No game on the board.").await;
+        teacher.click("#new-game").await;
+        teacher.wait_for_text("#status", "Your move").await;
+        for _ in 0..40 {
+            teacher.not_busy().await;
+            if teacher.text("#status").await.contains("Press New game") {
+                break;
+            }
+            if teacher.count("#board .cell.selected").await > 0 {
+                teacher.click("#board .cell.target").await;
+            } else {
+                teacher.click("#board .cell.movable").await;
+            }
+        }
+        teacher.wait_for_text("#class-log", "the teacher: ").await;
+        let last = call("GET", &format!("{own}api/class/log"), None).json()["games"]
+            .as_array()
+            .unwrap()
+            .last()
+            .unwrap()
+            .clone();
+        assert_eq!(last["student"], "the teacher", "{last}");
+        let told = last["result"].as_str().unwrap();
+        assert!(told == "The teacher wins." || told == "HER wins.", "{told}");
+        ada.wait_for_text("#status", told).await;
+        assert!(!ada.text("#status").await.contains("You win"), "{}", ada.text("#status").await);
         // Nobody without the code or the token gets more than the page.
         assert_eq!(call("GET", &room, None).status, 200);
         let guest = call("GET", &format!("{room}api/class"), None).json();

@@ -19,7 +19,7 @@ fn the_projector_layout_keeps_the_moment_of_learning_in_view() {
         // A fresh HER with seed 3: after 1. b2 she draws a2, and bxc3 wins for White.
         b.click("#setup summary").await;
         b.type_into("#seed", "3").await;
-        b.click("#new-machine").await;
+        b.replace_machine("#new-machine").await;
         b.wait_for_text("#message", "A new machine: HER plays Black in hexapawn.")
             .await;
         b.js("document.querySelector('#setup details').open = false").await;
@@ -183,6 +183,7 @@ fn counters_follow_training_and_a_new_machine_starts_clean() {
         b.js("document.getElementById('opponent').value = 'mcts'; document.getElementById('opponent').dispatchEvent(new Event('change'))")
             .await;
         b.type_into("#playouts", "3000").await;
+        b.speed(7).await;
         b.type_into("#train-games", "2000").await;
         b.click("#train-form button[type=submit]").await;
         let counted = "(['wins', 'draws', 'losses'].map(id => Number(document.getElementById(id).textContent.replace(/\\D/g, ''))).reduce((a, b) => a + b, 0))";
@@ -240,5 +241,147 @@ fn counters_follow_training_and_a_new_machine_starts_clean() {
                 "{panel}: {text}"
             );
         }
+    });
+}
+
+/// Watch mode as a class watches it: the page starts at the lesson's speed
+/// (a game every 2 seconds); each game's change stays on screen at least
+/// 2 s (sampled on every change of the panel); the board, the controls and
+/// the change are in view together in the projector layout; Pause holds
+/// the games and Next game plays exactly one.
+#[test]
+#[ignore = "needs Chromium and chromedriver (.ci/run installs them)"]
+fn watch_mode_holds_each_change_long_enough_to_read() {
+    on_one_tab("watch-hold", async |b, _url, shots| {
+        b.click("#projector").await;
+        assert_eq!(b.text("#speed-text").await, "a game every 2 seconds");
+        // Every title the changes panel shows, with when it was shown.
+        b.js("window.titles = []; new MutationObserver(() => { const t = document.getElementById('changes-title')?.textContent || ''; if (!titles.length || titles[titles.length - 1][1] !== t) titles.push([performance.now(), t]); }).observe(document.getElementById('changes'), {subtree: true, childList: true, characterData: true})")
+            .await;
+        b.type_into("#train-games", "6").await;
+        b.click("#train").await;
+        b.until("document.body.dataset.watched === '1'").await;
+        // Mid-run, at 1280×720: the board, the controls and the change in view.
+        b.js("window.scrollTo(0, 0)").await;
+        for what in ["#board svg", "#train", "#stop", "#pause", "#speed", "#changes-title"] {
+            let r = b.js(&rect(what)).await;
+            let r: Vec<f64> = r
+                .as_array()
+                .unwrap_or_else(|| panic!("{what} is shown"))
+                .iter()
+                .map(|x| x.as_f64().unwrap())
+                .collect();
+            assert!(
+                r[0] >= 0.0 && r[1] >= 0.0 && r[2] <= 1280.0 && r[3] <= 720.0 && r[2] > r[0],
+                "{what} at {r:?} is not in view at 1280×720"
+            );
+        }
+        b.screenshot(&shots.join("watch-projector-1280.png")).await;
+        b.screenshot(&screenshots().join("watch-projector.png")).await;
+        // Paused after the game on the board: Next game plays one, then waits again.
+        b.click("#pause").await;
+        b.until("document.body.dataset.waiting === 'yes'").await;
+        let held: u32 = b
+            .js("return document.body.dataset.watched")
+            .await
+            .as_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(held < 6, "paused before the end");
+        assert_eq!(b.text("#pause").await, "Go on");
+        b.click("#step").await;
+        b.until(&format!(
+            "document.body.dataset.watched === '{}' && document.body.dataset.waiting === 'yes'",
+            held + 1
+        ))
+        .await;
+        b.click("#pause").await;
+        b.until("document.body.dataset.watched === '6'").await;
+        b.until("!document.getElementById('train').disabled").await;
+        // Each game's change was on screen for 2 s at least (the last one still is).
+        let titles = b.js("return window.titles").await;
+        let titles: Vec<(f64, String)> = titles
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| (t[0].as_f64().unwrap(), t[1].as_str().unwrap().to_string()))
+            .filter(|(_, t)| !t.is_empty())
+            .collect();
+        assert_eq!(titles.len(), 6, "one title a game: {titles:?}");
+        for (k, pair) in titles.windows(2).enumerate() {
+            assert!(
+                pair[0].1.starts_with(&format!("After game {}, HER's beads", k + 1)),
+                "{pair:?}"
+            );
+            let shown = pair[1].0 - pair[0].0;
+            assert!(shown >= 2000.0, "{} on screen for {shown:.0} ms", pair[0].1);
+        }
+        // The watched games' list says what each game changed.
+        let log = b.text("#watch-log").await;
+        assert!(log.contains("Game 6: ") && log.contains("Game 1: "), "{log}");
+    });
+}
+
+/// Nothing lost to a click: Reset asks first once the machine has played,
+/// "Keep it" keeps it, and after a reset Undo brings it back bead for bead.
+#[test]
+#[ignore = "needs Chromium and chromedriver (.ci/run installs them)"]
+fn reset_asks_first_and_undo_brings_the_machine_back() {
+    on_one_tab("undo", async |b, _url, _shots| {
+        const STATE: &str = "const done = arguments[arguments.length - 1]; fetch(`/api/sessions/${sessionStorage.getItem('menace-session')}/state`).then(r => r.json()).then(s => done({machine: s.machine, games: s.games_played, rng: s.rng}))";
+        // A seed above 2^53 is the machine's to the digit (a JavaScript
+        // number would make it 2704424261829101000, another machine).
+        b.click("#setup summary").await;
+        b.type_into("#seed", "2704424261829100852").await;
+        b.replace_machine("#new-machine").await;
+        b.wait_for_text("#message", "A new machine").await;
+        b.wait_for_text("#settings", "seed 2704424261829100852").await;
+        let sid = b.js("return sessionStorage.getItem('menace-session')").await;
+        let state = b
+            .c
+            .execute_async(
+                "const done = arguments[arguments.length - 1]; fetch(`/api/sessions/${arguments[0]}/state`).then(r => r.text()).then(done)",
+                vec![sid],
+            )
+            .await
+            .unwrap();
+        assert!(
+            state.as_str().unwrap().contains("\"seed\": 2704424261829100852"),
+            "{state}"
+        );
+        b.type_into("#seed", "").await;
+        // A fresh page's machine is replaced without asking (nothing to lose).
+        b.click("#reset").await;
+        b.wait_for_text("#message", "starts again with fresh boxes").await;
+        assert!(b.js("return document.getElementById('confirm-replace').hidden").await == json!(true));
+        b.speed(7).await;
+        b.type_into("#train-games", "40").await;
+        b.click("#train").await;
+        b.wait_for_text("#progress-text", "40 of 40 games against random done")
+            .await;
+        let trained = b.c.execute_async(STATE, vec![]).await.unwrap();
+        assert_eq!(trained["games"], 40, "{trained}");
+        // Reset asks; keeping it changes nothing.
+        b.click("#reset").await;
+        b.until("!document.getElementById('confirm-replace').hidden").await;
+        assert_eq!(
+            b.text("#replace-text").await,
+            "HER has played 40 games. Replace HER with fresh boxes? Undo brings this machine back."
+        );
+        b.click("#replace-no").await;
+        assert_eq!(b.text("#games-played").await, "40");
+        // Replaced, then brought back.
+        b.click("#reset").await;
+        b.click("#replace-yes").await;
+        b.until("document.getElementById('games-played').textContent === '0'")
+            .await;
+        b.wait_for_text("#undo", "Undo: bring back HER after 40 games").await;
+        b.click("#undo").await;
+        b.wait_for_text("#message", "HER is back, after 40 games.").await;
+        assert_eq!(b.text("#games-played").await, "40");
+        assert!(b.js("return document.getElementById('undo-bar').hidden").await == json!(true));
+        let back = b.c.execute_async(STATE, vec![]).await.unwrap();
+        assert_eq!(back, trained, "every box and bead as before the reset");
     });
 }

@@ -146,7 +146,7 @@ async fn lesson(b: &Page, url: &str, downloads: &Path) {
     // Watch mode: three games at two a second, every move shown on the board.
     b.click("#new-game").await;
     b.wait_for_text("#status", "Your move").await;
-    b.js("document.getElementById('speed').value = '2'; document.getElementById('speed').dispatchEvent(new Event('input'))").await;
+    b.speed(2).await;
     assert_eq!(b.text("#speed-text").await, "2 games a second");
     b.type_into("#train-games", "3").await;
     let before = b
@@ -253,9 +253,9 @@ async fn lesson(b: &Page, url: &str, downloads: &Path) {
     b.js("document.getElementById('game').value = 'chessapawn'; document.getElementById('game').dispatchEvent(new Event('change'))").await;
     b.until("[...document.querySelectorAll('#side option')].length === 2")
         .await;
-    b.click("#new-machine").await;
+    b.replace_machine("#new-machine").await;
     b.wait_for_text("#message", "in chessapawn").await;
-    b.js("document.getElementById('speed').value = '7'; document.getElementById('speed').dispatchEvent(new Event('input'))").await;
+    b.speed(7).await;
     b.type_into("#train-games", "200").await;
     b.click("#train").await;
     b.wait_for_text("#progress-text", "200 of 200 games against random done")
@@ -299,7 +299,7 @@ fn perfect_hex_on_the_page() {
         b.until("[...document.querySelectorAll('#side option')].some(o => o.value === 'blue')")
             .await;
         b.js("document.getElementById('side').value = 'blue'").await;
-        b.click("#new-machine").await;
+        b.replace_machine("#new-machine").await;
         b.wait_for_text("#message", "plays Blue in hex:4,swap=off,first=red")
             .await;
         b.not_busy().await;
@@ -310,7 +310,7 @@ fn perfect_hex_on_the_page() {
         )
         .await;
         b.until("!document.getElementById('chance-label').hidden").await;
-        b.js("document.getElementById('speed').value = '7'; document.getElementById('speed').dispatchEvent(new Event('input'))").await;
+        b.speed(7).await;
         b.type_into("#train-games", "30").await;
         b.click("#train").await;
         b.wait_for_text("#progress-text", "30 of 30 games against perfect done")
@@ -334,7 +334,7 @@ fn perfect_hex_on_the_page() {
         assert_eq!((wins + losses, b.text("#draws").await.as_str()), (40, "0"));
         // One game watched move by move against perfect play: it wins.
         b.type_into("#chance", "1").await;
-        b.js("document.getElementById('speed').value = '3'; document.getElementById('speed').dispatchEvent(new Event('input'))").await;
+        b.speed(3).await;
         b.type_into("#train-games", "1").await;
         b.click("#train").await;
         b.until("document.body.dataset.watched === '1' && document.getElementById('stop').disabled")

@@ -98,6 +98,7 @@ fn the_page_file_opened_from_disk_plays_trains_keeps_its_machine_and_prints_labe
         // A long run, followed: the page answers while the worker trains,
         // and shows the run's progress as it goes.
         b.js("window.seen = []; new MutationObserver(() => seen.push(document.getElementById('progress-text').textContent)).observe(document.getElementById('progress-text'), {subtree: true, childList: true, characterData: true})").await;
+        b.speed(7).await;
         b.type_into("#train-games", "1000000").await;
         b.js("window.began = performance.now()").await;
         b.click("#train").await;
@@ -179,8 +180,17 @@ fn the_page_file_opened_from_disk_plays_trains_keeps_its_machine_and_prints_labe
         assert!(png.success());
         b.js("document.body.classList.remove('printing-labels')").await;
 
-        // Accessible, by axe-core's WCAG 2 A and AA rules, at both sizes.
+        // Accessible, by axe-core's WCAG 2 A and AA rules, at both sizes,
+        // in the projector layout and in high contrast too.
         accessible(&b, "1280×720").await;
+        b.click("#projector").await;
+        accessible(&b, "1280×720, the projector layout").await;
+        b.click("#contrast").await;
+        accessible(&b, "1280×720, the projector layout in high contrast").await;
+        b.screenshot(&shots.join("page-file-contrast-1280x720.png")).await;
+        b.click("#projector").await;
+        accessible(&b, "1280×720 in high contrast").await;
+        b.click("#contrast").await;
         // A phone.
         b.viewport(400, 800).await;
         accessible(&b, "400 px").await;

@@ -39,7 +39,7 @@ pub(super) async fn new_machine(b: &Page, game: &str, fields: [(&str, &str); 4],
     // The message may already say the same (a machine of the same game
     // before): cleared first, so that the wait is for this machine's.
     b.js("document.getElementById('message').textContent = ''").await;
-    b.click("#new-machine").await;
+    b.replace_machine("#new-machine").await;
     b.wait_for_text("#message", said).await;
     b.not_busy().await;
 }
@@ -76,7 +76,7 @@ async fn rules_panels(b: &Page, shots: &Path) {
     // take one bead, from the box of her last move; her win takes none.
     b.js("document.querySelector('#setup details').open = true").await;
     b.type_into("#seed", "5").await;
-    b.click("#new-machine").await;
+    b.replace_machine("#new-machine").await;
     b.wait_for_text("#message", "A new machine: HER plays Black in hexapawn.")
         .await;
     b.type_into("#seed", "").await;
@@ -113,13 +113,21 @@ async fn rules_panels(b: &Page, shots: &Path) {
         let title = b.text("#changes-title").await;
         if status.contains("HER wins.") {
             wins += 1;
-            assert_eq!(title, "After the game, HER's beads are unchanged.", "{status}");
+            assert_eq!(
+                title,
+                format!("After game {}, HER's beads are unchanged.", game + 1),
+                "{status}"
+            );
             assert!(changes.is_empty(), "a win changed {changes:?}");
             assert_eq!(b.text("#boxes-beads").await, beads_before, "a win keeps every bead");
         } else {
             assert!(status.contains("You win."), "{status}");
             losses += 1;
-            assert_eq!(title, "After the game, HER's beads changed:", "{status}");
+            assert_eq!(
+                title,
+                format!("After game {}, HER's beads changed:", game + 1),
+                "{status}"
+            );
             assert_eq!(changes.len(), 1, "only the last move's box changes: {changes:?}");
             assert_eq!(changes[0]["box"].as_u64(), last_box, "the box of HER's last move");
             assert!(
@@ -231,5 +239,76 @@ async fn rules_panels(b: &Page, shots: &Path) {
 fn the_rules_panel_says_what_each_machine_does() {
     on_one_tab("rules-panel", async |b, _url, shots| {
         rules_panels(b, shots).await;
+    });
+}
+
+/// The board by keyboard alone: Tab reaches it, the arrow keys move
+/// between cells, Enter chooses a pawn and then its target; a whole game
+/// of HER is played so, and each cell is a button named by its cell.
+#[test]
+#[ignore = "needs Chromium and chromedriver (.ci/run installs them)"]
+fn a_game_of_her_by_keyboard_alone() {
+    on_one_tab("keyboard", async |b, _url, _shots| {
+        assert_eq!(b.count("#board .cell[role=button][aria-label]").await, 9);
+        assert_eq!(
+            b.count("#board .cell[tabindex='0']").await,
+            1,
+            "one cell in the tab order"
+        );
+        let focused_cell = "return document.activeElement?.closest?.('#board .cell')?.dataset.name ?? null";
+        for _ in 0..60 {
+            if b.js(focused_cell).await.is_string() {
+                break;
+            }
+            b.key("\u{E004}").await; // Tab
+        }
+        assert!(b.js(focused_cell).await.is_string(), "Tab reaches the board");
+        // Which way to press to get from the focused cell to the nearest cell of `class`.
+        const WAY: &str = "const f = document.activeElement.getBoundingClientRect();
+            const want = [...document.querySelectorAll('#board .cell.' + arguments[0])];
+            if (want.includes(document.activeElement)) return 'here';
+            let best = null, d = Infinity;
+            for (const c of want) { const r = c.getBoundingClientRect(); const dx = r.x - f.x, dy = r.y - f.y; const n = Math.abs(dx) + Math.abs(dy); if (n < d) { d = n; best = [dx, dy]; } }
+            if (!best) return null;
+            return Math.abs(best[0]) > Math.abs(best[1]) ? (best[0] > 0 ? 'right' : 'left') : (best[1] > 0 ? 'down' : 'up');";
+        let mut moves = 0;
+        for _ in 0..200 {
+            b.not_busy().await;
+            if b.text("#status").await.contains("Press New game") {
+                break;
+            }
+            let class = if b.count("#board .cell.selected").await > 0 {
+                "target"
+            } else {
+                "movable"
+            };
+            let way = b.c.execute(WAY, vec![json!(class)]).await.unwrap();
+            match way.as_str() {
+                Some("here") => {
+                    b.key("\u{E007}").await; // Enter
+                    moves += usize::from(class == "target");
+                }
+                Some(way) => {
+                    let key = match way {
+                        "up" => "\u{E013}",
+                        "down" => "\u{E015}",
+                        "left" => "\u{E012}",
+                        _ => "\u{E014}",
+                    };
+                    b.key(key).await;
+                }
+                None => panic!("no {class} cell: {}", b.text("#status").await),
+            }
+        }
+        let status = b.text("#status").await;
+        assert!(status.contains("Press New game"), "the game ended: {status}");
+        assert!(moves >= 2, "{moves} moves played by keyboard");
+        assert_eq!(b.text("#games-played").await, "1");
+        // The status line is announced as it changes.
+        assert_eq!(
+            b.js("return document.getElementById('status').getAttribute('aria-live')")
+                .await,
+            json!("polite")
+        );
     });
 }

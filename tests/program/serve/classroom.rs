@@ -532,9 +532,19 @@ impl Drop for Killed {
 /// 127.0.0.1 (the teacher): the process, the room's address, the
 /// teacher's base address and the join code it printed.
 fn serve_class(state: &std::path::Path) -> (std::process::Child, SocketAddr, String, String) {
+    serve_class_with(&["--state".as_ref(), state.as_os_str()], &scratch("class-data"))
+}
+
+/// `menace serve --classroom` with `extra` arguments and `data` as its
+/// data folder (XDG_DATA_HOME), as [`serve_class`] tells it.
+fn serve_class_with(
+    extra: &[&std::ffi::OsStr],
+    data: &std::path::Path,
+) -> (std::process::Child, SocketAddr, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_menace"))
-        .args(["serve", "--classroom", "--host", "127.0.0.2", "--port", "0", "--state"])
-        .arg(state)
+        .args(["serve", "--classroom", "--host", "127.0.0.2", "--port", "0"])
+        .args(extra)
+        .env("XDG_DATA_HOME", data)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -625,6 +635,75 @@ fn a_class_killed_and_restarted_is_the_class_it_was() {
         "{}",
         a.body
     );
+}
+
+/// With no `--state`, a class's machine is kept in menace's data folder
+/// as it learns: killed with kill -9 and started again, the server comes
+/// back with every finished game (a student's, and a teacher's training).
+#[test]
+fn a_class_with_no_state_file_keeps_its_machine_in_the_data_folder() {
+    let data = scratch("class-default");
+    let (child, room, teacher, code) = serve_class_with(&[], &data);
+    let mut server = Killed(child);
+    let kept = data.join("menace").join("classroom.json");
+    let mut ada = Device {
+        from: "127.9.1.1".to_string(),
+        cookie: None,
+    };
+    let a = ask_at(
+        room,
+        &mut ada,
+        "POST",
+        "/api/class/join",
+        &json!({"code": code, "name": "Ada"}).to_string(),
+    );
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(ask_at(room, &mut ada, "POST", "/api/class/play", "").status, 200);
+    assert_eq!(ask_at(room, &mut ada, "POST", "/api/class/resign", "").status, 200);
+    let session = call("GET", &format!("{teacher}/api/class"), None).json()["session"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let r = call(
+        "POST",
+        &format!("{teacher}/api/sessions/{session}/train"),
+        Some(r#"{"opponent": "random", "games": 30}"#),
+    );
+    assert_eq!(r.status, 202, "{}", r.body);
+    wait_until("the training is saved", PATIENCE, || {
+        std::fs::read_to_string(&kept)
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+            .is_some_and(|v| v["games_played"] == 31)
+    });
+    let boxes = serde_json::from_str::<Value>(&std::fs::read_to_string(&kept).unwrap()).unwrap()["machine"].clone();
+    server.0.kill().unwrap();
+    server.0.wait().unwrap();
+    let (child, _, teacher2, code2) = serve_class_with(&[], &data);
+    let _server = Killed(child);
+    assert_eq!(code2, code, "the same class");
+    let after = call("GET", &format!("{teacher2}/api/class"), None).json();
+    assert_eq!(after["view"]["games_played"], 31, "{after}");
+    assert_eq!(after["class"]["log"][0]["student"], "Ada", "{after}");
+    let session2 = after["session"].as_str().unwrap();
+    let state: Value =
+        serde_json::from_str(&call("GET", &format!("{teacher2}/api/sessions/{session2}/state"), None).body).unwrap();
+    assert_eq!(state["machine"], boxes, "bead for bead");
+    // The teacher replaces the machine: the table and the log start again, from a line that says so.
+    let r = call(
+        "POST",
+        &format!("{teacher2}/api/sessions/{session2}/machine"),
+        Some(r#"{"game": "hexapawn"}"#),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let k = call("GET", &format!("{teacher2}/api/class"), None).json();
+    assert_eq!(k["view"]["games_played"], 0);
+    assert_eq!(
+        k["class"]["log"],
+        json!([{"game": 1, "student": "the teacher", "moves": [], "result": "The teacher replaced HER (after 31 games): the table and the log start again.", "replaced": true}])
+    );
+    assert_eq!(k["class"]["students"][0]["losses"], 0, "{k}");
+    assert_eq!(k["class"]["students"][0]["wins"], 0, "{k}");
 }
 
 /// A state file touched (its time changed, not its text) is still the

@@ -101,6 +101,12 @@ fn a_watched_game_names_its_changes_as_the_moves_played_and_no_game_is_dropped_u
     let r = s.get(&at("/boxes?page=first"));
     assert_eq!(r.status, 400);
     assert!(r.error().contains("page"), "{}", r.error());
+    // After games trained (not drawn), no box is the last game's.
+    let r = s.post(&at("/train"), r#"{"opponent": "random", "games": 50}"#);
+    assert_eq!(r.status, 202, "{}", r.body);
+    s.wait_for_training(&id);
+    let after = s.get(&at("/boxes")).json();
+    assert_eq!(after["last_game"], serde_json::json!([]), "{}", after["last_game"]);
 }
 
 #[test]

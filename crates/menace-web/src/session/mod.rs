@@ -6,6 +6,7 @@
 //! - [`error`]: what went wrong, by kind (no HTTP: the server maps kinds to codes);
 //! - [`limits`]: bounds on what one session may hold;
 //! - [`requests`]: what a page asks for, as the JSON bodies it sends;
+//!   [`seed`]: seeds in JSON, exact above 2^53;
 //! - [`apart`]: the work done off the session's lock, and the signals to a player under it;
 //! - [`opponents`]: the opponents a page may use, within its limits;
 //! - [`traits`]: what the server asks of a session;
@@ -19,6 +20,7 @@ pub mod limits;
 pub mod make;
 pub mod opponents;
 pub mod requests;
+pub mod seed;
 pub mod traits;
 
 pub use apart::{Deferred, Made, Pending, Signals, Trained, Watched};

@@ -21,7 +21,9 @@ pub struct NewMachine {
     pub empty_box: Option<String>,
     /// The box set, overriding the preset's.
     pub box_set: Option<String>,
-    /// The seed of the machine's random stream.
+    /// The seed of the machine's random stream (a number, or a string of
+    /// digits: a page's numbers round those above 2^53).
+    #[serde(default, with = "crate::session::seed")]
     pub seed: Option<u64>,
 }
 

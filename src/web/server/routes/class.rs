@@ -17,6 +17,7 @@ use serde_json::{json, Value as Json};
 use crate::web::server::class::{Class, ClassSettings, Ended, Peer, Role};
 use crate::web::server::error::{ApiError, ApiResult, ErrorKind};
 use crate::web::server::extract::JsonBody;
+use crate::web::server::join_qr;
 use crate::web::server::reply::ok_json;
 use crate::web::server::shared::Shared;
 use crate::web::server::slot::{Entry, Slot};
@@ -95,6 +96,15 @@ fn answer(shared: &Shared, class: &Class, role: &Role) -> Result<Json, ApiError>
     let mut out = json!({ "class": class.json(role) });
     if *role != Role::Guest {
         out["view"] = (*machine(shared, class)?.view()).clone();
+        // A finished game is told to whoever reads it: "You win." to its
+        // player, "Ada wins." to the projector and the rest of the class.
+        let board = &mut out["view"]["board"];
+        if board["over"] == true {
+            let history: Vec<String> = serde_json::from_value(board["history"].clone()).unwrap_or_default();
+            if let Some(result) = class.result_for(role, &history) {
+                board["result"] = json!(result);
+            }
+        }
     }
     if matches!(role, Role::Student(_)) {
         // The teacher's file is the teacher's business: a student is told
@@ -109,7 +119,9 @@ fn answer(shared: &Shared, class: &Class, role: &Role) -> Result<Json, ApiError>
         out["session"] = json!(class.session.get());
         // The room's address: the first the server answers to.
         let room = shared.hosts.describe();
-        out["join"] = json!(format!("http://{}/", room.split(", ").next().unwrap_or_default()));
+        let join = format!("http://{}/", room.split(", ").next().unwrap_or_default());
+        out["join_qr"] = json!(join_qr::svg(&join));
+        out["join"] = json!(join);
     }
     Ok(out)
 }

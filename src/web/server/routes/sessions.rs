@@ -15,7 +15,7 @@ use crate::web::server::error::{ApiError, ApiResult};
 use crate::web::server::extract::{JsonBody, Param};
 use crate::web::server::guard::BigBody;
 use crate::web::server::reply::{json_response, ok_json};
-use crate::web::server::routes::checks::{not_a_students_turn, not_while_training};
+use crate::web::server::routes::checks::{class_machine, not_a_students_turn, not_while_training};
 use crate::web::server::shared::Shared;
 use crate::web::server::slot::lock;
 use crate::web::session::make::load_session;
@@ -82,13 +82,23 @@ async fn replace(
             let entry = shared.entry(&id)?;
             not_while_training(&entry)?;
             let session = make(shared)?;
+            let class = class_machine(shared, &id);
             // Checked again under the lock that makes the change.
             shared.change(&entry, |slot| {
                 slot.idle()?;
                 not_a_students_turn(shared, &id)?;
+                let before = slot.session.view();
                 slot.replace(session);
+                if let Some(class) = class {
+                    // The class's table and log are of the machine replaced.
+                    let machine = before["machine"].as_str().unwrap_or("the machine");
+                    class.machine_replaced(machine, before["games_played"].as_u64().unwrap_or(0));
+                }
                 Ok(())
             })?;
+            if let Some(class) = class {
+                class.keep();
+            }
             Ok(ok_json(&entry.view()))
         })
         .await

@@ -174,6 +174,8 @@ impl<G: Picture> Trains for GameSession<G> {
         let mut opponent = self.take_opponent(spec, made)?;
         opponent.set_interrupt(cancel);
         self.drop_person_game();
+        // The games trained are not drawn: no box is the last game's any more.
+        self.last_game.clear();
         self.trainer.set_opponent(spec.clone(), opponent);
         // About a hundred exact evaluations a run, however long, where the game is small.
         let exact_every = self.small().then_some((games / 100).max(1));

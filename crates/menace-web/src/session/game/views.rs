@@ -160,6 +160,7 @@ pub(super) struct SessionView<'a> {
     pub(super) players: [&'static str; 2],
     pub(super) colours: [&'static str; 2],
     pub(super) settings: String,
+    #[serde(serialize_with = "crate::session::seed::serialize")]
     pub(super) seed: Option<u64>,
     pub(super) games_played: u64,
     pub(super) score: Score,
