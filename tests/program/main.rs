@@ -1,6 +1,6 @@
 //! The program's tests: the `menace` command, its files, the classroom
 //! page's server and the page in a browser. The tests that need a tool
-//! besides Rust (Chromium, poppler, Slurm, GNU parallel) or minutes are
+//! besides Rust (Chromium, poppler, Slurm, GNU parallel, Python) or minutes are
 //! `#[ignore]`d with the reason; `.ci/run` installs the tools and runs them
 //! (`cargo test --release -- --include-ignored`).
 
@@ -19,6 +19,7 @@ mod parallel;
 mod picture;
 mod play;
 mod probe;
+mod python;
 mod serve;
 mod shards;
 mod slurm;
