@@ -113,7 +113,7 @@ def train(
     ``symmetry=False`` for ``--no-symmetry``. ``games=0`` gives a fresh
     machine. A bad value raises ``ValueError`` with the command's message.
     """
-    raw = _menace.train(
+    machine, results = _menace.train(
         game,
         side=side,
         opponent=opponent,
@@ -127,7 +127,7 @@ def train(
         box_mode=box_mode,
         symmetry=symmetry,
     )
-    return _result(raw[0], raw[1:])
+    return _result(machine, results)
 
 
 def train_more(machine: Machine, games: int) -> TrainResult:

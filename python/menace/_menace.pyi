@@ -92,7 +92,7 @@ def train(
     box_set: Optional[str] = None,
     box_mode: Optional[str] = None,
     symmetry: Optional[bool] = None,
-) -> Tuple[Machine, bytes, int, int, int, Optional[int], Optional[int]]: ...
+) -> Tuple[Machine, _Tally]: ...
 def exact_life(
     machine: Machine,
     opponent: Optional[str] = None,

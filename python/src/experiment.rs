@@ -48,8 +48,7 @@ pub fn run_experiment(
         _ => return Err(value_error("give an experiment file's path or its JSON, not both")),
     };
     py.allow_threads(|| {
-        exp.preflight()
-            .map_err(|e| format!("experiment file '{named}': {e}"))?;
+        exp.preflight().map_err(|e| format!("experiment file '{named}': {e}"))?;
         let results = exp.run(threads, &|_| {}).map_err(|e| e.to_string())?;
         let temp;
         let dir = match &out {

@@ -34,6 +34,24 @@ pub(crate) struct BoxView {
     beads: Vec<u32>,
 }
 
+/// A run's results for Python: each game's result code as a byte (+1,
+/// 0, −1), wins, draws, losses, the game of the last loss, and the game
+/// after which the machine had learned.
+pub(crate) type Tallied = (Py<PyBytes>, u64, u64, u64, Option<u64>, Option<u64>);
+
+/// A run's results as Python receives them.
+pub(crate) fn tallied(py: Python<'_>, outcomes: &[i8], tally: &Tally) -> Tallied {
+    let bytes: Vec<u8> = outcomes.iter().map(|&x| x as u8).collect();
+    (
+        PyBytes::new(py, &bytes).unbind(),
+        tally.wins,
+        tally.draws,
+        tally.losses,
+        tally.last_loss,
+        tally.learned(),
+    )
+}
+
 /// A game's result for the machine as a number: +1 win, 0 draw, −1 loss.
 pub(crate) fn result_code(r: GameResult) -> i8 {
     match r {
@@ -164,7 +182,11 @@ where
             ));
         };
         if play.game.spec() != self.spec() {
-            return Err(format!("the machine plays {}, the environment {}", self.spec(), play.game.spec()));
+            return Err(format!(
+                "the machine plays {}, the environment {}",
+                self.spec(),
+                play.game.spec()
+            ));
         }
         if play.game.turn(&play.pos) != self.machine().side() {
             return Err(format!(
@@ -264,8 +286,7 @@ impl Machine {
     #[staticmethod]
     fn load(py: Python<'_>, path: PathBuf) -> PyResult<Machine> {
         let text = read_text(&path).map_err(value_error)?;
-        Machine::from_json_text(py, &text)
-            .map_err(|e| value_error(format!("state file '{}': {e}", path.display())))
+        Machine::from_json_text(py, &text).map_err(|e| value_error(format!("state file '{}': {e}", path.display())))
     }
 
     /// Read a state as JSON text (the contents of a state file).
@@ -287,18 +308,10 @@ impl Machine {
 
     /// Play `games` more games against its opponent, learning; the results
     /// as a `TrainResult` (as `menace train --resume` would play them).
-    fn train(&mut self, py: Python<'_>, games: u64) -> PyResult<(Py<PyBytes>, u64, u64, u64, Option<u64>, Option<u64>)> {
+    fn train(&mut self, py: Python<'_>, games: u64) -> Tallied {
         let inner = self.learner_mut();
         let (outcomes, tally) = py.allow_threads(|| inner.train(games));
-        let bytes: Vec<u8> = outcomes.iter().map(|&x| x as u8).collect();
-        Ok((
-            PyBytes::new(py, &bytes).unbind(),
-            tally.wins,
-            tally.draws,
-            tally.losses,
-            tally.last_loss,
-            tally.learned(),
-        ))
+        tallied(py, &outcomes, &tally)
     }
 
     /// The game's spec string.
@@ -401,7 +414,11 @@ impl Machine {
     /// The draw is remembered for `reinforce`.
     fn choose(&mut self, table: &Table) -> PyResult<Option<usize>> {
         let rng = &mut self.agent_rng;
-        self.inner.get_mut().unwrap_or_else(PoisonError::into_inner).choose(table, rng).map_err(value_error)
+        self.inner
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .choose(table, rng)
+            .map_err(value_error)
     }
 
     /// After a game played with `choose`: reinforce its draws by the
@@ -412,7 +429,11 @@ impl Machine {
             1 => GameResult::Win,
             0 => GameResult::Draw,
             -1 => GameResult::Loss,
-            _ => return Err(value_error(format!("result {result}: expected 1 (win), 0 (draw) or -1 (loss)"))),
+            _ => {
+                return Err(value_error(format!(
+                    "result {result}: expected 1 (win), 0 (draw) or -1 (loss)"
+                )))
+            }
         };
         Ok(self.learner_mut().reinforce(r))
     }
@@ -440,9 +461,9 @@ impl Machine {
     fn from_json_text(py: Python<'_>, text: &str) -> Result<Machine, String> {
         let spec = state::peek_game(text).map_err(|e| e.to_string())?;
         let game = menace_core::parse_spec(&spec).map_err(|e| e.to_string())?;
-        let inner = py.allow_threads(|| {
-            with_game!(game, g => state::from_json(&g, text).map(boxed).map_err(|e| e.to_string()))
-        })?;
+        let inner = py.allow_threads(
+            || with_game!(game, g => state::from_json(&g, text).map(boxed).map_err(|e| e.to_string())),
+        )?;
         Ok(Machine::new(inner))
     }
 }

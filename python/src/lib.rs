@@ -6,7 +6,7 @@
 //! - [`learner`]: a matchbox machine with its opponent and random stream
 //!   (`menace.Machine`), trained, saved, loaded and played as an agent;
 //! - [`train`]: `menace.train`, exact learning and the solver's values;
-//! - [`experiment`]: `menace.run_experiment`.
+//! - [`experiment`]: whole experiments, for `menace.run_experiment`.
 
 use pyo3::prelude::*;
 

@@ -41,10 +41,7 @@ impl Layout {
             .moves(&start)
             .into_iter()
             .all(|mv| game.move_cells(&start, mv).from.is_none());
-        let lettered = game
-            .pieces(&start)
-            .iter()
-            .any(|p| matches!(p.look, Look::Letter(_)));
+        let lettered = game.pieces(&start).iter().any(|p| matches!(p.look, Look::Letter(_)));
         Layout {
             cells: game.board().cells.len(),
             placing,
@@ -295,7 +292,9 @@ fn player(index: usize) -> PyResult<Player> {
     match index {
         0 => Ok(Player::One),
         1 => Ok(Player::Two),
-        _ => Err(value_error(format!("player {index}: expected 0 (who moves first) or 1"))),
+        _ => Err(value_error(format!(
+            "player {index}: expected 0 (who moves first) or 1"
+        ))),
     }
 }
 
@@ -443,6 +442,10 @@ impl Table {
     }
 
     fn __repr__(&self) -> String {
-        format!("Table('{}', position='{}')", self.inner.spec(), self.inner.position_string())
+        format!(
+            "Table('{}', position='{}')",
+            self.inner.spec(),
+            self.inner.position_string()
+        )
     }
 }

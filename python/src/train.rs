@@ -3,7 +3,7 @@
 //! and messages.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict};
+use pyo3::types::PyDict;
 
 use menace_core::game::{Game, MachinePreset, Outcome};
 use menace_core::machine::boxes::BoxSet;
@@ -16,7 +16,7 @@ use menace_core::training::opponent::OpponentSpec;
 use menace_core::training::trainer::Trainer;
 use menace_core::with_game;
 
-use crate::learner::{boxed, Machine};
+use crate::learner::{boxed, tallied, Machine, Tallied};
 use crate::table::parse_game;
 use crate::value_error;
 
@@ -37,7 +37,10 @@ fn machine_spec(
     Ok(MachineSpec {
         preset: preset.map(MachinePreset::parse).transpose().map_err(value_error)?,
         beads: beads.map(BeadSchedule::parse).transpose().map_err(value_error)?,
-        reinforcement: reinforcement.map(Reinforcement::parse).transpose().map_err(value_error)?,
+        reinforcement: reinforcement
+            .map(Reinforcement::parse)
+            .transpose()
+            .map_err(value_error)?,
         empty_box: empty_box.map(EmptyBox::parse).transpose().map_err(value_error)?,
         box_set: box_set.map(BoxSet::parse).transpose().map_err(value_error)?,
         box_mode: box_mode.map(BoxMode::parse).transpose().map_err(value_error)?,
@@ -46,11 +49,11 @@ fn machine_spec(
 }
 
 /// A fresh machine of `game` trained for `games` games, as `menace train`
-/// plays them for the same arguments and seed: (machine, outcomes as
-/// signed bytes, wins, draws, losses, last loss, learned after).
+/// plays them for the same arguments and seed: the machine, and the
+/// results (see [`Tallied`]).
 #[pyfunction]
 #[pyo3(signature = (game, side=None, opponent=None, games=50, seed=0, preset=None, beads=None, reinforcement=None, empty_box=None, box_set=None, box_mode=None, symmetry=None))]
-#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+#[allow(clippy::too_many_arguments)]
 pub fn train(
     py: Python<'_>,
     game: &str,
@@ -65,7 +68,7 @@ pub fn train(
     box_set: Option<&str>,
     box_mode: Option<&str>,
     symmetry: Option<bool>,
-) -> PyResult<(Machine, Py<PyBytes>, u64, u64, u64, Option<u64>, Option<u64>)> {
+) -> PyResult<(Machine, Tallied)> {
     let any = parse_game(game)?;
     let settings = machine_spec(preset, beads, reinforcement, empty_box, box_set, box_mode, symmetry)?.resolve(&any);
     if games > MAX_GAMES {
@@ -81,23 +84,16 @@ pub fn train(
         Some(s) => any.parse_player(s).map_err(value_error)?,
         None => default_side(&any),
     };
-    let (learner, outcomes, tally) = py.allow_threads(|| {
-        let mut learner = with_game!(any, g => Trainer::new(g, side, settings, opponent, seed).map(boxed))
-            .map_err(|e| e.to_string())?;
-        let (outcomes, tally) = learner.train(games);
-        Ok::<_, String>((learner, outcomes, tally))
-    })
-    .map_err(value_error)?;
-    let bytes: Vec<u8> = outcomes.iter().map(|&x| x as u8).collect();
-    Ok((
-        Machine::new(learner),
-        PyBytes::new(py, &bytes).unbind(),
-        tally.wins,
-        tally.draws,
-        tally.losses,
-        tally.last_loss,
-        tally.learned(),
-    ))
+    let (learner, outcomes, tally) = py
+        .allow_threads(|| {
+            let mut learner = with_game!(any, g => Trainer::new(g, side, settings, opponent, seed).map(boxed))
+                .map_err(|e| e.to_string())?;
+            let (outcomes, tally) = learner.train(games);
+            Ok::<_, String>((learner, outcomes, tally))
+        })
+        .map_err(value_error)?;
+    let results = tallied(py, &outcomes, &tally);
+    Ok((Machine::new(learner), results))
 }
 
 /// The exact learning life of `machine` from its beads now, against
@@ -143,7 +139,10 @@ pub fn exact_life<'py>(
     d.set_item("loss_at", life.loss_at.clone())?;
     d.set_item("safe_by", life.safe_by.clone())?;
     d.set_item("safe_at_start", life.safe_at_start)?;
-    d.set_item("expected_losses_in_games", life.expected_losses_within(life.loss_at.len()))?;
+    d.set_item(
+        "expected_losses_in_games",
+        life.expected_losses_within(life.loss_at.len()),
+    )?;
     d.set_item("expected_losses", life.expected_losses)?;
     d.set_item("losses", life.losses.clone())?;
     d.set_item("expected_games_until_safe", life.expected_games_until_safe)?;
@@ -212,8 +211,11 @@ fn solve_in<'py, G: Game>(
         let moves = solver.move_values(&pos)?;
         Ok::<_, menace_core::game::TooLarge>((value, moves))
     });
-    let (value, moves) = solved
-        .map_err(|e| value_error(format!("{e}: raise max_positions, or play it against a search opponent such as mcts:1000")))?;
+    let (value, moves) = solved.map_err(|e| {
+        value_error(format!(
+            "{e}: raise max_positions, or play it against a search opponent such as mcts:1000"
+        ))
+    })?;
     let mover = game.turn(&pos);
     let (me, other) = (game.player_name(mover), game.player_name(mover.other()));
     let d = value_dict(py, value, me, other)?;
