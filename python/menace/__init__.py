@@ -233,12 +233,14 @@ def games() -> List[str]:
     return list(_menace.games())
 
 
-def env(spec: str, *, render_mode: Optional[str] = None, **kwargs: Any) -> "MenaceEnv":
-    """A PettingZoo AEC environment of the game ``spec``: see
-    :class:`menace.env.MenaceEnv` (needs ``pettingzoo``)."""
+def env(spec: str, *, render_mode: Optional[str] = None) -> "MenaceEnv":
+    """A PettingZoo AEC environment of the game ``spec`` (any game spec,
+    e.g. ``"hexapawn:4x4,pawn=berolina"``, ``"hex:5,swap=off"``): see
+    :class:`menace.environment.MenaceEnv`. Needs ``pettingzoo``
+    (``pip install './python[env]'``)."""
     from .environment import MenaceEnv
 
-    return MenaceEnv(spec, render_mode=render_mode, **kwargs)
+    return MenaceEnv(spec, render_mode=render_mode)
 
 
 def _count(name: str, n: int) -> int:
