@@ -196,7 +196,7 @@ def test_solver_values_are_the_known_results():
     assert menace.solve("tictactoe")["result"] == "draw"
     # X to move with two in a row: wins at once.
     won = menace.solve("tictactoe", position=".../oo./xx. x")
-    assert (won["result"], won["plies"], won["moves"]["c3"]["plies"]) == ("win", 1, 1)
+    assert (won["result"], won["plies"], won["moves"]["c1"]["plies"]) == ("win", 1, 1)
 
 
 def test_solver_refuses_a_finished_position():
