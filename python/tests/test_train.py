@@ -16,7 +16,7 @@ RUNS = [
     ("hexapawn", dict(opponent="random", games=300, seed=1, preset="gardner")),
     ("tictactoe", dict(opponent="random", games=400, seed=3, preset="michie")),
     ("tictactoe", dict(opponent="perfect", games=200, seed=11, beads="2", reinforcement="1/0/-1:last", empty_box="restock")),
-    ("hexapawn:4x4,pawn=berolina", dict(side="black", opponent="random", games=200, seed=5, symmetry=False)),
+    ("hexapawn:4x4,pawn=berolina", dict(side="black", opponent="random", games=200, seed=5, symmetry=False, reinforcement="3/1/-1")),
     ("hex:3", dict(opponent="random", games=100, seed=9)),
 ]
 
