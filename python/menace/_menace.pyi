@@ -45,6 +45,21 @@ class Machine:
     """A matchbox machine with its opponent and random stream (the state
     of `menace train --save`)."""
 
+    def __init__(
+        self,
+        game: str,
+        *,
+        side: Optional[str] = None,
+        opponent: Optional[str] = None,
+        seed: int = 0,
+        preset: Optional[str] = None,
+        beads: Optional[str] = None,
+        reinforcement: Optional[str] = None,
+        empty_box: Optional[str] = None,
+        box_set: Optional[str] = None,
+        box_mode: Optional[str] = None,
+        symmetry: Optional[bool] = None,
+    ) -> None: ...
     @staticmethod
     def load(path: _Path) -> "Machine": ...
     @staticmethod

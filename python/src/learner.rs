@@ -248,7 +248,8 @@ pub(crate) fn exact_dict<'py>(py: Python<'py>, e: &ExactPair) -> PyResult<Bound<
 /// trains against and its random stream (the whole state of
 /// `menace train --save`).
 ///
-/// Make one with `menace.train(..., games=0)` or `Machine.load(path)`;
+/// Make one with `Machine(game, ...)` (the settings of `menace.train`),
+/// `menace.train(...)` or `Machine.load(path)`;
 /// train it further with `train(games)`; play it in an environment as an
 /// agent with `menace.MachineAgent`.
 #[pyclass(module = "menace._menace")]
@@ -282,6 +283,43 @@ impl Machine {
 
 #[pymethods]
 impl Machine {
+    /// A fresh machine of `game`, with the settings of `menace.train` (the
+    /// flags of `menace train`): it has played no game yet.
+    #[new]
+    #[pyo3(signature = (game, *, side=None, opponent=None, seed=0, preset=None, beads=None, reinforcement=None, empty_box=None, box_set=None, box_mode=None, symmetry=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn fresh(
+        py: Python<'_>,
+        game: &str,
+        side: Option<&str>,
+        opponent: Option<&str>,
+        seed: u64,
+        preset: Option<&str>,
+        beads: Option<&str>,
+        reinforcement: Option<&str>,
+        empty_box: Option<&str>,
+        box_set: Option<&str>,
+        box_mode: Option<&str>,
+        symmetry: Option<bool>,
+    ) -> PyResult<Machine> {
+        let (machine, _) = crate::train::train(
+            py,
+            game,
+            side,
+            opponent,
+            0,
+            seed,
+            preset,
+            beads,
+            reinforcement,
+            empty_box,
+            box_set,
+            box_mode,
+            symmetry,
+        )?;
+        Ok(machine)
+    }
+
     /// Read a state file written by `save` or `menace train --save`.
     #[staticmethod]
     fn load(py: Python<'_>, path: PathBuf) -> PyResult<Machine> {

@@ -104,8 +104,17 @@ def test_boxes_are_the_published_counts():
     assert len(menace.train("tictactoe", box_set="michie", games=0).machine) == 287
 
 
+def test_a_machine_made_from_settings_is_trains_fresh_machine():
+    made = menace.Machine("tictactoe", opponent="perfect", seed=4, beads="2", box_set="michie")
+    trained = menace.train("tictactoe", opponent="perfect", seed=4, beads="2", box_set="michie", games=0).machine
+    assert made.to_json() == trained.to_json()
+    assert (made.games_played, len(made), made.opponent) == (0, 287, "perfect")
+    with pytest.raises(ValueError, match="empty_box 'never'|empty box|'never'"):
+        menace.Machine("hexapawn", empty_box="never")
+
+
 def test_a_fresh_her_box_has_one_bead_a_move():
-    m = menace.train("hexapawn", preset="gardner", games=0).machine
+    m = menace.Machine("hexapawn", preset="gardner")
     assert m.side == "Black"
     first = [b for b in m.boxes() if b["own_move"] == 1]
     # White's first move up to mirror images: a2 (= c2) or b2.
