@@ -19,6 +19,10 @@ start=$SECONDS
 "$work/venv/bin/pip" install --quiet --disable-pip-version-check "$here[test]"
 echo "pip install ./python[test]: $((SECONDS - start)) s"
 start=$SECONDS
-cd "$here"
-"$work/venv/bin/python" -m pytest -q -p no:cacheprovider tests
+# From outside the source tree, by pytest's own script: `python -m`
+# would put the working folder first on the path, and `import menace`
+# would find the sources (which have no compiled engine) rather than the
+# installed module.
+cd "$work"
+"$work/venv/bin/pytest" -q -p no:cacheprovider "$here/tests"
 echo "pytest: $((SECONDS - start)) s"
