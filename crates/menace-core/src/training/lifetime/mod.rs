@@ -29,12 +29,13 @@ use crate::machine::{BeadRule, GameResult, Machine};
 use crate::training::exact::{Reference, EXACT_LIMIT};
 use crate::training::opponent::{OpponentSpec, PerfectPlayer};
 
+mod curve;
 mod error;
 mod lumps;
 mod tree;
 pub use error::LifeError;
 use lumps::Lumps;
-use tree::{moves_on_board, walk, Layout, Node};
+use tree::{moves_on_board, Layout, Node, Tree, Walk};
 
 /// How far [`life`] may go before it refuses.
 #[derive(Clone, Copy, Debug)]
@@ -210,6 +211,21 @@ pub fn life_reporting<G: Game>(
     counts.push(first);
     let mut queue = VecDeque::from([0usize]);
     let mut walked = 0u64;
+    let mut tree = Tree::new();
+    let start_ids: Vec<(u32, f64)> = starts
+        .iter()
+        .map(|(pos, p)| (tree.id(pos, opponent, &mut node_of), *p))
+        .collect();
+    let mut walker = Walk {
+        game: &game,
+        tree: &mut tree,
+        opponent,
+        node_of: &mut node_of,
+        layout: &layout,
+        resigns,
+        walked: &mut walked,
+        budget: limits.nodes,
+    };
     while let Some(s) = queue.pop_front() {
         if s % PROGRESS_EVERY == 0 {
             progress(counts.len());
@@ -252,21 +268,8 @@ pub fn life_reporting<G: Game>(
                 slot.1 += p;
             }
         };
-        for (pos, p) in &starts {
-            walk(
-                pos,
-                *p,
-                &game,
-                &here,
-                &layout,
-                resigns,
-                opponent,
-                &mut node_of,
-                &mut drawn,
-                &mut end,
-                &mut walked,
-                limits.nodes,
-            )?;
+        for &(id, p) in &start_ids {
+            walker.walk(id, p, &here, &mut drawn, &mut end)?;
         }
         let mut w = Ways {
             stay_loss: stay.0,
@@ -319,6 +322,7 @@ pub fn life_reporting<G: Game>(
         debug_assert_eq!(ways.len(), s);
         ways.push(w);
     }
+    drop(walker);
     drop(index);
     let n = counts.len();
 
@@ -385,31 +389,9 @@ pub fn life_reporting<G: Game>(
         dist[s] = d;
     }
 
-    // Game by game, from the start.
-    let mut now = vec![0.0f64; n];
-    now[0] = 1.0;
+    // Game by game, from the start, as long as anything printed can still change.
     let safe_at_start = if safe[0] { 1.0 } else { 0.0 };
-    let mut loss_at = Vec::with_capacity(games);
-    let mut safe_by = Vec::with_capacity(games);
-    for _ in 0..games {
-        let mut next = vec![0.0f64; n];
-        let mut lost = 0.0;
-        for s in 0..n {
-            let p = now[s];
-            if p == 0.0 {
-                continue;
-            }
-            let w = &ways[s];
-            lost += p * w.loss();
-            next[s] += p * (w.stay_loss + w.stay_other);
-            for &(t, l, o) in &w.to {
-                next[t] += p * (l + o);
-            }
-        }
-        loss_at.push(lost);
-        safe_by.push((0..n).filter(|&s| safe[s]).map(|s| next[s]).sum());
-        now = next;
-    }
+    let (loss_at, safe_by) = curve::game_by_game(&ways, &safe, games);
     let mut losses = std::mem::take(&mut dist[0]);
     while losses.len() > 1 && losses.last() == Some(&0.0) {
         losses.pop();
@@ -518,6 +500,12 @@ pub fn life_against<G: Game>(
                     game.spec()
                 ))));
             }
+            // A machine whose boxes cannot all be made is refused before the
+            // game is solved for the opponent (half a second on Hexapawn 5×5).
+            let machine = match up_front(machine) {
+                Ok(m) => m,
+                Err(e) => return Some(Err(e)),
+            };
             Some(match PerfectPlayer::new(game.clone()) {
                 Ok(mut player) => {
                     let mut reference = if *p >= 1.0 {
@@ -525,7 +513,7 @@ pub fn life_against<G: Game>(
                     } else {
                         Reference::Mixed(p.max(0.0), &mut player)
                     };
-                    life_reporting(machine, &mut reference, games, limits, progress)
+                    life_reporting(&machine, &mut reference, games, limits, progress)
                 }
                 Err(e) => Err(LifeError::Opponent(e.to_string())),
             })

@@ -2,6 +2,10 @@
 //! in a machine's flat list, what is played at each position met, and the
 //! walk of every game from a machine's counts.
 
+use std::rc::Rc;
+
+use rustc_hash::FxHashMap;
+
 use crate::game::Game;
 use crate::machine::{GameResult, Machine};
 use crate::symmetry::Symmetry;
@@ -56,91 +60,159 @@ pub(super) enum Node<G: Game> {
     Mixed(Vec<G::Move>, Vec<f64>),
 }
 
-/// Walk every game from `pos` (reached with chance `p`), calling `end` at
-/// each end with its chance, result and the colours drawn.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn walk<G: Game>(
-    pos: &G::Position,
-    p: f64,
-    game: &G,
-    counts: &[u8],
-    layout: &Layout,
-    resigns: bool,
-    opponent: &mut Reference<'_, G>,
-    node_of: &mut impl FnMut(&G::Position, &mut Reference<'_, G>) -> std::rc::Rc<Node<G>>,
-    drawn: &mut Vec<usize>,
-    end: &mut impl FnMut(f64, GameResult, &[usize]),
-    walked: &mut u64,
-    budget: u64,
-) -> Result<(), LifeError> {
-    *walked += 1;
-    if *walked > budget {
-        return Err(LifeError::Nodes(budget));
-    }
-    let node = node_of(pos, opponent);
-    match &*node {
-        Node::Over(result) => end(p, *result, drawn),
-        Node::Boxed(i, moves) => {
-            let at = layout.offsets[*i];
-            let beads = &counts[at..layout.offsets[i + 1]];
-            let total: u64 = beads.iter().map(|&x| u64::from(x)).sum();
-            if total == 0 {
-                // An empty box: the machine resigns (a floor never empties one).
-                debug_assert!(resigns);
-                end(p, GameResult::Loss, drawn);
-                return Ok(());
-            }
-            for (c, (&n, mv)) in beads.iter().zip(moves).enumerate() {
-                if n == 0 {
-                    continue;
-                }
-                drawn.push(at + c);
-                let q = p * f64::from(n) / total as f64;
-                let child = game.play(pos, *mv);
-                walk(
-                    &child, q, game, counts, layout, resigns, opponent, node_of, drawn, end, walked, budget,
-                )?;
-                drawn.pop();
-            }
-        }
-        Node::Unboxed(moves) | Node::Opponent(moves) => {
-            if moves.is_empty() {
-                // An opponent without a move resigns (never in a game with rules for it).
-                end(p, GameResult::Win, drawn);
-                return Ok(());
-            }
-            let q = p / moves.len() as f64;
-            for mv in moves {
-                let child = game.play(pos, *mv);
-                walk(
-                    &child, q, game, counts, layout, resigns, opponent, node_of, drawn, end, walked, budget,
-                )?;
-            }
-        }
-        Node::Mixed(moves, chances) => {
-            for (mv, &c) in moves.iter().zip(chances) {
-                if c <= 0.0 {
-                    continue;
-                }
-                let child = game.play(pos, *mv);
-                walk(
-                    &child,
-                    p * c,
-                    game,
-                    counts,
-                    layout,
-                    resigns,
-                    opponent,
-                    node_of,
-                    drawn,
-                    end,
-                    walked,
-                    budget,
-                )?;
-            }
+/// A child not looked up yet.
+const NOT_YET: u32 = u32::MAX;
+
+/// The positions the walks have met, each once, numbered, with what is
+/// played there and the ids of the children looked up so far: every
+/// state's walk after the first follows ids, without hashing a position.
+pub(super) struct Tree<G: Game> {
+    ids: FxHashMap<G::Position, u32>,
+    nodes: Vec<Met<G>>,
+}
+
+struct Met<G: Game> {
+    pos: G::Position,
+    node: Rc<Node<G>>,
+    /// One a way out (colour or move), [`NOT_YET`] until first walked.
+    kids: Vec<u32>,
+}
+
+impl<G: Game> Tree<G> {
+    pub(super) fn new() -> Tree<G> {
+        Tree {
+            ids: FxHashMap::default(),
+            nodes: Vec::new(),
         }
     }
-    Ok(())
+
+    /// The id of `pos`, met now if not before.
+    pub(super) fn id(
+        &mut self,
+        pos: &G::Position,
+        opponent: &mut Reference<'_, G>,
+        node_of: &mut impl FnMut(&G::Position, &mut Reference<'_, G>) -> Rc<Node<G>>,
+    ) -> u32 {
+        if let Some(&id) = self.ids.get(pos) {
+            return id;
+        }
+        let node = node_of(pos, opponent);
+        let ways = match &*node {
+            Node::Over(_) => 0,
+            Node::Boxed(_, moves) | Node::Unboxed(moves) | Node::Opponent(moves) | Node::Mixed(moves, _) => moves.len(),
+        };
+        let id = self.nodes.len() as u32;
+        self.nodes.push(Met {
+            pos: pos.clone(),
+            node,
+            kids: vec![NOT_YET; ways],
+        });
+        self.ids.insert(pos.clone(), id);
+        id
+    }
+
+    /// The id of the child of `id` by its `k`-th way out.
+    fn kid(
+        &mut self,
+        id: u32,
+        k: usize,
+        game: &G,
+        opponent: &mut Reference<'_, G>,
+        node_of: &mut impl FnMut(&G::Position, &mut Reference<'_, G>) -> Rc<Node<G>>,
+    ) -> u32 {
+        let met = &self.nodes[id as usize];
+        let known = met.kids[k];
+        if known != NOT_YET {
+            return known;
+        }
+        let mv = match &*met.node {
+            Node::Over(_) => unreachable!("a game over has no way out"),
+            Node::Boxed(_, moves) | Node::Unboxed(moves) | Node::Opponent(moves) | Node::Mixed(moves, _) => moves[k],
+        };
+        let child = game.play(&met.pos, mv);
+        let c = self.id(&child, opponent, node_of);
+        self.nodes[id as usize].kids[k] = c;
+        c
+    }
+}
+
+/// What [`walk`] walks with: the game, the tree met so far, the opponent,
+/// the machine's counts as laid out, and the budget.
+pub(super) struct Walk<'a, 'r, 'n, G: Game, F> {
+    pub(super) game: &'a G,
+    pub(super) tree: &'a mut Tree<G>,
+    pub(super) opponent: &'a mut Reference<'r, G>,
+    pub(super) node_of: &'n mut F,
+    pub(super) layout: &'a Layout,
+    pub(super) resigns: bool,
+    pub(super) walked: &'a mut u64,
+    pub(super) budget: u64,
+}
+
+impl<G: Game, F: FnMut(&G::Position, &mut Reference<'_, G>) -> Rc<Node<G>>> Walk<'_, '_, '_, G, F> {
+    /// Walk every game from the position `id` (reached with chance `p`)
+    /// with these counts, calling `end` at each end with its chance, result
+    /// and the colours drawn.
+    pub(super) fn walk(
+        &mut self,
+        id: u32,
+        p: f64,
+        counts: &[u8],
+        drawn: &mut Vec<usize>,
+        end: &mut impl FnMut(f64, GameResult, &[usize]),
+    ) -> Result<(), LifeError> {
+        *self.walked += 1;
+        if *self.walked > self.budget {
+            return Err(LifeError::Nodes(self.budget));
+        }
+        let node = self.tree.nodes[id as usize].node.clone();
+        match &*node {
+            Node::Over(result) => end(p, *result, drawn),
+            Node::Boxed(i, _) => {
+                let at = self.layout.offsets[*i];
+                let beads = &counts[at..self.layout.offsets[i + 1]];
+                let total: u64 = beads.iter().map(|&x| u64::from(x)).sum();
+                if total == 0 {
+                    // An empty box: the machine resigns (a floor never empties one).
+                    debug_assert!(self.resigns);
+                    end(p, GameResult::Loss, drawn);
+                    return Ok(());
+                }
+                for (c, &n) in beads.iter().enumerate() {
+                    if n == 0 {
+                        continue;
+                    }
+                    drawn.push(at + c);
+                    let q = p * f64::from(n) / total as f64;
+                    let child = self.tree.kid(id, c, self.game, self.opponent, self.node_of);
+                    self.walk(child, q, counts, drawn, end)?;
+                    drawn.pop();
+                }
+            }
+            Node::Unboxed(moves) | Node::Opponent(moves) => {
+                if moves.is_empty() {
+                    // An opponent without a move resigns (never in a game with rules for it).
+                    end(p, GameResult::Win, drawn);
+                    return Ok(());
+                }
+                let q = p / moves.len() as f64;
+                for k in 0..moves.len() {
+                    let child = self.tree.kid(id, k, self.game, self.opponent, self.node_of);
+                    self.walk(child, q, counts, drawn, end)?;
+                }
+            }
+            Node::Mixed(_, chances) => {
+                for (k, &c) in chances.iter().enumerate() {
+                    if c <= 0.0 {
+                        continue;
+                    }
+                    let child = self.tree.kid(id, k, self.game, self.opponent, self.node_of);
+                    self.walk(child, p * c, counts, drawn, end)?;
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Box `i`'s moves, one a colour, on the board of a position `box_for`
