@@ -118,6 +118,10 @@ mod tests {
         let mut ways = Vec::new();
         for s in 0..n {
             let outs = if s + 1 == n { 0 } else { rng.random_range(0..4usize) };
+            let mut targets: Vec<usize> = (0..outs).map(|_| rng.random_range(s + 1..n)).collect();
+            targets.sort_unstable();
+            targets.dedup();
+            let outs = targets.len();
             let mut weights: Vec<f64> = (0..2 * outs + 2).map(|_| rng.random_range(0.0..1.0)).collect();
             // Now and then no loss at all, or no staying put.
             if rng.random_bool(0.3) {
@@ -129,15 +133,15 @@ mod tests {
             if rng.random_bool(0.2) {
                 weights[1] = 0.0;
             }
-            let total: f64 = weights.iter().sum::<f64>().max(1e-9);
+            if weights.iter().all(|&x| x == 0.0) {
+                weights[1] = 1.0;
+            }
+            let total: f64 = weights.iter().sum();
             let mut w = Ways {
                 stay_loss: weights[0] / total,
                 stay_other: weights[1] / total,
                 to: Vec::new(),
             };
-            let mut targets: Vec<usize> = (0..outs).map(|_| rng.random_range(s + 1..n)).collect();
-            targets.sort_unstable();
-            targets.dedup();
             for (k, &t) in targets.iter().enumerate() {
                 w.to.push((t, weights[2 + 2 * k] / total, weights[3 + 2 * k] / total));
             }
