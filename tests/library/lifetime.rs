@@ -385,3 +385,30 @@ fn schemes_that_add_beads_are_refused_saying_why() {
     assert!(matches!(e, LifeError::AddsBeads(_)), "{e}");
     assert!(e.to_string().contains("can gain beads"), "{e}");
 }
+
+/// The curve, followed game by game until nothing live is left, and the
+/// whole life, worked out in one pass from the machines with fewest beads
+/// up, are two computations of the same losses: over enough games the
+/// first sums to the second, and the chance of being safe comes to 1.
+#[test]
+fn the_curve_over_a_long_run_sums_to_the_whole_life() {
+    for (best, games) in [(0.0, 20_000), (0.5, 20_000), (1.0, 1_000)] {
+        let l = her_life_against(true, best, games, LifeLimits::default()).unwrap();
+        assert_eq!(l.loss_at.len(), games);
+        assert_eq!(l.safe_by.len(), games);
+        let summed = l.expected_losses_within(games);
+        assert!(
+            (summed - l.expected_losses).abs() < 1e-9,
+            "best {best}: {summed} against {}",
+            l.expected_losses
+        );
+        assert!(
+            (l.safe_by[games - 1] - 1.0).abs() < 1e-9,
+            "best {best}: {}",
+            l.safe_by[games - 1]
+        );
+        // Never less safe from one game to the next, and a chance each game.
+        assert!(l.safe_by.windows(2).all(|w| w[1] >= w[0]));
+        assert!(l.loss_at.iter().all(|&p| (0.0..=1.0).contains(&p)));
+    }
+}

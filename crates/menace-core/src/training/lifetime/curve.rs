@@ -10,10 +10,28 @@
 //! once none is left, every later game is alike and is written down without
 //! being played out. Early on nearly every machine is live; later, a few.
 
-use super::Ways;
+/// The ways out of one machine's state after one game.
+#[derive(Default)]
+pub(super) struct Ways {
+    /// Chance of a loss that leaves the counts as they are.
+    pub(super) stay_loss: f64,
+    /// Chance of any other game that leaves them as they are.
+    pub(super) stay_other: f64,
+    /// To another state: its index, the chance with a loss, without.
+    pub(super) to: Vec<(usize, f64, f64)>,
+}
+
+impl Ways {
+    pub(super) fn loss(&self) -> f64 {
+        self.stay_loss + self.to.iter().map(|t| t.1).sum::<f64>()
+    }
+    pub(super) fn leave(&self) -> f64 {
+        self.to.iter().map(|t| t.1 + t.2).sum()
+    }
+}
 
 /// A live machine's chance below this is dropped: over `g` games and `n`
-/// machines the figures move by at most `g·n·NEGLIGIBLE` (below 10⁻¹⁸ for
+/// machines the figures move by at most `g·n·NEGLIGIBLE` (10⁻¹⁸ for
 /// 10⁵ games over 10⁷ machines), far below what any figure prints, and a
 /// life whose live machines have all dropped below it is over.
 pub(super) const NEGLIGIBLE: f64 = 1e-30;
@@ -26,13 +44,28 @@ pub(super) fn game_by_game(ways: &[Ways], safe: &[bool], games: usize) -> (Vec<f
     let loss: Vec<f64> = ways.iter().map(Ways::loss).collect();
     // What happens to a chance that reaches a state.
     let live: Vec<bool> = (0..n).map(|s| !safe[s] && ways[s].leave() > 0.0).collect();
-    // The ways out of the live states, flat: (to, chance), and staying put.
+    // The ways out of each live state to live states, flat: (to, chance);
+    // and, a chance of being there, what it adds to the chance of being
+    // safe and to the chance of a loss a game from stuck machines (the
+    // same every game: only live states are followed one by one).
     let mut at = Vec::with_capacity(n + 1);
     let mut to: Vec<(u32, f64)> = Vec::new();
+    let mut to_safe = vec![0.0f64; n];
+    let mut to_stuck = vec![0.0f64; n];
     for (s, w) in ways.iter().enumerate() {
         at.push(to.len());
-        if live[s] {
-            to.extend(w.to.iter().map(|&(t, l, o)| (t as u32, l + o)));
+        if !live[s] {
+            continue;
+        }
+        for &(t, l, o) in &w.to {
+            let q = l + o;
+            if live[t] {
+                to.push((t as u32, q));
+            } else if safe[t] {
+                to_safe[s] += q;
+            } else {
+                to_stuck[s] += q * loss[t];
+            }
         }
     }
     at.push(to.len());
@@ -65,18 +98,15 @@ pub(super) fn game_by_game(ways: &[Ways], safe: &[bool], games: usize) -> (Vec<f
             let s = s as usize;
             let p = std::mem::take(&mut now[s]);
             lost += p * loss[s];
+            safe_now += p * to_safe[s];
+            stuck += p * to_stuck[s];
+            // A chance in `next` is positive exactly while its state is listed.
             let mut go = |t: usize, q: f64| {
-                if q <= 0.0 {
-                } else if live[t] {
-                    // A chance in `next` is positive exactly while its state is listed.
+                if q > 0.0 {
                     if next[t] == 0.0 {
                         next_active.push(t as u32);
                     }
                     next[t] += q;
-                } else if safe[t] {
-                    safe_now += q;
-                } else {
-                    stuck += q * loss[t];
                 }
             };
             go(s, p * stay[s]);

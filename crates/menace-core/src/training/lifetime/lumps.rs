@@ -12,6 +12,7 @@
 //!   the opponent's moves onto its moves (random and perfect play are both
 //!   symmetric): the smaller of a machine and its image stands for both.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
@@ -44,6 +45,8 @@ pub(super) struct Lumps {
     /// For each symmetry other than the identity that maps the machine onto
     /// itself: where each count goes.
     images: Vec<Vec<usize>>,
+    /// The lists [`Lumps::forget_unreachable`] walks with, kept.
+    scratch: RefCell<(Vec<bool>, Vec<u32>)>,
 }
 
 /// A colour's end as far as the walk has seen it.
@@ -256,6 +259,7 @@ impl Lumps {
             leads_on,
             classes,
             images,
+            scratch: RefCell::default(),
         }
     }
 
@@ -311,7 +315,11 @@ impl Lumps {
     /// Set to nothing the counts of every box no game can reach with these
     /// counts (a colour without beads is never drawn).
     fn forget_unreachable(&self, counts: &mut [u8]) {
-        for (k, r) in self.reached_kept(counts).iter().enumerate() {
+        // Once a machine found, or more: the walk's lists are kept from one to the next.
+        let mut scratch = self.scratch.borrow_mut();
+        let (reached, stack) = &mut *scratch;
+        self.mark_reached(counts, reached, stack);
+        for (k, &r) in reached.iter().enumerate() {
             if !r {
                 let (from, to) = self.ranges[k];
                 counts[from..to].fill(0);
@@ -321,8 +329,17 @@ impl Lumps {
 
     /// Which boxes kept a game can reach with these counts.
     fn reached_kept(&self, counts: &[u8]) -> Vec<bool> {
-        let mut reached = vec![false; self.kept.len()];
-        let mut stack: Vec<u32> = self.first.clone();
+        let (mut reached, mut stack) = (Vec::new(), Vec::new());
+        self.mark_reached(counts, &mut reached, &mut stack);
+        reached
+    }
+
+    /// [`Lumps::reached_kept`] into `reached`, with `stack` to walk by.
+    fn mark_reached(&self, counts: &[u8], reached: &mut Vec<bool>, stack: &mut Vec<u32>) {
+        reached.clear();
+        reached.resize(self.kept.len(), false);
+        stack.clear();
+        stack.extend_from_slice(&self.first);
         while let Some(b) = stack.pop() {
             let b = b as usize;
             if std::mem::replace(&mut reached[b], true) {
@@ -335,7 +352,6 @@ impl Lumps {
                 }
             }
         }
-        reached
     }
 
     /// Each class of exchangeable counts, most first (in place: the classes

@@ -33,6 +33,7 @@ mod curve;
 mod error;
 mod lumps;
 mod tree;
+use curve::Ways;
 pub use error::LifeError;
 use lumps::Lumps;
 use tree::{moves_on_board, Layout, Node, Tree, Walk};
@@ -89,26 +90,6 @@ impl Life {
     /// Expected losses over the first `n` games.
     pub fn expected_losses_within(&self, n: usize) -> f64 {
         self.loss_at.iter().take(n).sum()
-    }
-}
-
-/// The ways out of one machine's state after one game.
-#[derive(Default)]
-struct Ways {
-    /// Chance of a loss that leaves the counts as they are.
-    stay_loss: f64,
-    /// Chance of any other game that leaves them as they are.
-    stay_other: f64,
-    /// To another state: its index, the chance with a loss, without.
-    to: Vec<(usize, f64, f64)>,
-}
-
-impl Ways {
-    fn loss(&self) -> f64 {
-        self.stay_loss + self.to.iter().map(|t| t.1).sum::<f64>()
-    }
-    fn leave(&self) -> f64 {
-        self.to.iter().map(|t| t.1 + t.2).sum()
     }
 }
 
@@ -322,7 +303,6 @@ pub fn life_reporting<G: Game>(
         debug_assert_eq!(ways.len(), s);
         ways.push(w);
     }
-    drop(walker);
     drop(index);
     let n = counts.len();
 
