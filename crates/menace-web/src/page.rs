@@ -159,7 +159,7 @@ pub fn curves_table(view: &Json, curves: &Json) -> (Vec<String>, Vec<Vec<String>
             let metrics = MetricRow::from_named(|name| p[name].as_f64());
             let mut row: Vec<String> = words.to_vec();
             row.push(g.to_string());
-            let _ = curve_cells(g, &[metrics], [None, None], &mut sorted, &mut cell, &mut |c: &str| {
+            let _ = curve_cells(g, &[metrics], None, &mut sorted, &mut cell, &mut |c: &str| {
                 row.push(c.to_string());
                 Ok::<(), ()>(())
             });
