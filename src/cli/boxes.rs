@@ -7,17 +7,16 @@ use anyhow::anyhow;
 use clap::Args;
 use serde_json::json;
 
-use menace::fsutil::write_atomic;
+use menace::fsutil::{read_text, write_atomic};
 use menace::machine::boxes::{counts_by_move, enumerate, BoxSet};
 use menace::machine::settings::{BoxMode, MachineSettings};
 use menace::machine::Machine;
 use menace::picture::Picture;
 use menace::registry::{default_settings, machine_name};
 use menace::web::labels::{self, move_words, numbered, LabelSize, Layout, Paper, Subject};
-use menace::{with_game, Game};
+use menace::{training::state, with_game, Game};
 
 use super::output::print_json;
-use super::state_file::read_state;
 
 #[derive(Args)]
 pub struct BoxesArgs {
@@ -120,7 +119,7 @@ fn write_sheet<G: Picture>(
     let sheet = labels::sheet(&subject, layout(args)?).map_err(|e| anyhow!(e))?;
     let label_pages = sheet.pages.len() - sheet.front_pages;
     let what = format!(
-        "{} labels of {} × {} mm on {label_pages} page{} of {} ({} a page), after {} ({} pages)",
+        "{} labels of {} × {} mm on {label_pages} page{} of {} ({} a page), after the instructions and a board ({} pages)",
         sheet.labels,
         sheet.label.width,
         sheet.label.height,
@@ -130,12 +129,6 @@ fn write_sheet<G: Picture>(
             Paper::Letter => "Letter",
         },
         sheet.per_page,
-        // More than a page of labels gets an index of the boxes by position.
-        if label_pages > 1 {
-            "the instructions, a board, a tally sheet and an index"
-        } else {
-            "the instructions, a board and a tally sheet"
-        },
         sheet.front_pages
     );
     if let Some(pdf) = &args.pdf {
@@ -158,7 +151,8 @@ fn write_sheet<G: Picture>(
 }
 
 fn state_sheet<G: Picture>(game: &G, path: &Path, args: &BoxesArgs, name: &str) -> anyhow::Result<()> {
-    let trainer = read_state(game, path)?;
+    let text = read_text(path).map_err(|e| anyhow!(e))?;
+    let trainer = state::from_json(game, &text).map_err(|e| anyhow!("state file '{}': {e}", path.display()))?;
     write_sheet(game, trainer.machine(), Some(trainer.games_played()), args, name)
 }
 
@@ -178,7 +172,8 @@ fn fresh_sheet<G: Picture>(
 }
 
 fn show_state<G: Game>(game: &G, path: &Path, json: bool, name: &str) -> anyhow::Result<()> {
-    let trainer = read_state(game, path)?;
+    let text = read_text(path).map_err(|e| anyhow!(e))?;
+    let trainer = state::from_json(game, &text).map_err(|e| anyhow!("state file '{}': {e}", path.display()))?;
     let m = trainer.machine();
     if json {
         let boxes: Vec<_> = m

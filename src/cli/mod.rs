@@ -33,7 +33,6 @@ mod progress;
 mod run;
 mod serve;
 mod solve;
-mod state_file;
 mod train;
 
 use clap::{Parser, Subcommand};
