@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use menace::web::server::{Config, Gate, TestHooks};
 
-use super::network::connect_from;
+use super::network::{connect_from, connect_with_window};
 use super::{addr_of, new_session, proc_status, scratch, start_serve, url_of, Server, PATIENCE};
 use crate::common::http::{call, wait_until};
 
@@ -36,9 +36,10 @@ fn ask_from(source: &str, addr: SocketAddr, method: &str, path: &str, body: &str
 }
 
 /// A GET of `path` sent from `source` whose answer is never read: the
-/// connection, held open.
+/// connection, held open, with a receive buffer of 64 KiB so that the
+/// server's write stalls whatever the kernel's socket limits are.
 fn never_read(source: &str, addr: SocketAddr, path: &str) -> TcpStream {
-    let mut stream = connect_from(source, addr);
+    let mut stream = connect_with_window(source, addr, 64 << 10);
     write!(stream, "GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
     stream
 }
@@ -147,6 +148,15 @@ fn a_reader_that_stops_reading_is_closed_after_the_write_timeout() {
         })
         .and_then(|n| n.trim().parse().ok())
         .unwrap();
+    // The premise: more than the server's socket can hold unsent.
+    let send_max: usize = std::fs::read_to_string("/proc/sys/net/ipv4/tcp_wmem")
+        .ok()
+        .and_then(|t| t.split_whitespace().nth(2)?.parse().ok())
+        .unwrap_or(0);
+    assert!(
+        length > send_max + (64 << 10),
+        "the answer ({length} bytes) fits in this machine's socket buffers ({send_max})"
+    );
     assert!(body.len() < length, "{} of {length} bytes", body.len());
 }
 

@@ -13,12 +13,26 @@ use crate::common::http::wait_until;
 /// A connection to `addr` from the local address `source` (a second
 /// loopback address, 127.0.0.2, stands in for another device in the room).
 pub(super) fn connect_from(source: &str, addr: SocketAddr) -> TcpStream {
+    connect_with(source, addr, None)
+}
+
+/// A connection from `source` whose receive buffer is held to `bytes`
+/// (the kernel's autotuning off), so that a reader that never reads
+/// stalls the server's write however large the machine's buffers are.
+pub(super) fn connect_with_window(source: &str, addr: SocketAddr, bytes: u32) -> TcpStream {
+    connect_with(source, addr, Some(bytes))
+}
+
+fn connect_with(source: &str, addr: SocketAddr, receive_buffer: Option<u32>) -> TcpStream {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
     let stream = runtime.block_on(async {
         let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        if let Some(bytes) = receive_buffer {
+            socket.set_recv_buffer_size(bytes).unwrap();
+        }
         socket.bind(format!("{source}:0").parse().unwrap()).unwrap();
         socket.connect(addr).await.unwrap().into_std().unwrap()
     });
