@@ -8,7 +8,7 @@ use anyhow::{anyhow, Context};
 use clap::Args;
 
 use menace::fsutil::{check_writable, lock, read_regular_text, remove_leftovers};
-use menace::web::server::{serve_doors, ClassKeys, Config, Door, TestHooks};
+use menace::web::server::{serve_doors, ClassKeys, ClassMode, Config, Door, TestHooks};
 use menace::web::session::load_session;
 
 #[derive(Args)]
@@ -26,6 +26,11 @@ pub struct ServeArgs {
     /// teacher's link.
     #[arg(long)]
     classroom: bool,
+    /// With --classroom: `players` play the class machine in turn, or the
+    /// class is the `machine`, its boxes dealt among the pupils, who draw
+    /// its beads [default: as the class was kept, else players].
+    #[arg(long, value_name = "MODE", requires = "classroom", value_parser = ["players", "machine"])]
+    class_mode: Option<String>,
     /// A host name the page may be opened by, besides the address listened on
     /// (e.g. this computer's name on the classroom network); may be repeated.
     #[arg(long, value_name = "NAME")]
@@ -60,6 +65,12 @@ pub fn run(mut args: ServeArgs) -> anyhow::Result<()> {
     let mut config = Config {
         hosts: args.allow_host.clone(),
         classroom: keys.clone(),
+        class_mode: args
+            .class_mode
+            .as_deref()
+            .map(ClassMode::parse)
+            .transpose()
+            .map_err(|e| anyhow!(e))?,
         ..Config::default()
     };
     let hooks = TestHooks {
@@ -88,10 +99,7 @@ pub fn run(mut args: ServeArgs) -> anyhow::Result<()> {
         .build()
         .context("cannot start the server's runtime")?;
     let served = runtime.block_on(async {
-        let addr = SocketAddr::new(host, args.port);
-        let listener = tokio::net::TcpListener::bind(addr)
-            .await
-            .with_context(|| format!("cannot listen on {addr}"))?;
+        let (listener, teacher) = bind_doors(host, args.port, keys.is_some()).await?;
         let addr = listener.local_addr()?;
         let shown = |addr: SocketAddr| match addr.ip() {
             IpAddr::V6(ip) => format!("http://[{ip}]:{}/", addr.port()),
@@ -114,10 +122,7 @@ pub fn run(mut args: ServeArgs) -> anyhow::Result<()> {
                 listeners.push((listener, room));
                 // Listening on every address already takes 127.0.0.1: then
                 // the teacher comes in by the token alone.
-                if room == Door::Room && !addr.ip().is_unspecified() {
-                    let teacher = tokio::net::TcpListener::bind(own)
-                        .await
-                        .with_context(|| format!("cannot listen on {own} (the teacher's door)"))?;
+                if let Some(teacher) = teacher {
                     listeners.push((teacher, Door::Teacher));
                 }
                 // Listening on every address: the class is told this computer's on its network.
@@ -158,6 +163,36 @@ pub fn run(mut args: ServeArgs) -> anyhow::Result<()> {
     // Blocking work still running (a request's solve) is not waited for.
     runtime.shutdown_timeout(Duration::from_millis(100));
     served
+}
+
+/// The listener on `host`:`port` and, for a classroom whose room is on
+/// another address than this computer's own, the teacher's door on
+/// 127.0.0.1 at the same port. Port 0 is any port free on both: one taken
+/// on 127.0.0.1 (by another server, or a connection's own end) is let go
+/// and another tried.
+async fn bind_doors(
+    host: IpAddr,
+    port: u16,
+    classroom: bool,
+) -> anyhow::Result<(tokio::net::TcpListener, Option<tokio::net::TcpListener>)> {
+    let own_ip = IpAddr::from([127, 0, 0, 1]);
+    let two = classroom && host != own_ip && !host.is_unspecified();
+    let mut tries = 0;
+    loop {
+        let addr = SocketAddr::new(host, port);
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .with_context(|| format!("cannot listen on {addr}"))?;
+        if !two {
+            return Ok((listener, None));
+        }
+        let own = SocketAddr::new(own_ip, listener.local_addr()?.port());
+        match tokio::net::TcpListener::bind(own).await {
+            Ok(teacher) => return Ok((listener, Some(teacher))),
+            Err(_) if port == 0 && tries < 32 => tries += 1,
+            Err(e) => return Err(e).with_context(|| format!("cannot listen on {own} (the teacher's door)")),
+        }
+    }
 }
 
 /// This computer's address on its network: the one it would send from to

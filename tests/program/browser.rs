@@ -16,6 +16,7 @@ use crate::common::scratch;
 mod classroom;
 mod layout;
 mod lesson;
+mod machine;
 mod offline;
 mod referee;
 mod rules;
@@ -463,10 +464,17 @@ fn rect(css: &str) -> String {
 /// standing in for the classroom's network) and 127.0.0.1 (the teacher's
 /// computer): the child, the room's address, the join code and the teacher's token.
 fn start_classroom() -> (Killed, String, String, String) {
+    start_classroom_with(&[])
+}
+
+/// [`start_classroom`] with more of `menace serve`'s options.
+fn start_classroom_with(more: &[&str]) -> (Killed, String, String, String) {
+    let data = scratch("classroom-data");
     let mut child = Command::new(env!("CARGO_BIN_EXE_menace"))
         .args(["serve", "--classroom", "--host", "127.0.0.2", "--port", "0"])
+        .args(more)
         // The class machine is kept in the data folder: this test's own.
-        .env("XDG_DATA_HOME", scratch("classroom-data"))
+        .env("XDG_DATA_HOME", &data)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()

@@ -5,6 +5,7 @@
 import { lineChart, plain } from "./charts.js";
 import { giveBead } from "./actions.js";
 import { at } from "./api.js";
+import { drawInClass } from "./classroom.js";
 import { keep } from "./offline.js";
 import { renderBoard } from "./board.js";
 import { $, opponentName, plural, say, state } from "./state.js";
@@ -136,6 +137,15 @@ function renderAwaiting(d) {
   picture.innerHTML = d.svg;
   const choices = document.createElement("div");
   choices.id = "bead-choices";
+  // The class is the machine: the box's holder draws, on their own device.
+  const k = state.klass && state.klass.class;
+  if (k && k.mode === "machine") {
+    // The button first, where a phone shows it without scrolling.
+    host.append(title, choices, picture, legend(d.beads));
+    drawInClass(d, k, title, choices);
+    if (d.mirror_note) host.appendChild(mirrorNote(d.mirror_note));
+    return;
+  }
   const held = d.beads.filter((b) => b.beads > 0);
   for (const b of held) {
     const button = document.createElement("button");

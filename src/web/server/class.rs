@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use axum::http::HeaderMap;
 use serde::Serialize;
 
+use crate::web::server::deal::{ClassMode, Deal};
 use crate::web::server::error::{ApiError, ErrorKind};
 use crate::web::server::joins::{device, Joins};
 use crate::web::server::kept::{self, Kept, KeptGame, KeptStudent};
@@ -48,7 +49,7 @@ pub(super) enum Role {
 }
 
 /// The cookie a student's device keeps (their id), and the teacher's (the token).
-const STUDENT_COOKIE: &str = "menace_student";
+const STUDENT_COOKIE: &str = Class::STUDENT_COOKIE;
 const TEACHER_COOKIE: &str = "menace_teacher";
 
 /// Letters of a join code: no 0/O, 1/I/L, read aloud or off a projector.
@@ -95,6 +96,12 @@ struct ClassState {
     /// Why a student's last turn ended without their game, numbered.
     notices: HashMap<String, (u64, String)>,
     told: u64,
+    /// The class plays the machine, or is it.
+    mode: ClassMode,
+    /// Being the machine, the class draws from real cups (colour buttons), not on screen.
+    cups: bool,
+    /// Being the machine, who holds which box.
+    deal: Deal,
 }
 
 impl Default for ClassState {
@@ -108,6 +115,9 @@ impl Default for ClassState {
             per_device: PER_DEVICE,
             notices: HashMap::new(),
             told: 0,
+            mode: ClassMode::default(),
+            cups: false,
+            deal: Deal::default(),
         }
     }
 }
@@ -187,6 +197,10 @@ impl Ended {
 pub(super) struct ClassSettings {
     pub(super) move_seconds: Option<u64>,
     pub(super) per_device: Option<usize>,
+    /// Whether the class plays the machine or is it.
+    pub(super) mode: Option<ClassMode>,
+    /// Being the machine, whether the class draws from real cups.
+    pub(super) cups: Option<bool>,
 }
 
 fn random_code(len: usize) -> String {
@@ -225,6 +239,9 @@ pub fn kept_keys(state: &std::path::Path) -> Result<Option<ClassKeys>, String> {
 }
 
 impl Class {
+    /// The cookie a student's device keeps: their id.
+    pub(super) const STUDENT_COOKIE: &'static str = "menace_student";
+
     pub(super) fn new(keys: ClassKeys) -> Class {
         Class {
             token: keys.token,
@@ -287,6 +304,8 @@ impl Class {
             state.games = k.games;
             state.joined = k.joined;
             state.per_device = k.per_device.clamp(1, MAX_STUDENTS);
+            state.mode = k.mode;
+            state.cups = k.cups;
         }
         let _ = self.keep_at.set(path);
         self.keep();
@@ -350,6 +369,8 @@ impl Class {
             joined: state.joined,
             per_device: state.per_device,
             move_seconds: state.turns.limit().map_or(0, |l| l.as_secs()),
+            mode: state.mode,
+            cups: state.cups,
         }
     }
 
@@ -457,10 +478,46 @@ impl Class {
     /// The teacher removes student `number` (their place is free, their
     /// device a guest's again): the turn they had on the board, if any.
     pub(super) fn remove(&self, number: u32) -> Result<Option<Turn>, ApiError> {
+        let id = lock(&self.state).id_of(number)?;
+        Ok(self.leave(&id))
+    }
+
+    /// Student `id` leaves the class (their boxes, if they held any, are
+    /// dealt again): the turn they had on the board, if any.
+    pub(super) fn leave(&self, id: &str) -> Option<Turn> {
         let mut state = lock(&self.state);
-        let id = state.id_of(number)?;
-        state.students.remove(&id);
-        Ok(state.turns.remove(&id))
+        state.students.remove(id);
+        state.turns.remove(id)
+    }
+
+    /// Whether the class plays the machine or is it.
+    pub(super) fn mode(&self) -> ClassMode {
+        lock(&self.state).mode
+    }
+
+    /// Whether the boxes must be dealt again, the machine having `boxes`
+    /// boxes: the class is the machine, and its boxes or pupils changed.
+    pub(super) fn deal_stale(&self, boxes: usize) -> bool {
+        let state = lock(&self.state);
+        state.mode == ClassMode::Machine && !state.deal.fits(boxes, &state.pupils())
+    }
+
+    /// Deal the boxes again among the pupils (`moves`: the machine's move
+    /// of each box, by label).
+    pub(super) fn deal_again(&self, moves: Vec<u32>) {
+        let mut state = lock(&self.state);
+        state.deal = Deal::new(moves, state.pupils());
+    }
+
+    /// The pupil holding box `label`: their id and name.
+    pub(super) fn holder(&self, label: u32) -> Option<(String, String)> {
+        let state = lock(&self.state);
+        let number = state.deal.holder(label)?;
+        state
+            .students
+            .iter()
+            .find(|(_, s)| s.number == number)
+            .map(|(id, s)| (id.clone(), s.name.clone()))
     }
 
     /// The teacher's settings for the class.
@@ -482,6 +539,12 @@ impl Class {
         }
         if let Some(n) = ask.per_device {
             state.per_device = n;
+        }
+        if let Some(m) = ask.mode {
+            state.mode = m;
+        }
+        if let Some(c) = ask.cups {
+            state.cups = c;
         }
         Ok(())
     }
@@ -575,6 +638,13 @@ impl Class {
             "students": students,
             "games": state.games,
             "log": state.log.iter().rev().take(20).collect::<Vec<_>>(),
+            "mode": state.mode,
+            "cups": state.cups,
+            "your_boxes": you
+                .filter(|_| state.mode == ClassMode::Machine)
+                .and_then(|id| state.students.get(id))
+                .map(|s| state.deal.held_by(s.number)),
+            "deal": (teacher && state.mode == ClassMode::Machine).then(|| state.dealt()),
         })
     }
 
@@ -624,6 +694,23 @@ impl Class {
 }
 
 impl ClassState {
+    /// The pupils' numbers, in order.
+    fn pupils(&self) -> Vec<u32> {
+        let mut numbers: Vec<u32> = self.students.values().map(|s| s.number).collect();
+        numbers.sort_unstable();
+        numbers
+    }
+
+    /// The deal, pupil by pupil in the order they joined: their number, name and boxes.
+    fn dealt(&self) -> Vec<serde_json::Value> {
+        let mut students: Vec<&Student> = self.students.values().collect();
+        students.sort_by_key(|s| s.number);
+        students
+            .iter()
+            .map(|s| serde_json::json!({"number": s.number, "name": s.name, "boxes": self.deal.held_by(s.number)}))
+            .collect()
+    }
+
     /// Log a finished game of `student` (id `id`; none for the teacher).
     fn logged(&mut self, id: String, student: String, ended: Ended) {
         self.games += 1;

@@ -64,6 +64,9 @@ pub struct Config {
     /// `--classroom`: one class machine played from the room's devices, a
     /// join code for students and a token for the teacher.
     pub classroom: Option<crate::web::server::class::ClassKeys>,
+    /// `--class-mode`: the class plays the machine or is it (none: as the
+    /// class was kept, else it plays it).
+    pub class_mode: Option<crate::web::server::deal::ClassMode>,
 }
 
 impl Default for Config {
@@ -91,6 +94,7 @@ impl Default for Config {
             max_large_per_address: 2,
             hosts: Vec::new(),
             classroom: None,
+            class_mode: None,
         }
     }
 }

@@ -26,6 +26,12 @@ pub(super) struct Kept {
     pub(super) joined: u32,
     pub(super) per_device: usize,
     pub(super) move_seconds: u64,
+    /// The class plays the machine, or is it.
+    #[serde(default)]
+    pub(super) mode: crate::web::server::deal::ClassMode,
+    /// Being the machine, the class draws from real cups.
+    #[serde(default)]
+    pub(super) cups: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -28,13 +28,15 @@
 //!   reader stops taking an answer fails;
 //! - `class`: the classroom (`--classroom`): who a request is (teacher,
 //!   student, guest), the join code, the queue of students and the log;
-//!   `join_qr`: the join address as a QR code for the projector;
+//!   `join_qr`: the join address as a QR code for the projector; `deal`:
+//!   the class as the machine, its boxes dealt among the pupils;
 //! - `assets`: the page; `routes`: the router and one file a resource;
 //! - `serve`: the accept loop and shutdown.
 
 mod assets;
 mod class;
 mod config;
+mod deal;
 mod error;
 mod extract;
 mod guard;
@@ -59,6 +61,7 @@ mod write_timeout;
 
 pub use class::{kept_keys, ClassKeys, Door};
 pub use config::Config;
+pub use deal::ClassMode;
 pub use error::{ApiError, ErrorKind};
 pub use hooks::{Gate, TestHooks};
 pub use routes::router;

@@ -75,6 +75,18 @@ pub async fn serve_doors(
                 .keep_at(crate::web::server::kept::beside(path))
                 .map_err(std::io::Error::other)?;
         }
+        if let Some(mode) = shared.config.class_mode {
+            let ask = crate::web::server::class::ClassSettings {
+                mode: Some(mode),
+                ..Default::default()
+            };
+            class
+                .set(ask)
+                .map_err(|e| std::io::Error::other(e.message().to_string()))?;
+            class.keep();
+        }
+        crate::web::server::routes::class_mode_applied(&shared)
+            .map_err(|e| std::io::Error::other(e.message().to_string()))?;
     }
     // Each door's requests carry it; all doors' connections come to one loop.
     let (accepted_tx, mut accepted_rx) = tokio::sync::mpsc::channel(64);

@@ -553,7 +553,14 @@ fn serve_class_with(
     let mut printed = String::new();
     while !printed.contains("machine state file") {
         let mut line = String::new();
-        assert!(out.read_line(&mut line).unwrap() > 0, "the server stopped: {printed}");
+        if out.read_line(&mut line).unwrap() == 0 {
+            let mut why = String::new();
+            let _ = child
+                .stderr
+                .take()
+                .map(|mut e| std::io::Read::read_to_string(&mut e, &mut why));
+            panic!("the server stopped: {printed}{why}");
+        }
         printed.push_str(&line);
     }
     std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));

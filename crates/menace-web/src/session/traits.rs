@@ -28,6 +28,9 @@ pub trait Shown {
     fn games_played(&self) -> u64;
     /// Boxes the machine has.
     fn box_count(&self) -> usize;
+    /// The machine's move each box is for (its first, second...), by the
+    /// box's label number: the first for box 1, and so on.
+    fn box_moves(&self) -> Vec<u32>;
 }
 
 /// The person's game against the machine.
@@ -41,6 +44,10 @@ pub trait Played {
     /// Referee for a real machine: the bead a person drew from the
     /// machine's box, by colour (`None`: the box was empty).
     fn bead(&mut self, colour: Option<&str>) -> Result<(), SessionError>;
+    /// Referee: the machine draws the bead a person would have drawn from
+    /// its box, at random as it draws in training (a class that is the
+    /// machine, with no real cups: the pupil holding the box presses Draw).
+    fn draw_bead(&mut self) -> Result<(), SessionError>;
     /// Referee for a real machine (the machine's beads given by a person), or not.
     fn set_referee(&mut self, on: bool);
 }
@@ -155,6 +162,9 @@ mod wrapped {
         fn box_count(&self) -> usize {
             self.inner().box_count()
         }
+        fn box_moves(&self) -> Vec<u32> {
+            self.inner().box_moves()
+        }
     }
 
     impl<W: Wraps> Played for W {
@@ -169,6 +179,9 @@ mod wrapped {
         }
         fn bead(&mut self, colour: Option<&str>) -> Result<(), SessionError> {
             self.inner_mut().bead(colour)
+        }
+        fn draw_bead(&mut self) -> Result<(), SessionError> {
+            self.inner_mut().draw_bead()
         }
         fn set_referee(&mut self, on: bool) {
             self.inner_mut().set_referee(on)

@@ -15,6 +15,7 @@ use serde::Deserialize;
 use serde_json::{json, Value as Json};
 
 use crate::web::server::class::{Class, ClassSettings, Ended, Peer, Role};
+use crate::web::server::deal::{change_words, ClassMode};
 use crate::web::server::error::{ApiError, ApiResult, ErrorKind};
 use crate::web::server::extract::JsonBody;
 use crate::web::server::join_qr;
@@ -38,6 +39,21 @@ pub(super) fn router() -> Router<Arc<Shared>> {
         .route("/api/class/settings", post(settings))
         .route("/api/class/rename", post(rename))
         .route("/api/class/remove", post(remove))
+        .route("/api/class/leave", post(leave))
+        .route("/api/class/bead", post(bead))
+}
+
+/// The bead a box's holder draws: on screen (`draw`), or from a real cup
+/// (its `colour`, or `empty` for an empty cup).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DrawRequest {
+    #[serde(default)]
+    draw: bool,
+    #[serde(default)]
+    colour: Option<String>,
+    #[serde(default)]
+    empty: bool,
 }
 
 /// A student's name, and the code they were given.
@@ -106,6 +122,9 @@ fn answer(shared: &Shared, class: &Class, role: &Role) -> Result<Json, ApiError>
             }
         }
     }
+    if class.mode() == ClassMode::Machine && *role != Role::Guest {
+        being_the_machine(class, role, &mut out);
+    }
     if matches!(role, Role::Student(_)) {
         // The teacher's file is the teacher's business: a student is told
         // what happened, in their words, and nothing of where.
@@ -126,12 +145,84 @@ fn answer(shared: &Shared, class: &Class, role: &Role) -> Result<Json, ApiError>
     Ok(out)
 }
 
+/// The class is the machine: whose box the machine draws from now (and
+/// whether it is the reader's), and after a game what each holder of a
+/// box it changed is to do: the reader's own, or (for the teacher) every
+/// pupil's.
+fn being_the_machine(class: &Class, role: &Role, out: &mut Json) {
+    let view = &out["view"];
+    let drawer = view["awaiting_bead"]["box"]
+        .as_u64()
+        .and_then(|label| class.holder(u32::try_from(label).ok()?));
+    let mut changes: Vec<(String, String, String)> = Vec::new();
+    if view["board"]["over"] == true {
+        for c in view["last_changes"].as_array().into_iter().flatten() {
+            let holder = c["box"].as_u64().and_then(|l| class.holder(u32::try_from(l).ok()?));
+            let (id, name) = holder.unwrap_or_else(|| (String::new(), "the teacher".to_string()));
+            changes.push((id, name, change_words(c)));
+        }
+    }
+    let you = match role {
+        Role::Student(id) => Some(id.as_str()),
+        _ => None,
+    };
+    let k = &mut out["class"];
+    k["drawer"] = json!(drawer.as_ref().map(|(_, name)| name));
+    k["your_draw"] = json!(you.is_some_and(|id| drawer.as_ref().is_some_and(|(h, _)| h == id)));
+    match you {
+        Some(id) => {
+            let yours: Vec<&String> = changes.iter().filter(|(h, _, _)| h == id).map(|(_, _, w)| w).collect();
+            k["your_changes"] = json!(yours);
+        }
+        None => {
+            // Pupil by pupil, in the order of the boxes.
+            let mut by_pupil: Vec<(String, Vec<String>)> = Vec::new();
+            for (_, name, words) in changes {
+                match by_pupil.iter_mut().find(|(n, _)| *n == name) {
+                    Some((_, lines)) => lines.push(words),
+                    None => by_pupil.push((name, vec![words])),
+                }
+            }
+            k["changes"] = json!(by_pupil
+                .into_iter()
+                .map(|(name, lines)| json!({"name": name, "lines": lines}))
+                .collect::<Vec<_>>());
+        }
+    }
+}
+
+/// The class's mode on its machine: being the machine, the machine waits
+/// for its beads to be drawn (referee), and its boxes are dealt; playing
+/// it, it draws its own.
+pub(crate) fn class_mode_applied(shared: &Shared) -> Result<(), ApiError> {
+    let Some(class) = shared.class.as_ref() else {
+        return Ok(());
+    };
+    let entry = machine(shared, class)?;
+    shared.change(&entry, |slot| {
+        slot.idle()?;
+        slot.session.set_referee(class.mode() == ClassMode::Machine);
+        settle(class, slot)
+    })
+}
+
 /// Under the machine's lock: a turn whose clock ran out passes (its game
 /// dropped), and the next student takes the board if it is free. Every
 /// request of the class settles it, so the queue moves on after a game, a
 /// skip, a removal or the teacher's training, whoever asks next.
 fn settle(class: &Class, slot: &mut Slot) -> Result<(), ApiError> {
     let now = Instant::now();
+    if class.mode() == ClassMode::Machine {
+        if class.deal_stale(slot.session.box_count()) {
+            class.deal_again(slot.session.box_moves());
+        }
+        // The player's clock stops while a pupil draws the machine's bead.
+        if slot.session.view()["awaiting_bead"].is_object() {
+            if let Some(number) = class.turns(|t| t.turn().map(|t| t.number)) {
+                class.turns(|t| t.moved(number, now));
+            }
+        }
+    }
     if let Some(number) = class.turns(|t| t.expired(now)) {
         drop_turn(
             class,
@@ -171,10 +262,18 @@ fn drop_turn(class: &Class, slot: &mut Slot, number: u64, why: &str) -> Result<b
 /// Settle the class if it needs it (a cheap look first: the pages of the
 /// whole room ask every second).
 fn settled(shared: &Shared, class: &Class, entry: &Entry) -> Result<(), ApiError> {
-    if class.turns(|t| t.unsettled(!entry.running(), Instant::now())) {
+    if unsettled(class, entry) {
         shared.change(entry, |slot| settle(class, slot))?;
     }
     Ok(())
+}
+
+/// Whether the class needs settling: the queue, or (the class being the
+/// machine) the deal, for a machine whose boxes or pupils changed.
+fn unsettled(class: &Class, entry: &Entry) -> bool {
+    let boxes = entry.view()["boxes"].as_u64().unwrap_or(0);
+    class.turns(|t| t.unsettled(!entry.running(), Instant::now()))
+        || class.deal_stale(usize::try_from(boxes).unwrap_or(usize::MAX))
 }
 
 /// The class as the request's role sees it; `{"class": null}` from a
@@ -185,7 +284,7 @@ async fn read(State(shared): State<Arc<Shared>>, role: Option<Extension<Role>>) 
     };
     let role = role.map_or(Role::Teacher, |Extension(r)| r);
     let entry = machine(&shared, class)?;
-    if role == Role::Guest || !class.turns(|t| t.unsettled(!entry.running(), Instant::now())) {
+    if role == Role::Guest || !unsettled(class, &entry) {
         return Ok(ok_json(&answer(&shared, class, &role)?));
     }
     shared
@@ -382,10 +481,17 @@ async fn settings(
     JsonBody(ask): JsonBody<ClassSettings>,
 ) -> ApiResult {
     teacher(&role, "change the class's settings")?;
-    let class = class_of(&shared)?;
-    class.set(ask)?;
-    class.keep();
-    Ok(ok_json(&answer(&shared, class, &Role::Teacher)?))
+    shared
+        .work(move |shared| {
+            let class = class_of(shared)?;
+            class.set(ask)?;
+            if ask.mode.is_some() {
+                class_mode_applied(shared)?;
+            }
+            class.keep();
+            Ok(ok_json(&answer(shared, class, &Role::Teacher)?))
+        })
+        .await
 }
 
 /// The teacher renames a student (a rude name, a typo).
@@ -428,6 +534,115 @@ async fn remove(
             })?;
             class.keep();
             Ok(ok_json(&answer(shared, class, &Role::Teacher)?))
+        })
+        .await
+}
+
+/// A pupil leaves the class: their place is free, their boxes (the class
+/// being the machine) are dealt to the others, their turn passes, and
+/// their device is a guest's again.
+async fn leave(State(shared): State<Arc<Shared>>, role: Option<Extension<Role>>) -> ApiResult {
+    let id = student(role)?;
+    shared
+        .work(move |shared| {
+            let class = class_of(shared)?;
+            let entry = machine(shared, class)?;
+            shared.change(&entry, |slot| {
+                let had_turn = class.leave(&id).is_some();
+                if had_turn && slot.session.view()["board"]["over"] != true && !slot.progress.running {
+                    slot.note = None;
+                    slot.session.new_game()?;
+                }
+                settle(class, slot)
+            })?;
+            class.keep();
+            let mut response = ok_json(&answer(shared, class, &Role::Guest)?);
+            let gone = format!(
+                "{}=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict",
+                Class::STUDENT_COOKIE
+            );
+            if let Ok(value) = HeaderValue::from_str(&gone) {
+                response.headers_mut().append(header::SET_COOKIE, value);
+            }
+            Ok(response)
+        })
+        .await
+}
+
+/// The class is the machine: the pupil holding the box the machine draws
+/// from draws its bead (on screen, or from the real cup and says which),
+/// or the teacher draws for them. A pupil may draw only from a box they
+/// hold. A game that ends is logged against the turn on the board (a
+/// pupil playing the other side), or the teacher's.
+async fn bead(
+    State(shared): State<Arc<Shared>>,
+    role: Option<Extension<Role>>,
+    JsonBody(ask): JsonBody<DrawRequest>,
+) -> ApiResult {
+    let role = role.map_or(Role::Teacher, |Extension(r)| r);
+    if role == Role::Guest {
+        return Err(ApiError::new(
+            ErrorKind::Forbidden,
+            "only a pupil who joined the class draws from its boxes",
+        ));
+    }
+    shared
+        .work(move |shared| {
+            let class = class_of(shared)?;
+            if class.mode() != ClassMode::Machine {
+                return Err(ApiError::conflict(
+                    "the class plays the machine now; it is not the machine (the teacher can make it so)",
+                ));
+            }
+            let entry = machine(shared, class)?;
+            shared.change(&entry, |slot| {
+                slot.idle()?;
+                settle(class, slot)?;
+                let before = slot.session.view();
+                let label = before["awaiting_bead"]["box"]
+                    .as_u64()
+                    .and_then(|l| u32::try_from(l).ok())
+                    .ok_or_else(|| ApiError::conflict("no bead is waited for: it is not the machine's turn to draw"))?;
+                if let Role::Student(id) = &role {
+                    match class.holder(label) {
+                        Some((holder, _)) if holder == *id => {}
+                        Some((_, name)) => {
+                            return Err(ApiError::new(
+                                ErrorKind::Forbidden,
+                                format!("box {label} is {name}'s to draw from, not yours"),
+                            ))
+                        }
+                        None => {
+                            return Err(ApiError::new(
+                                ErrorKind::Forbidden,
+                                format!("box {label} is not yours to draw from"),
+                            ))
+                        }
+                    }
+                }
+                slot.note = None;
+                match (ask.draw, ask.colour.as_deref(), ask.empty) {
+                    (true, None, false) => slot.session.draw_bead()?,
+                    (false, Some(colour), false) => slot.session.bead(Some(colour))?,
+                    (false, None, true) => slot.session.bead(None)?,
+                    _ => {
+                        return Err(ApiError::bad(
+                            "expected one of: \"draw\": true, \"colour\": the bead's colour, or \"empty\": true",
+                        ))
+                    }
+                }
+                let turn = class.turns(|t| t.turn().map(|t| t.number));
+                if let Some(ended) = Ended::between(&before, &slot.session.view(), false) {
+                    slot.note = shared.save(slot);
+                    match turn {
+                        Some(number) => class.finished(number, ended),
+                        None => class.teacher_played(ended),
+                    }
+                }
+                settle(class, slot)
+            })?;
+            class.keep();
+            Ok(ok_json(&answer(shared, class, &role)?))
         })
         .await
 }

@@ -4,6 +4,7 @@
 mod boxes;
 mod checks;
 mod class;
+pub(super) use class::class_mode_applied;
 mod curves;
 mod downloads;
 mod games;

@@ -47,6 +47,13 @@ impl<G: Picture> Shown for GameSession<G> {
     fn box_count(&self) -> usize {
         self.trainer.machine().boxes().len()
     }
+
+    fn box_moves(&self) -> Vec<u32> {
+        // Labels are numbered in the order of the machine's moves.
+        let mut moves: Vec<u32> = self.trainer.machine().boxes().iter().map(|b| b.own_move).collect();
+        moves.sort_unstable();
+        moves
+    }
 }
 
 impl<G: Picture> Played for GameSession<G> {
@@ -89,6 +96,10 @@ impl<G: Picture> Played for GameSession<G> {
 
     fn bead(&mut self, colour: Option<&str>) -> Result<(), SessionError> {
         self.given_bead(colour)
+    }
+
+    fn draw_bead(&mut self) -> Result<(), SessionError> {
+        self.drawn_bead()
     }
 
     fn set_referee(&mut self, on: bool) {

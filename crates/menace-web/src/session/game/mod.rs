@@ -445,34 +445,53 @@ impl<G: Picture> GameSession<G> {
     }
 
     fn advance(&mut self) {
-        loop {
-            if self.awaits_bead() {
-                // A person draws from the real box and says which bead.
-                return;
+        while !self.awaits_bead() && self.step_once() {}
+    }
+
+    /// Play the game on by one move (the machine's or a computer
+    /// opponent's): whether it goes on without a person.
+    fn step_once(&mut self) -> bool {
+        let Some(m) = self.mode.person_game_mut() else {
+            return false;
+        };
+        let before = m.position().clone();
+        let machine_to_move = m.mover(&self.trainer) == Mover::Machine;
+        match m.step(&mut self.trainer) {
+            Step::Machine(mv) => {
+                let name = self.game().move_name(&before, mv);
+                self.history.push(name);
+                if machine_to_move {
+                    let ply = self.history.len();
+                    self.last_draw = Some(self.note_draw(&before, mv, ply));
+                }
+                true
             }
-            let Some(m) = self.mode.person_game_mut() else { return };
-            let before = m.position().clone();
-            let machine_to_move = m.mover(&self.trainer) == Mover::Machine;
-            match m.step(&mut self.trainer) {
-                Step::Machine(mv) => {
-                    let name = self.game().move_name(&before, mv);
-                    self.history.push(name);
-                    if machine_to_move {
-                        let ply = self.history.len();
-                        self.last_draw = Some(self.note_draw(&before, mv, ply));
-                    }
-                }
-                Step::Opponent(mv) => {
-                    let name = self.game().move_name(&before, mv);
-                    self.history.push(name);
-                }
-                Step::AwaitingPerson => return,
-                Step::Over(result, ending) => {
-                    self.finish_person_game(result, ending);
-                    return;
-                }
+            Step::Opponent(mv) => {
+                let name = self.game().move_name(&before, mv);
+                self.history.push(name);
+                true
+            }
+            Step::AwaitingPerson => false,
+            Step::Over(result, ending) => {
+                self.finish_person_game(result, ending);
+                false
             }
         }
+    }
+
+    /// Referee: the bead awaited, drawn by the machine itself at random
+    /// (see [`Played::draw_bead`](crate::session::traits::Played::draw_bead)).
+    pub(super) fn drawn_bead(&mut self) -> Result<(), SessionError> {
+        if !self.awaits_bead() {
+            return Err(SessionError::NotNow(format!(
+                "no bead is waited for: it is not {}'s turn to draw",
+                self.name
+            )));
+        }
+        if self.step_once() {
+            self.advance();
+        }
+        Ok(())
     }
 
     /// Whether the game waits for a person to draw the machine's bead from
