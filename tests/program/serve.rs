@@ -6,6 +6,7 @@ use crate::common;
 
 use crate::common::scratch;
 
+mod class_machine;
 mod classroom;
 mod holes;
 mod hostile;

@@ -13,10 +13,10 @@ use serde_json::json;
 
 use menace::web::server::{start_doors, ClassKeys, Door, Running};
 
-const CODE: &str = "ABCDEFGH";
+pub(super) const CODE: &str = "ABCDEFGH";
 
 /// A classroom server: the room's door and the teacher's.
-struct Room {
+pub(super) struct Room {
     running: Option<Running>,
     room: SocketAddr,
     teacher: String,
@@ -31,15 +31,15 @@ impl Drop for Room {
 }
 
 /// A device of the room: its address, and the student cookie it keeps.
-struct Device {
-    from: String,
-    cookie: Option<String>,
+pub(super) struct Device {
+    pub(super) from: String,
+    pub(super) cookie: Option<String>,
 }
 
 /// An answer: its status, and its body as JSON.
-struct Answer {
-    status: u16,
-    body: Value,
+pub(super) struct Answer {
+    pub(super) status: u16,
+    pub(super) body: Value,
 }
 
 /// `device` asks the room's door at `room`, with its cookie; a cookie set is kept.
@@ -72,7 +72,7 @@ fn ask_at(room: SocketAddr, device: &mut Device, method: &str, path: &str, body:
     }
 }
 
-fn room_with(config: Config, hooks: TestHooks) -> Room {
+pub(super) fn room_with(config: Config, hooks: TestHooks) -> Room {
     let config = Config {
         classroom: Some(ClassKeys {
             code: CODE.to_string(),
@@ -98,12 +98,12 @@ fn room() -> Room {
 
 impl Room {
     /// `device` asks the room's door, with its cookie; a cookie set is kept.
-    fn ask(&self, device: &mut Device, method: &str, path: &str, body: &str) -> Answer {
+    pub(super) fn ask(&self, device: &mut Device, method: &str, path: &str, body: &str) -> Answer {
         ask_at(self.room, device, method, path, body)
     }
 
     /// A new device at `from` joins as `name`: the device, and the answer.
-    fn join(&self, from: &str, name: &str) -> (Device, Answer) {
+    pub(super) fn join(&self, from: &str, name: &str) -> (Device, Answer) {
         let mut device = Device {
             from: from.to_string(),
             cookie: None,
@@ -114,19 +114,19 @@ impl Room {
     }
 
     /// A student who joined: the device.
-    fn student(&self, from: &str, name: &str) -> Device {
+    pub(super) fn student(&self, from: &str, name: &str) -> Device {
         let (device, a) = self.join(from, name);
         assert_eq!(a.status, 200, "{name} joins: {}", a.body);
         device
     }
 
     /// The teacher asks their own door.
-    fn teacher(&self, method: &str, path: &str, body: Option<&str>) -> Reply {
+    pub(super) fn teacher(&self, method: &str, path: &str, body: Option<&str>) -> Reply {
         call(method, &format!("{}{path}", self.teacher), body)
     }
 
     /// The class as the teacher sees it.
-    fn class(&self) -> Value {
+    pub(super) fn class(&self) -> Value {
         self.teacher("GET", "/api/class", None).json()
     }
 
