@@ -105,7 +105,7 @@ def train(
     ``"minihexchess"``); ``side`` the machine's side (default: the game's
     own, e.g. black on 3x3 Hexapawn, x in noughts and crosses);
     ``opponent`` ``random``, ``perfect``, ``perfect:P``, ``menace`` or
-    ``mcts:N``; ``preset`` ``gardner`` or ``michie``; ``beads`` like
+    ``mcts:N``; ``preset`` ``gardner``, ``michie`` or ``scroggs``; ``beads`` like
     ``"4,3,2,1"``; ``reinforcement`` ``gardner``, ``michie`` or deltas like
     ``"3/1/-1"`` or ``"1/0/-1:last"``; ``empty_box`` ``resign``,
     ``restock`` or ``floor:N``; ``box_set`` ``all``, ``choices`` or

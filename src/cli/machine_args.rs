@@ -10,7 +10,7 @@ use menace::AnyGame;
 
 #[derive(Args, Clone, Debug)]
 pub struct MachineArgs {
-    /// Start from a preset: gardner (HER) or michie (MENACE) [default: the game's own machine].
+    /// Start from a preset: gardner (HER), michie (MENACE) or scroggs (MENACE with 8/4/2/1 beads, as M. Scroggs's page) [default: the game's own machine].
     #[arg(long)]
     pub preset: Option<String>,
     /// Initial beads per colour by the machine's move number, e.g. 1 or 4,3,2,1.

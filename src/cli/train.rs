@@ -7,6 +7,8 @@ use clap::Args;
 use serde_json::json;
 
 use menace::fsutil::{check_writable, lock, read_text, remove_leftovers, write_atomic};
+use menace::machine::settings::MachineSettings;
+use menace::machine::words::Setting;
 use menace::registry::default_side;
 use menace::training::lifetime::{life_against, Life, LifeError, LifeLimits};
 use menace::training::opponent::OpponentSpec;
@@ -67,7 +69,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
 fn train<G: Game>(
     game: G,
     args: &TrainArgs,
-    settings: menace::machine::settings::MachineSettings,
+    settings: MachineSettings,
     default_side: menace::Player,
 ) -> anyhow::Result<()> {
     // Held for the whole run: a second process on the same state file is refused at once.
@@ -162,6 +164,17 @@ fn train<G: Game>(
         trainer.games_played(),
     );
     outln!("settings: {}", m.settings().describe());
+    if args.resume.is_none() {
+        // A preset named: what it is, in words (the line above says what it became).
+        if let Some(preset) = args.machine.spec()?.preset {
+            let own: Vec<String> = MachineSettings::of_preset(preset)
+                .parts()
+                .iter()
+                .map(Setting::plain)
+                .collect();
+            outln!("preset {} ({}): {}", preset.name(), preset.whose(), own.join("; "));
+        }
+    }
     outln!("results: {wins} wins, {draws} draws, {losses} losses");
     let verdict = if learned.is_some() {
         "learned"
@@ -260,7 +273,7 @@ fn json_summary<G: Game>(
 fn open_trainer<G: Game>(
     game: &G,
     args: &TrainArgs,
-    settings: menace::machine::settings::MachineSettings,
+    settings: MachineSettings,
     default_side: menace::Player,
 ) -> anyhow::Result<Trainer<G>> {
     let mut trainer = match &args.resume {

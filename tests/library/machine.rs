@@ -456,7 +456,7 @@ fn each_game_names_its_historical_machine_by_a_typed_preset() {
         assert_eq!(default_settings(&game), MachineSettings::of_preset(preset), "{spec}");
     }
     // The names read back as the same settings; others are refused.
-    for preset in [MachinePreset::Gardner, MachinePreset::Michie] {
+    for preset in MachinePreset::ALL {
         assert_eq!(
             MachineSettings::preset(preset.name()).unwrap(),
             MachineSettings::of_preset(preset)

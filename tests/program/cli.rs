@@ -18,6 +18,45 @@ fn stderr(o: &Output) -> String {
 }
 
 #[test]
+fn train_with_the_scroggs_preset_says_its_beads_and_rule() {
+    // Scroggs's page: 8/4/2/1 beads by MENACE's move, +3/+1/−1 on every box
+    // used, an empty box resigns, 304 boxes (values written out by hand).
+    let out = menace(&["train", "tictactoe", "--preset", "scroggs", "--games", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let line = |prefix: &str| {
+        text.lines()
+            .find(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no '{prefix}' line in {text}"))
+            .to_string()
+    };
+    assert_eq!(
+        line("settings: "),
+        "settings: beads 8/4/2/1, reinforcement michie, empty box resign, boxes choices"
+    );
+    assert_eq!(
+        line("preset "),
+        "preset scroggs (MENACE as M. Scroggs's page sets it up): beads by move 8, 4, 2, 1; Michie's rule, +3/+1/−1; resigns at an empty box; boxes only where there is a choice"
+    );
+    assert!(line("boxes: ").starts_with("boxes: 304 (all made up front"), "{text}");
+    // As Michie's preset says its own, in the same words but for the beads.
+    let michie = stdout(&menace(&["train", "tictactoe", "--preset", "michie", "--games", "1"]));
+    assert!(
+        michie.contains("\npreset michie (Michie's MENACE): beads by move 4, 3, 2, 1; Michie's rule, +3/+1/−1; resigns at an empty box; boxes only where there is a choice\n"),
+        "{michie}"
+    );
+    // No preset named, no preset line; an unknown one lists all three.
+    assert!(!stdout(&menace(&["train", "tictactoe", "--games", "1"])).contains("\npreset "));
+    let bad = menace(&["train", "tictactoe", "--preset", "scrogs"]);
+    assert!(!bad.status.success());
+    assert!(
+        stderr(&bad).contains("preset 'scrogs': expected gardner, michie or scroggs"),
+        "{}",
+        stderr(&bad)
+    );
+}
+
+#[test]
 fn solve_hexapawn_says_black_wins() {
     let out = menace(&["solve", "hexapawn"]);
     assert!(out.status.success());

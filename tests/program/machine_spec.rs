@@ -16,9 +16,10 @@ use crate::common::scratch;
 /// (field, text) by the experiment file's names.
 type Case = (&'static str, &'static [(&'static str, &'static str)]);
 
-const CASES: [Case; 8] = [
+const CASES: [Case; 9] = [
     ("hexapawn", &[]),
     ("hexapawn", &[("preset", "michie")]),
+    ("tictactoe", &[("preset", "scroggs")]),
     ("tictactoe", &[("preset", "gardner"), ("beads", "3")]),
     ("hex:4", &[("preset", "michie"), ("reinforcement", "1/0/-1:last")]),
     // A game too large to enumerate, named with a preset: its boxes still
@@ -123,6 +124,19 @@ fn each_case_asks_for_what_it_says() {
             "empty_box": { "rule": "restock" },
             "box_set": "choices",
             "box_mode": "first-visit",
+            "symmetry": true
+        })
+    );
+    // Scroggs's page's defaults, from its menace.js.
+    let scroggs = from_experiment("tictactoe", &[("preset", "scroggs")]);
+    assert_eq!(
+        serde_json::to_value(&scroggs).expect("JSON"),
+        json!({
+            "beads": [8, 4, 2, 1],
+            "reinforcement": { "win": 3, "draw": 1, "loss": -1, "scope": "all" },
+            "empty_box": { "rule": "resign" },
+            "box_set": "choices",
+            "box_mode": "auto",
             "symmetry": true
         })
     );

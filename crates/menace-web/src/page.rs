@@ -10,7 +10,7 @@ use crate::session::error::SessionError;
 use crate::session::traits::Shown;
 use menace_core::experiment::curves::MetricRow;
 use menace_core::experiment::report::{curve_cells, curve_columns};
-use menace_core::game::Player;
+use menace_core::game::{MachinePreset, Player};
 use menace_core::registry::{parse_spec, split_spec, AnyGame};
 
 /// A training run in progress or just ended.
@@ -124,7 +124,7 @@ pub fn catalogue() -> Json {
         .collect();
     json!({
         "games": list,
-        "presets": ["gardner", "michie"],
+        "presets": MachinePreset::ALL.map(MachinePreset::name),
         "opponents": ["random", "perfect", "menace", "mcts:100"],
         "forms": AnyGame::forms(),
     })

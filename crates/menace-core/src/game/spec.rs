@@ -50,23 +50,39 @@ pub enum MachinePreset {
     Gardner,
     /// Michie's MENACE.
     Michie,
+    /// MENACE as Matthew Scroggs's page (mscroggs.co.uk/menace) sets it up:
+    /// Michie's, with 8/4/2/1 beads.
+    Scroggs,
 }
 
 impl MachinePreset {
-    /// Its name on the command line and in files: `gardner`, `michie`.
+    /// Every preset, in the order help and error messages list them.
+    pub const ALL: [MachinePreset; 3] = [MachinePreset::Gardner, MachinePreset::Michie, MachinePreset::Scroggs];
+
+    /// Its name on the command line and in files: `gardner`, `michie`, `scroggs`.
     pub fn name(self) -> &'static str {
         match self {
             MachinePreset::Gardner => "gardner",
             MachinePreset::Michie => "michie",
+            MachinePreset::Scroggs => "scroggs",
         }
     }
 
-    /// Read a preset by its name: `gardner` or `michie`.
+    /// Whose machine it is, in a few words: `Gardner's HER`.
+    pub fn whose(self) -> &'static str {
+        match self {
+            MachinePreset::Gardner => "Gardner's HER",
+            MachinePreset::Michie => "Michie's MENACE",
+            MachinePreset::Scroggs => "MENACE as M. Scroggs's page sets it up",
+        }
+    }
+
+    /// Read a preset by its name: `gardner`, `michie` or `scroggs`.
     pub fn parse(name: &str) -> Result<MachinePreset, InvalidValue> {
-        [MachinePreset::Gardner, MachinePreset::Michie]
+        MachinePreset::ALL
             .into_iter()
             .find(|p| p.name() == name.trim())
-            .ok_or_else(|| InvalidValue::new("preset", name, "expected gardner or michie"))
+            .ok_or_else(|| InvalidValue::new("preset", name, "expected gardner, michie or scroggs"))
     }
 }
 

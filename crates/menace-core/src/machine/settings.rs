@@ -9,7 +9,8 @@ use crate::game::MachinePreset;
 use crate::machine::boxes::BoxSet;
 
 /// Initial beads per colour, by the machine's own move number (1st, 2nd,
-/// ...); the last entry repeats for later moves. Gardner: `[1]`; Michie: `[4, 3, 2, 1]`.
+/// ...); the last entry repeats for later moves. Gardner: `[1]`; Michie: `[4, 3, 2, 1]`;
+/// Scroggs's page: `[8, 4, 2, 1]`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct BeadSchedule(pub Vec<u32>);
@@ -222,7 +223,7 @@ pub struct MachineSettings {
 }
 
 impl MachineSettings {
-    /// A preset by its name (see [`MachinePreset::name`]): `gardner` or `michie`.
+    /// A preset by its name (see [`MachinePreset::name`]): `gardner`, `michie` or `scroggs`.
     pub fn preset(name: &str) -> Result<MachineSettings, InvalidValue> {
         MachinePreset::parse(name).map(MachineSettings::of_preset)
     }
@@ -232,6 +233,7 @@ impl MachineSettings {
         match preset {
             MachinePreset::Gardner => MachineSettings::gardner(),
             MachinePreset::Michie => MachineSettings::michie(),
+            MachinePreset::Scroggs => MachineSettings::scroggs(),
         }
     }
 
@@ -251,6 +253,22 @@ impl MachineSettings {
     pub fn michie() -> MachineSettings {
         MachineSettings {
             beads: BeadSchedule(vec![4, 3, 2, 1]),
+            reinforcement: Reinforcement::MICHIE,
+            empty_box: EmptyBox::Resign,
+            box_set: BoxSet::Choices,
+            box_mode: BoxMode::Auto,
+            symmetry: true,
+        }
+    }
+
+    /// MENACE as Matthew Scroggs's page (mscroggs.co.uk/menace, the
+    /// defaults of its `menace.js`) sets it up: 8/4/2/1 beads by the
+    /// machine's move, +3/+1/−1 on every move (no box below 0 beads), a box
+    /// for each of the 304 positions up to symmetry where it has a choice,
+    /// and an empty box resigns (an empty first box: it refuses to play).
+    pub fn scroggs() -> MachineSettings {
+        MachineSettings {
+            beads: BeadSchedule(vec![8, 4, 2, 1]),
             reinforcement: Reinforcement::MICHIE,
             empty_box: EmptyBox::Resign,
             box_set: BoxSet::Choices,
@@ -305,5 +323,64 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("'explode'"));
+    }
+
+    /// Scroggs's page's defaults, written out by hand from its `menace.js`
+    /// (`"start":[8,4,2,1]`, `"incentives":[1,3,-1]` for a draw, a win and a
+    /// loss, `"removesymm":true`, no box where one square is left).
+    #[test]
+    fn the_scroggs_preset_is_the_pages_defaults() {
+        let s = MachineSettings::preset("scroggs").unwrap();
+        assert_eq!(s, MachineSettings::scroggs());
+        assert_eq!(s.beads, BeadSchedule(vec![8, 4, 2, 1]));
+        assert_eq!(
+            [1, 2, 3, 4, 5].map(|m| s.beads.beads(m)),
+            [8, 4, 2, 1, 1],
+            "8 beads for its 1st move, 4, 2, then 1"
+        );
+        assert_eq!(
+            s.reinforcement,
+            Reinforcement {
+                win: 3,
+                draw: 1,
+                loss: -1,
+                scope: Scope::All
+            }
+        );
+        assert_eq!(s.empty_box, EmptyBox::Resign);
+        assert_eq!(s.box_set, BoxSet::Choices);
+        assert_eq!(s.box_mode, BoxMode::Auto);
+        assert!(s.symmetry);
+        assert!(s.validate().is_ok());
+        // Michie's machine but for the beads.
+        assert_ne!(s, MachineSettings::michie());
+        assert_eq!(
+            MachineSettings {
+                beads: BeadSchedule(vec![4, 3, 2, 1]),
+                ..s
+            },
+            MachineSettings::michie()
+        );
+        assert_eq!(
+            MachineSettings::of_preset(MachinePreset::Scroggs),
+            MachineSettings::scroggs()
+        );
+    }
+
+    #[test]
+    fn presets_by_name() {
+        for (name, preset) in [
+            ("gardner", MachinePreset::Gardner),
+            ("michie", MachinePreset::Michie),
+            ("scroggs", MachinePreset::Scroggs),
+            (" scroggs ", MachinePreset::Scroggs),
+        ] {
+            assert_eq!(MachinePreset::parse(name).unwrap(), preset);
+            assert_eq!(preset.name(), name.trim());
+        }
+        let err = MachinePreset::parse("Scroggs").unwrap_err().to_string();
+        assert!(err.contains("'Scroggs'"), "{err}");
+        assert!(err.contains("expected gardner, michie or scroggs"), "{err}");
+        assert!(MachineSettings::preset("menace").is_err());
     }
 }

@@ -399,4 +399,32 @@ mod parts_tests {
         );
         assert_eq!(Setting::parse("seed 3"), None);
     }
+
+    #[test]
+    fn the_scroggs_preset_in_words() {
+        let s = MachineSettings::scroggs();
+        assert_eq!(
+            s.describe(),
+            "beads 8/4/2/1, reinforcement michie, empty box resign, boxes choices"
+        );
+        let plain: Vec<String> = s.parts().iter().map(Setting::plain).collect();
+        assert_eq!(
+            plain,
+            [
+                "beads by move 8, 4, 2, 1",
+                "Michie's rule, +3/+1/−1",
+                "resigns at an empty box",
+                "boxes only where there is a choice"
+            ]
+        );
+        let text = s.what_it_does("MENACE", true).join(" ");
+        assert!(
+            text.contains("8 beads of each colour in a box for its 1st move, 4 for its 2nd, 2 for its 3rd, and 1 for its 4th and later"),
+            "{text}"
+        );
+        assert!(
+            text.contains("After a win, every box MENACE drew from gains 3 beads of the colour drawn from it."),
+            "{text}"
+        );
+    }
 }
