@@ -15,6 +15,7 @@ RUNS = [
     ("hexapawn", dict(side="black", opponent="perfect", games=50, seed=7, reinforcement="gardner")),
     ("hexapawn", dict(opponent="random", games=300, seed=1, preset="gardner")),
     ("tictactoe", dict(opponent="random", games=400, seed=3, preset="michie")),
+    ("tictactoe", dict(opponent="perfect", games=300, seed=2, preset="scroggs")),
     ("tictactoe", dict(opponent="perfect", games=200, seed=11, beads="2", reinforcement="1/0/-1:last", empty_box="restock")),
     ("hexapawn:4x4,pawn=berolina", dict(side="black", opponent="random", games=200, seed=5, symmetry=False, reinforcement="3/1/-1")),
     ("hex:3", dict(opponent="random", games=100, seed=9)),
