@@ -11,12 +11,14 @@ function el(name, attrs, text) {
   return e;
 }
 
-// Round numbers for axis ticks between lo and hi.
-function ticks(lo, hi, count) {
+// Round numbers for axis ticks between lo and hi (whole numbers only, for
+// a count: no tick at half a bead).
+function ticks(lo, hi, count, whole) {
   const span = hi - lo || 1;
   const raw = span / count;
   const mag = Math.pow(10, Math.floor(Math.log10(raw)));
-  const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw);
+  const fine = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw);
+  const step = whole ? Math.max(1, fine) : fine;
   const out = [];
   for (let t = Math.ceil(lo / step) * step; t <= hi + 1e-9; t += step) out.push(+t.toFixed(10));
   return out;
@@ -35,9 +37,9 @@ export function plain(x) {
 // Words wide in pixels, roughly (DejaVu Sans averages 0.6 em).
 const wide = (text, size) => text.length * size * 0.6;
 
-// Draw into `host` a chart: {title, xLabel, yLabel, yMin?, yMax?, series:
-// [{name, colour, points: [[x, y]]}]}. The y axis starts at yMin (the
-// quantity's natural floor) or 0.
+// Draw into `host` a chart: {title, xLabel, yLabel, yMin?, yMax?, whole?,
+// series: [{name, colour, points: [[x, y]]}]}. The y axis starts at yMin
+// (the quantity's natural floor) or 0; `whole`: its ticks are whole numbers.
 export function lineChart(host, spec) {
   const W = Math.max(280, Math.round(host.clientWidth || 460));
   const all = spec.series.flatMap((s) => s.points);
@@ -48,7 +50,7 @@ export function lineChart(host, spec) {
   const y0 = spec.yMin ?? (ys.length ? Math.min(...ys, 0) : 0);
   let y1 = spec.yMax ?? (ys.length ? Math.max(...ys, y0 + 1) : 1);
   if (y1 <= y0) y1 = y0 + 1;
-  const yTicks = ticks(y0, y1, 4);
+  const yTicks = ticks(y0, y1, 4, spec.whole);
   const L = 16 + TEXT + 8 + Math.max(...yTicks.map((t) => wide(plain(t), TEXT)));
   const R = 14;
   // The legend, wrapped onto as many lines as the width needs.
@@ -69,7 +71,7 @@ export function lineChart(host, spec) {
   const py = (y) => H - B - ((y - y0) / (y1 - y0)) * (H - T - B);
   for (const t of yTicks) {
     svg.appendChild(el("line", { x1: L, x2: W - R, y1: py(t), y2: py(t), stroke: "#e4e4e4" }));
-    svg.appendChild(el("text", { x: L - 6, y: py(t) + TEXT * 0.35, "font-size": TEXT, "text-anchor": "end", fill: "#444" }, plain(t)));
+    svg.appendChild(el("text", { x: L - 6, y: py(t) + TEXT * 0.35, "font-size": TEXT, "text-anchor": "end", fill: "#444", class: "tick" }, plain(t)));
   }
   const axes = el("g", { stroke: "#888", "stroke-width": 1 });
   axes.appendChild(el("line", { x1: L, y1: H - B, x2: W - R, y2: H - B }));

@@ -251,12 +251,15 @@ export function renderCurves(c) {
   state.lastCurves = c;
   const pts = c.points;
   const series = (key) => pts.filter((p) => key in p).map((p) => [p.game, p[key]]);
+  // A game without draws (Hexapawn) has no draw to chart or to score.
+  const draws = !state.view || state.view.can_draw !== false;
   lineChart($("chart-score"), {
     title: "Score so far",
     xLabel: "games played",
     yLabel: "score",
+    whole: true,
     series: [
-      { name: "+3 a win, +1 a draw, −1 a loss", colour: "#1f77b4", points: series("michie_score") },
+      { name: draws ? "+3 a win, +1 a draw, −1 a loss" : "+3 a win, −1 a loss", colour: "#1f77b4", points: series("michie_score") },
       { name: "wins − losses", colour: "#d62728", points: series("wins_minus_losses") },
     ],
   });
@@ -268,7 +271,7 @@ export function renderCurves(c) {
     yMax: 1,
     series: [
       { name: "won", colour: "#2ca02c", points: series("win_rate") },
-      { name: "drawn", colour: "#7f7f7f", points: series("draw_rate") },
+      ...(draws ? [{ name: "drawn", colour: "#7f7f7f", points: series("draw_rate") }] : []),
       { name: "lost", colour: "#d62728", points: series("loss_rate") },
     ],
   });
@@ -289,6 +292,7 @@ export function renderCurves(c) {
     xLabel: "games played",
     yLabel: "beads",
     yMin: 0,
+    whole: true,
     series: [
       {
         name: "all the boxes of the machine's first move, added up",

@@ -75,6 +75,22 @@ async fn lesson(b: &Page, url: &str, downloads: &Path) {
         .await;
     assert_eq!(b.text("#losses").await, "1");
     assert!(b.count("#chart-score circle.point").await >= 4, "one game draws a line");
+    // HER's game has no draws: the charts chart and score none, and the
+    // score's and the beads' ticks are whole numbers (after one game the
+    // score spans −1 to 0, where round ticks would be halves).
+    let words = b
+        .js("return [...document.querySelectorAll('#charts-panel .line-chart text')].map(t => t.textContent).join('|')")
+        .await;
+    assert!(!words.as_str().unwrap().contains("draw"), "{words}");
+    let ticks = b
+        .js("return [...document.querySelectorAll('#chart-score text.tick, #chart-first text.tick')].map(t => t.textContent)")
+        .await;
+    let ticks: Vec<String> = serde_json::from_value(ticks).unwrap();
+    assert!(ticks.len() >= 2, "{ticks:?}");
+    for t in &ticks {
+        let whole = t.replace(['−', '\u{202f}'], "");
+        assert!(whole.parse::<u64>().is_ok(), "a tick at {t}: {ticks:?}");
+    }
 
     // Games by clicks until HER loses from a box she drew as a mirror image:
     // the after-game picture and move names are the ones drawn during the game.

@@ -42,7 +42,7 @@ fn a_class_being_the_machine_draws_each_bead_on_the_device_holding_its_box() {
         ..Config::default()
     };
     let room = room_with(config, TestHooks::default());
-    let mut pupils = vec![
+    let mut pupils = [
         room.student("127.9.3.1", "Ada"),
         room.student("127.9.3.2", "Bo"),
         room.student("127.9.3.3", "Cy"),

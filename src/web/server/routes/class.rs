@@ -524,18 +524,23 @@ async fn remove(
             let class = class_of(shared)?;
             let entry = machine(shared, class)?;
             shared.change(&entry, |slot| {
-                // Their game, if it had begun, goes with them.
-                let had_turn = class.remove(ask.student)?.is_some();
-                if had_turn && slot.session.view()["board"]["over"] != true && !slot.progress.running {
-                    slot.note = None;
-                    slot.session.new_game()?;
-                }
-                settle(class, slot)
+                let turn = class.remove(ask.student)?;
+                gone(class, slot, turn.is_some())
             })?;
             class.keep();
             Ok(ok_json(&answer(shared, class, &Role::Teacher)?))
         })
         .await
+}
+
+/// A student has gone from the class (removed, or left): their game, if
+/// they `had_turn` and it had begun, goes with them; the class settles.
+fn gone(class: &Class, slot: &mut Slot, had_turn: bool) -> Result<(), ApiError> {
+    if had_turn && slot.session.view()["board"]["over"] != true && !slot.progress.running {
+        slot.note = None;
+        slot.session.new_game()?;
+    }
+    settle(class, slot)
 }
 
 /// A pupil leaves the class: their place is free, their boxes (the class
@@ -548,12 +553,8 @@ async fn leave(State(shared): State<Arc<Shared>>, role: Option<Extension<Role>>)
             let class = class_of(shared)?;
             let entry = machine(shared, class)?;
             shared.change(&entry, |slot| {
-                let had_turn = class.leave(&id).is_some();
-                if had_turn && slot.session.view()["board"]["over"] != true && !slot.progress.running {
-                    slot.note = None;
-                    slot.session.new_game()?;
-                }
-                settle(class, slot)
+                let turn = class.leave(&id);
+                gone(class, slot, turn.is_some())
             })?;
             class.keep();
             let mut response = ok_json(&answer(shared, class, &Role::Guest)?);

@@ -31,6 +31,7 @@ impl<G: Picture> GameSession<G> {
             machine_side: self.side_name(side),
             person_side: self.side_name(side.other()),
             players: [self.side_name(Player::One), self.side_name(Player::Two)],
+            can_draw: game.can_draw(),
             colours: game.board().colours,
             settings: machine.settings().describe(),
             seed: self.trainer.seed(),

@@ -158,6 +158,9 @@ pub(super) struct SessionView<'a> {
     pub(super) machine_side: &'static str,
     pub(super) person_side: &'static str,
     pub(super) players: [&'static str; 2],
+    /// Whether the game can end in a draw (Hexapawn cannot): the page
+    /// charts and scores no draws for one that cannot.
+    pub(super) can_draw: bool,
     pub(super) colours: [&'static str; 2],
     pub(super) settings: String,
     #[serde(serialize_with = "crate::session::seed::serialize")]
