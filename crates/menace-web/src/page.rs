@@ -133,31 +133,37 @@ pub fn catalogue() -> Json {
 /// The curves file's columns and rows (each cell as the CSV writes it) of
 /// a session whose page shows `view` and `curves`, in the columns `menace
 /// run` writes to its `curves.csv`: one seed (the session's), a row for
-/// each point the page keeps.
+/// each point the page keeps, each naming its own game's opponent (a
+/// session's games may be by hand, then against random, then perfect).
 pub fn curves_table(view: &Json, curves: &Json) -> (Vec<String>, Vec<Vec<String>>) {
     let word = |key: &str| view[key].as_str().unwrap_or_default().to_string();
     let machine = word("machine");
-    let opponent = view["trained_against"].as_str().unwrap_or("person").to_string();
-    let words = [
-        "menace serve".to_string(),
-        format!("{machine} learns {}", word("game")),
-        word("game"),
-        format!("{machine} vs {opponent}"),
-        word("machine_side"),
-        opponent,
-        word("settings"),
-        "1".to_string(),
-        curves["window"].as_u64().unwrap_or(1).to_string(),
-    ];
+    let points: &[Json] = curves["points"].as_array().map_or(&[], Vec::as_slice);
+    // Each game's own opponent; game 0 (no game yet) takes the first game's.
+    let first = points
+        .iter()
+        .find_map(|p| p["opponent"].as_str().filter(|o| !o.is_empty()))
+        .or(view["trained_against"].as_str())
+        .unwrap_or("human")
+        .to_string();
     let (mut sorted, mut cell) = (Vec::new(), String::new());
-    let rows = curves["points"]
-        .as_array()
-        .into_iter()
-        .flatten()
+    let rows = points
+        .iter()
         .map(|p| {
             let g = p["game"].as_u64().unwrap_or(0);
+            let opponent = p["opponent"].as_str().filter(|o| !o.is_empty()).unwrap_or(&first);
             let metrics = MetricRow::from_named(|name| p[name].as_f64());
-            let mut row: Vec<String> = words.to_vec();
+            let mut row = vec![
+                "menace serve".to_string(),
+                format!("{machine} learns {}", word("game")),
+                word("game"),
+                format!("{machine} vs {opponent}"),
+                word("machine_side"),
+                opponent.to_string(),
+                word("settings"),
+                "1".to_string(),
+                curves["window"].as_u64().unwrap_or(1).to_string(),
+            ];
             row.push(g.to_string());
             let _ = curve_cells(g, &[metrics], None, &mut sorted, &mut cell, &mut |c: &str| {
                 row.push(c.to_string());

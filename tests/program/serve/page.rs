@@ -296,6 +296,49 @@ fn training_runs_on_the_server_and_the_curves_follow() {
     );
 }
 
+/// The curves download names each game's own opponent: in a session of a
+/// game by hand (resigned), then 3 games against random, then 2 against
+/// perfect, game 0 and game 1 are the person's (`human`, as `train --save`
+/// names a person), games 2 to 4 random's, 5 and 6 perfect's.
+#[test]
+fn the_curves_download_names_each_games_own_opponent() {
+    let s = Server::new();
+    let (id, _) = s.session(r#"{"game": "hexapawn", "seed": 3}"#);
+    assert_eq!(s.post(&format!("/api/sessions/{id}/game"), "{}").status, 200);
+    let r = s.post(&format!("/api/sessions/{id}/resign"), "{}");
+    assert_eq!(r.status, 200, "{}", r.body);
+    for (opponent, games) in [("random", 3), ("perfect", 2)] {
+        let r = s.post(
+            &format!("/api/sessions/{id}/train"),
+            &format!(r#"{{"opponent": "{opponent}", "games": {games}}}"#),
+        );
+        assert_eq!(r.status, 202, "{}", r.body);
+        s.wait_for_training(&id);
+    }
+    let page = s.get(&format!("/api/sessions/{id}/curves.csv"));
+    assert_eq!(page.status, 200, "{}", page.body);
+    let rows: Vec<Vec<String>> = page.body.lines().map(split_csv).collect();
+    let column = |name: &str| rows[0].iter().position(|c| c == name).unwrap();
+    let (game, opponent, arm) = (column("game"), column("opponent"), column("arm"));
+    let seen: Vec<(String, String, String)> = rows[1..]
+        .iter()
+        .map(|r| (r[game].clone(), r[opponent].clone(), r[arm].clone()))
+        .collect();
+    let want: Vec<(String, String, String)> = [
+        (0, "human"),
+        (1, "human"),
+        (2, "random"),
+        (3, "random"),
+        (4, "random"),
+        (5, "perfect"),
+        (6, "perfect"),
+    ]
+    .iter()
+    .map(|(g, o)| (g.to_string(), o.to_string(), format!("HER vs {o}")))
+    .collect();
+    assert_eq!(seen, want);
+}
+
 /// The page's curves download is what `menace run` writes for the same
 /// games: a session with seed 3 trained against random for 50 games, and
 /// a one-seed experiment of seed 3, agree on every curve's every cell.

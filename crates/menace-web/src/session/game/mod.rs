@@ -307,7 +307,8 @@ impl<G: Picture> GameSession<G> {
             boxes: machine.boxes().len(),
             exact,
         });
-        self.points.push(point(self.trainer.games_played(), &row));
+        self.points
+            .push(point(self.trainer.games_played(), String::new(), &row));
     }
 
     /// Where symmetry merges: the first box (of the first few) whose moves
@@ -616,7 +617,8 @@ impl<G: Picture> GameSession<G> {
             self.exact = Some(e);
         }
         if record.game.is_multiple_of(self.stride) || record.exact.is_some() {
-            self.points.push(point(record.game, &row));
+            self.points
+                .push(point(record.game, self.trainer.opponent_spec().to_string(), &row));
             if self.points.len() > self.limits.curve_points {
                 // Thin out: keep every other point, and record half as often from now on.
                 let mut keep = false;
@@ -738,11 +740,15 @@ fn capitalised(text: &str) -> String {
 }
 
 /// A point of the curves at `game`: the metrics of `row` that are numbers.
-fn point(game: u64, row: &MetricRow) -> Point {
+fn point(game: u64, opponent: String, row: &MetricRow) -> Point {
     let metrics = row
         .iter()
         .filter(|(_, v)| v.is_finite())
         .map(|(m, v)| (m.name(), v))
         .collect();
-    Point { game, metrics }
+    Point {
+        game,
+        opponent,
+        metrics,
+    }
 }

@@ -91,6 +91,9 @@ pub(super) struct Change {
 #[derive(Clone, Debug, Serialize)]
 pub(super) struct Point {
     pub(super) game: u64,
+    /// Whom the machine played that game (`human`, `random`, `perfect`...);
+    /// empty at game 0, before any.
+    pub(super) opponent: String,
     #[serde(flatten)]
     pub(super) metrics: BTreeMap<&'static str, f64>,
 }
