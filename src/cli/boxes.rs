@@ -7,16 +7,17 @@ use anyhow::anyhow;
 use clap::Args;
 use serde_json::json;
 
-use menace::fsutil::{read_text, write_atomic};
+use menace::fsutil::write_atomic;
 use menace::machine::boxes::{counts_by_move, enumerate, BoxSet};
 use menace::machine::settings::{BoxMode, MachineSettings};
 use menace::machine::Machine;
 use menace::picture::Picture;
 use menace::registry::{default_settings, machine_name};
 use menace::web::labels::{self, move_words, numbered, LabelSize, Layout, Paper, Subject};
-use menace::{training::state, with_game, Game};
+use menace::{with_game, Game};
 
 use super::output::print_json;
+use super::state_file::read_state;
 
 #[derive(Args)]
 pub struct BoxesArgs {
@@ -151,8 +152,7 @@ fn write_sheet<G: Picture>(
 }
 
 fn state_sheet<G: Picture>(game: &G, path: &Path, args: &BoxesArgs, name: &str) -> anyhow::Result<()> {
-    let text = read_text(path).map_err(|e| anyhow!(e))?;
-    let trainer = state::from_json(game, &text).map_err(|e| anyhow!("state file '{}': {e}", path.display()))?;
+    let trainer = read_state(game, path)?;
     write_sheet(game, trainer.machine(), Some(trainer.games_played()), args, name)
 }
 
@@ -172,8 +172,7 @@ fn fresh_sheet<G: Picture>(
 }
 
 fn show_state<G: Game>(game: &G, path: &Path, json: bool, name: &str) -> anyhow::Result<()> {
-    let text = read_text(path).map_err(|e| anyhow!(e))?;
-    let trainer = state::from_json(game, &text).map_err(|e| anyhow!("state file '{}': {e}", path.display()))?;
+    let trainer = read_state(game, path)?;
     let m = trainer.machine();
     if json {
         let boxes: Vec<_> = m

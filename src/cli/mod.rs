@@ -33,6 +33,7 @@ mod progress;
 mod run;
 mod serve;
 mod solve;
+mod state_file;
 mod train;
 
 use clap::{Parser, Subcommand};

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use anyhow::anyhow;
 use clap::Args;
 
-use menace::fsutil::{check_writable, lock, read_text, remove_leftovers, write_atomic};
+use menace::fsutil::{check_writable, lock, remove_leftovers, write_atomic};
 use menace::machine::{BeadChange, GameResult};
 use menace::registry::{default_side, machine_name};
 use menace::training::driver::{Ending, Match, Mover, Step};
@@ -20,6 +20,7 @@ use menace::training::trainer::Trainer;
 use menace::{training::state, with_game, Game, Player};
 
 use super::machine_args::MachineArgs;
+use super::state_file::read_state;
 
 #[derive(Args)]
 pub struct PlayArgs {
@@ -190,8 +191,7 @@ fn session<G: Game>(
     }
     let mut trainer = match &args.state {
         Some(path) if path.exists() => {
-            let text = read_text(path).map_err(|e| anyhow!(e))?;
-            let mut t = state::from_json(&game, &text).map_err(|e| anyhow!("state file '{}': {e}", path.display()))?;
+            let mut t = read_state(&game, path)?;
             if let Some(s) = &args.side {
                 let asked = game.parse_player(s).map_err(super::args::usage)?;
                 if asked != t.machine().side() {

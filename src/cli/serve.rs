@@ -9,7 +9,7 @@ use clap::Args;
 
 use menace::fsutil::{check_writable, lock, read_regular_text, remove_leftovers};
 use menace::web::server::{serve_doors, ClassKeys, ClassMode, Config, Door, TestHooks};
-use menace::web::session::load_session;
+use menace::web::session::{check_state_file, load_session};
 
 #[derive(Args)]
 pub struct ServeArgs {
@@ -88,7 +88,9 @@ pub fn run(mut args: ServeArgs) -> anyhow::Result<()> {
         // Ours alone now: what a killed save left behind goes.
         remove_leftovers(path);
         if path.exists() {
-            // Refuse a bad file now rather than in the page.
+            // Refuse a bad file now rather than in the page; one of too
+            // many boxes is counted before it is read whole (as an upload is).
+            check_state_file(path, config.limits).map_err(|e| anyhow!("state file '{}': {e}", path.display()))?;
             let text = read_regular_text(path).map_err(|e| anyhow!(e))?;
             load_session(&text, config.limits).map_err(|e| anyhow!("state file '{}': {e}", path.display()))?;
         }

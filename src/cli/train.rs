@@ -6,7 +6,7 @@ use anyhow::{anyhow, bail};
 use clap::Args;
 use serde_json::json;
 
-use menace::fsutil::{check_writable, lock, read_text, remove_leftovers, write_atomic};
+use menace::fsutil::{check_writable, lock, remove_leftovers, write_atomic};
 use menace::machine::settings::MachineSettings;
 use menace::machine::words::Setting;
 use menace::registry::default_side;
@@ -19,6 +19,7 @@ use std::io::Write;
 
 use super::machine_args::MachineArgs;
 use super::progress::{games_bar, machines_spinner};
+use super::state_file::read_state;
 
 #[derive(Args)]
 pub struct TrainArgs {
@@ -278,8 +279,7 @@ fn open_trainer<G: Game>(
 ) -> anyhow::Result<Trainer<G>> {
     let mut trainer = match &args.resume {
         Some(path) => {
-            let text = read_text(path).map_err(|e| anyhow!(e))?;
-            let t = state::from_json(game, &text).map_err(|e| anyhow!("state file '{}': {e}", path.display()))?;
+            let t = read_state(game, path)?;
             if let Some(s) = &args.side {
                 let asked = game.parse_player(s).map_err(super::args::usage)?;
                 if asked != t.machine().side() {

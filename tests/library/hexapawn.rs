@@ -581,3 +581,43 @@ fn the_perfect_opponent_is_chosen_by_estimate() {
     }
     assert!(PerfectPlayer::new(board(4, 4)).unwrap().is_exhaustive());
 }
+
+/// The winner-only search `menace solve` falls back on stops at the
+/// positions it is given, and at a deadline already passed (the clock read
+/// at its first check, long before 8x8's start is decided), and says which
+/// budget stopped it: neither depends on how fast the machine is (issue 59).
+#[test]
+fn the_winner_fallback_stops_at_its_budget_and_says_which() {
+    use menace::game::{SearchBudget, Spent};
+    let game = Hexapawn::new(8, 8).unwrap();
+    let start = game.start();
+    let by_positions = SearchBudget {
+        positions: Some(1000),
+        deadline: None,
+    };
+    let err = game
+        .winner_fallback(std::slice::from_ref(&start), by_positions, &mut |_| {})
+        .expect("Hexapawn has a winner-only search")
+        .unwrap_err();
+    assert_eq!(err.spent, Spent::Positions(1000));
+    assert_eq!(
+        err.to_string(),
+        "hexapawn:8x8: not decided within 1000 positions searched"
+    );
+    let by_time = SearchBudget {
+        positions: None,
+        deadline: Some(std::time::Instant::now()),
+    };
+    let err = game
+        .winner_fallback(&[start, start], by_time, &mut |_| {})
+        .expect("Hexapawn has a winner-only search")
+        .unwrap_err();
+    assert!(matches!(err.spent, Spent::Seconds(_)), "{err}");
+    // Within budget, the same search decides a small board.
+    let small = Hexapawn::new(3, 3).unwrap();
+    let won = small
+        .winner_fallback(&[small.start()], by_positions, &mut |_| {})
+        .expect("Hexapawn has a winner-only search")
+        .expect("3x3 is decided within 1000 positions");
+    assert_eq!(won, vec![Outcome::Win(Player::Two)]);
+}

@@ -325,6 +325,13 @@ pub fn read_text(path: &Path) -> Result<String, FileError> {
 /// shard's record): anything but a regular file is refused, and opening
 /// never waits (a FIFO named like a unit would block an open for ever).
 pub fn read_regular_text(path: &Path) -> Result<String, FileError> {
+    read_open(open_regular(path)?, path)
+}
+
+/// A regular file opened for reading without waiting (anything else is
+/// refused, as by [`read_regular_text`]), for a caller that reads it as a
+/// stream: counting a state file's boxes before reading it whole.
+pub fn open_regular(path: &Path) -> Result<fs::File, FileError> {
     let file = open_options(false)
         .open(path)
         .map_err(|e| FileError::io("read", path, e))?;
@@ -334,7 +341,7 @@ pub fn read_regular_text(path: &Path) -> Result<String, FileError> {
             path: path.to_path_buf(),
         });
     }
-    read_open(file, path)
+    Ok(file)
 }
 
 fn read_open(file: fs::File, path: &Path) -> Result<String, FileError> {

@@ -24,7 +24,9 @@ pub struct SolveArgs {
     #[arg(long, value_name = "CELLS", requires = "table", default_value_t = 40, value_parser = clap::value_parser!(u8).range(0..=64))]
     pub(super) decide_cells: u8,
     /// Give up once the solver would store more positions than this
-    /// [default: 20000000; lowered to keep a search under a gigabyte].
+    /// [default: 20000000; lowered to keep a search under a gigabyte]; the
+    /// winner-only search of Hexapawn boards too large to solve exactly
+    /// gives up after searching this many.
     #[arg(long, conflicts_with = "table")]
     pub(super) max_positions: Option<usize>,
     /// With --table: the pawns (normal, berolina, berolina-plus).
@@ -37,9 +39,10 @@ pub struct SolveArgs {
     /// page print it (for Hex, e.g. '5/5/2r2/5/5 b').
     #[arg(long, value_name = "POS", conflicts_with_all = ["table", "random"])]
     pub(super) position: Option<String>,
-    /// Give up after this many seconds: the Hex solver, and each board of
-    /// --table over --decide-cells cells [default there: 10]; the others
-    /// stop at --max-positions.
+    /// Give up after this many seconds: the Hex solver, the winner-only
+    /// search of Hexapawn boards too large to solve exactly, and each board
+    /// of --table over --decide-cells cells [default there: 10]; the exact
+    /// solver stops at --max-positions.
     #[arg(long, value_name = "SECONDS")]
     pub(super) max_seconds: Option<f64>,
     /// Print a machine-readable result on stdout.

@@ -3,8 +3,11 @@
 //! winner solver of its own, who wins each first move where the exact
 //! solver runs out.
 
+use std::time::{Duration, Instant};
+
 use serde_json::json;
 
+use menace::game::{OverBudget, SearchBudget, Spent};
 use menace::prelude::*;
 use menace::search::solver::{self, Solver, Value};
 use menace::Outcome;
@@ -22,6 +25,8 @@ pub fn solve_game<G: Game>(game: &G, args: &SolveArgs) -> anyhow::Result<()> {
 /// The value of `start` (the game's start when `from_start`), its moves'
 /// values and the principal line, by the exact solver.
 pub fn solve_from<G: Game>(game: &G, args: &SolveArgs, start: G::Position, from_start: bool) -> anyhow::Result<()> {
+    // --max-seconds counts from here, the exact solver's attempt included.
+    let started = Instant::now();
     if let Outcome::Win(p) = game.outcome(&start) {
         return Err(usage(format!(
             "position '{}': the game is over, {} has won",
@@ -39,7 +44,10 @@ pub fn solve_from<G: Game>(game: &G, args: &SolveArgs, start: G::Position, from_
     // then answer who wins each first move without distances.
     let has_oracle = from_start && game.winner_oracle(&[], 0).is_some();
     // A winner-only search to fall back on where the exact solve is too large.
-    let has_fallback = from_start && game.winner_fallback(&[], &mut |_| {}).is_some();
+    let has_fallback = from_start
+        && game
+            .winner_fallback(&[], SearchBudget::default(), &mut |_| {})
+            .is_some();
     let limit = args.max_positions.unwrap_or(if has_oracle {
         ORACLE_FIRST_LIMIT
     } else {
@@ -48,7 +56,7 @@ pub fn solve_from<G: Game>(game: &G, args: &SolveArgs, start: G::Position, from_
     if has_oracle || has_fallback {
         if let Err(why) = game.check_exhaustive(limit) {
             // Bound to fail: skip the exact solver's attempt (seconds and hundreds of MB).
-            return solve_winners(game, args, &why.to_string());
+            return solve_winners(game, args, &why.to_string(), started);
         }
     }
     let mut solver = Solver::with_limit(game.clone(), limit);
@@ -59,7 +67,7 @@ pub fn solve_from<G: Game>(game: &G, args: &SolveArgs, start: G::Position, from_
     bar.finish_and_clear();
     let value = match value {
         Ok(v) => v,
-        Err(e) if has_oracle || has_fallback => return solve_winners(game, args, &e.to_string()),
+        Err(e) if has_oracle || has_fallback => return solve_winners(game, args, &e.to_string(), started),
         Err(_) if game.too_large_for_exhaustive_search() => {
             return Err(anyhow::anyhow!(
                 "{} is far too large to solve exactly, whatever --max-positions: play it against a search opponent such as mcts:1000",
@@ -149,8 +157,34 @@ pub fn solve_from<G: Game>(game: &G, args: &SolveArgs, start: G::Position, from_
 /// dedicated winner solver falls back to it.
 pub const ORACLE_FIRST_LIMIT: usize = 1_000_000;
 
+/// The error of a winner search stopped by its budget: the one of
+/// `--max-seconds` or `--max-positions` that stopped it, worded as a Hex
+/// solve's, or the search's own (by default 4 000 million positions).
+fn over_budget<G: Game>(game: &G, args: &SolveArgs, e: &OverBudget) -> anyhow::Error {
+    let flag = match e.spent {
+        Spent::Seconds(_) if args.max_seconds.is_some() => Some("--max-seconds"),
+        Spent::Positions(_) if args.max_positions.is_some() => Some("--max-positions"),
+        _ => None,
+    };
+    let budget = match (e.spent, args.max_seconds) {
+        // The seconds asked, as asked (the search counts from its own start).
+        (Spent::Seconds(_), Some(s)) => format!("{s} seconds"),
+        (spent, _) => spent.to_string(),
+    };
+    match flag {
+        Some(flag) => anyhow::anyhow!(
+            "{}: not solved within the budget of {budget} ({flag}); raise --max-seconds or --max-positions",
+            game.spec()
+        ),
+        None => anyhow::anyhow!(
+            "{}: not solved within the budget of {budget}; give a larger --max-positions or a --max-seconds",
+            game.spec()
+        ),
+    }
+}
+
 /// Who wins, and with which first moves, from a dedicated winner solver.
-fn solve_winners<G: Game>(game: &G, args: &SolveArgs, why: &str) -> anyhow::Result<()> {
+fn solve_winners<G: Game>(game: &G, args: &SolveArgs, why: &str, started: Instant) -> anyhow::Result<()> {
     let limit = args.max_positions.unwrap_or(solver::DEFAULT_LIMIT);
     let start = game.start();
     let mover = game.turn(&start);
@@ -170,9 +204,18 @@ fn solve_winners<G: Game>(game: &G, args: &SolveArgs, why: &str) -> anyhow::Resu
         distinct.len() as u64,
     );
     let shown = bar.clone();
+    // The fallback stops at --max-positions positions searched and at --max-seconds.
+    let budget = SearchBudget {
+        positions: args.max_positions.map(|p| p as u64),
+        deadline: args.max_seconds.map(|s| started + Duration::from_secs_f64(s)),
+    };
     let answer = game
         .winner_oracle(&distinct, limit)
-        .or_else(|| game.winner_fallback(&distinct, &mut |n| shown.set_position(n as u64)));
+        .map(|a| a.map_err(anyhow::Error::from))
+        .or_else(|| {
+            game.winner_fallback(&distinct, budget, &mut |n| shown.set_position(n as u64))
+                .map(|a| a.map_err(|e| over_budget(game, args, &e)))
+        });
     bar.finish_and_clear();
     let solved = match answer {
         Some(answer) => answer?,

@@ -15,7 +15,7 @@ use crate::web::server::error::{ApiError, ErrorKind};
 use crate::web::server::shared::Shared;
 use crate::web::server::slot::{lock, Entry, Progress, Published, Slot};
 use crate::web::session::apart::Signals;
-use crate::web::session::make::{load_session, new_session};
+use crate::web::session::make::{check_state_file, load_session, new_session};
 use crate::web::session::requests::NewMachine;
 use crate::web::session::traits::Session;
 use menace_core::fsutil::read_regular_text;
@@ -263,6 +263,9 @@ impl Shared {
         if ask.game.is_none() {
             if let Some(file) = self.state.as_ref().filter(|f| f.path.exists()) {
                 let path = &file.path;
+                // Counted before it is read whole, as an upload is.
+                check_state_file(path, limits)
+                    .map_err(|e| ApiError::from(e).reworded(|m| format!("'{}': {m}", path.display())))?;
                 let text = read_regular_text(path).map_err(|e| ApiError::bad(e.to_string()))?;
                 file.read(&text);
                 return load_session(&text, limits)

@@ -6,6 +6,47 @@
 
 use super::parts::Rules;
 use super::players::Outcome;
+use crate::clock::Instant;
+
+/// What a game's own winner search may spend ([`SearchLimits::winner_fallback`]):
+/// positions searched in all, and a moment to stop by. `None`: the search's
+/// own default for positions, no deadline.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SearchBudget {
+    /// Positions the search may search in all.
+    pub positions: Option<u64>,
+    /// When it gives up.
+    pub deadline: Option<Instant>,
+}
+
+/// Which budget a game's own winner search spent ([`OverBudget`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Spent {
+    /// Its deadline passed; the seconds it was given.
+    Seconds(f64),
+    /// It searched this many positions, all it was given.
+    Positions(u64),
+}
+
+impl std::fmt::Display for Spent {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Spent::Seconds(s) => write!(f, "{s} seconds"),
+            Spent::Positions(n) => write!(f, "{n} positions searched"),
+        }
+    }
+}
+
+/// A game's own winner search gave up, its budget spent, before deciding
+/// every position it was asked about.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{game}: not decided within {spent}")]
+pub struct OverBudget {
+    /// The game's spec string.
+    pub game: String,
+    /// The budget that stopped it.
+    pub spent: Spent,
+}
 
 /// An exhaustive computation (solving, enumerating boxes, an exact
 /// evaluation) would need to store more positions than its limit allows.
@@ -86,14 +127,16 @@ pub trait SearchLimits: Rules {
 
     /// A winner-only search of the game's own that `menace solve` falls
     /// back on where the exact solve (with distances) is too large: who wins
-    /// each of `positions`, within a budget of its own (`None`: none).
-    /// `decided` is told how many are decided, as each is.
+    /// each of `positions`, within `budget` (`None`: there is no such
+    /// search). `decided` is told how many are decided, as each is; once
+    /// the budget is spent, no further position is begun.
     fn winner_fallback(
         &self,
         positions: &[Self::Position],
+        budget: SearchBudget,
         decided: &mut dyn FnMut(usize),
-    ) -> Option<Result<Vec<Outcome>, TooLarge>> {
-        let _ = (positions, decided);
+    ) -> Option<Result<Vec<Outcome>, OverBudget>> {
+        let _ = (positions, budget, decided);
         None
     }
 

@@ -11,7 +11,7 @@ mod provided;
 mod spec;
 
 pub use error::{MoveError, PositionError, PositionErrorKind};
-pub use limits::{PositionSolver, SearchLimits, TooLarge};
+pub use limits::{OverBudget, PositionSolver, SearchBudget, SearchLimits, Spent, TooLarge};
 pub use parts::{About, Boxes, Notation, Rules, Symmetric};
 pub use players::{Outcome, Player};
 pub use provided::Game;

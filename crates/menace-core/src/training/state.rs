@@ -145,6 +145,7 @@ impl Default for ReadLimits {
 /// gigabyte to read whole).
 #[derive(Deserialize)]
 struct Census {
+    format: Option<String>,
     machine: Option<MachineCensus>,
     opponent_machine: Option<MachineCensus>,
 }
@@ -180,7 +181,38 @@ impl<'de> Deserialize<'de> for Counted {
 /// Refuse a file one of whose machines has more boxes than `limit`, having
 /// counted them without reading them in.
 fn count_boxes(text: &str, limit: usize) -> Result<(), StateError> {
-    let census: Census = serde_json::from_str(text)?;
+    check_census(serde_json::from_str(text)?, limit)
+}
+
+/// Refuse a state file read from `reader` one of whose machines has more
+/// boxes than `limit`, counting them as it is read and keeping none of it:
+/// a caller holding a file, not its text (`menace serve --state`), calls
+/// this before reading the file whole, as an upload's text is counted
+/// before its boxes are read in, with the error [`from_json_within`] would
+/// give. A file it cannot tell about (not JSON, not a state file) passes:
+/// reading it whole says what is wrong with it.
+pub fn check_boxes_in(reader: impl std::io::Read, limit: usize) -> Result<(), StateError> {
+    let census: Census = match serde_json::from_reader(std::io::BufReader::new(reader)) {
+        Ok(census) => census,
+        Err(_) => return Ok(()),
+    };
+    if census.format.as_deref() != Some(FORMAT) {
+        return Ok(());
+    }
+    check_census(census, limit)
+}
+
+/// [`check_boxes_in`] of the state file at `path`, read no further than
+/// [`crate::fsutil::MAX_FILE_BYTES`]; a file that cannot be opened, or is
+/// not a regular file, passes (reading it whole says why).
+pub fn check_boxes_in_file(path: &std::path::Path, limit: usize) -> Result<(), StateError> {
+    match crate::fsutil::open_regular(path) {
+        Ok(file) => check_boxes_in(std::io::Read::take(file, crate::fsutil::MAX_FILE_BYTES + 1), limit),
+        Err(_) => Ok(()),
+    }
+}
+
+fn check_census(census: Census, limit: usize) -> Result<(), StateError> {
     let machines = [
         ("machine", census.machine),
         ("opponent_machine", census.opponent_machine),

@@ -61,6 +61,18 @@ pub fn load_session(text: &str, limits: Limits) -> Result<Box<dyn Session>, Sess
     })
 }
 
+/// Refuse the state file at `path` where a machine of it has more boxes
+/// than `limits` allow, counting them as the file is read and keeping none
+/// (as [`load_session`] counts a text's before reading its boxes in): a
+/// server starting from a file (`menace serve --state`) calls this before
+/// reading it whole. Any other fault is left for reading it to find.
+pub fn check_state_file(path: &std::path::Path, limits: Limits) -> Result<(), SessionError> {
+    state::check_boxes_in_file(path, limits.max_boxes).map_err(|e| match e {
+        state::StateError::OverLimit(f) => over_limit(format!("state file: {f}")),
+        e => invalid(format!("state file: {e}")),
+    })
+}
+
 fn settings_for(any: &AnyGame, ask: &NewMachine) -> Result<MachineSettings, SessionError> {
     let mut spec = MachineSpec::default();
     for (field, text) in [

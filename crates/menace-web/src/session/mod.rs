@@ -26,7 +26,7 @@ pub mod traits;
 pub use apart::{Deferred, Made, Pending, Signals, Trained, Watched};
 pub use error::SessionError;
 pub use limits::Limits;
-pub use make::{load_session, new_session};
+pub use make::{check_state_file, load_session, new_session};
 pub use opponents::parse_opponent;
 pub use requests::{BoxQuery, MoveRequest, NewMachine, TrainRequest, WatchRequest};
 pub use traits::Session;

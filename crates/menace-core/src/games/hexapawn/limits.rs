@@ -2,10 +2,10 @@
 //! [`pushes_only`]), and the winner-only solver offered as the perfect
 //! opponent where it would not fit.
 
-use super::solver::{OnDemand, WinnerSearch};
+use super::solver::{OnDemand, Unsolved, WinnerSearch};
 use super::{pushes_only, Hexapawn, HexapawnPosition, Pawn};
 use crate::game::Rules;
-use crate::game::{Outcome, TooLarge};
+use crate::game::{Outcome, OverBudget, SearchBudget, Spent};
 use crate::search::SearchLimits;
 
 impl SearchLimits for Hexapawn {
@@ -46,25 +46,38 @@ impl SearchLimits for Hexapawn {
     }
 
     /// The winner-only search where the exact solve is too large: who wins
-    /// each position, within 4 000 million positions searched in all
-    /// (`menace solve hexapawn:8x5` takes it).
+    /// each position, within the budget's positions searched in all (by
+    /// default 4 000 million; `menace solve hexapawn:8x5` takes it) and
+    /// its deadline. Its table is 256 MiB, or less where the budget could
+    /// not fill it.
     fn winner_fallback(
         &self,
         positions: &[HexapawnPosition],
+        budget: SearchBudget,
         decided: &mut dyn FnMut(usize),
-    ) -> Option<Result<Vec<Outcome>, TooLarge>> {
+    ) -> Option<Result<Vec<Outcome>, OverBudget>> {
         if positions.is_empty() {
             return Some(Ok(Vec::new()));
         }
-        let mut search = WinnerSearch::new(self.clone(), ORACLE_TABLE_BITS).with_work_budget(ORACLE_NODES);
+        let nodes = budget.positions.unwrap_or(ORACLE_NODES);
+        // Four positions a bucket: no more buckets than the budget could fill.
+        let bits = (u64::BITS - (nodes / 4).max(1).leading_zeros()).min(ORACLE_TABLE_BITS);
+        let mut search = WinnerSearch::new(self.clone(), bits).with_work_budget(nodes);
+        if let Some(at) = budget.deadline {
+            let left = at.duration_since(crate::clock::Instant::now());
+            search = search.with_time_budget(left.as_secs_f64());
+        }
         Some(
             positions
                 .iter()
                 .enumerate()
                 .map(|(k, p)| {
-                    let won = search.winner(p).map(Outcome::Win).map_err(|_| TooLarge {
+                    let won = search.winner(p).map(Outcome::Win).map_err(|why| OverBudget {
                         game: self.spec(),
-                        limit: ORACLE_NODES.try_into().unwrap_or(usize::MAX),
+                        spent: match why {
+                            Unsolved::Time(s) => Spent::Seconds(s),
+                            Unsolved::Work(n) => Spent::Positions(n),
+                        },
                     });
                     decided(k + 1);
                     won
@@ -82,7 +95,7 @@ impl SearchLimits for Hexapawn {
     }
 }
 
-/// Positions the winner-only search of `solve` may search in all.
+/// Positions the winner-only search of `solve` may search in all, by default.
 const ORACLE_NODES: u64 = 4_000_000_000;
 
 /// Its table: 2^22 buckets of 64 bytes (256 MiB).

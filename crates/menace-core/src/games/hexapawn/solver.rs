@@ -80,6 +80,8 @@ pub struct WinnerSearch {
     /// each node's above its parent's.
     stack: Vec<Open>,
     nodes: u64,
+    /// The next count of positions searched at which the budget is looked at.
+    next_check: u64,
     deadline: Option<(Instant, Duration)>,
     max_nodes: Option<u64>,
     /// How often each move (side, from, to) has won where it was tried:
@@ -138,6 +140,7 @@ impl WinnerSearch {
             before_goal,
             stack: Vec::new(),
             nodes: 0,
+            next_check: CLOCK_EVERY,
             deadline: None,
             max_nodes: None,
             history: Box::new([[0; 64 * 64]; 2]),
@@ -151,9 +154,11 @@ impl WinnerSearch {
         self
     }
 
-    /// Give up after searching `nodes` positions in all.
+    /// Give up after searching `nodes` positions in all (checked at every
+    /// position, where the clock is read every [`CLOCK_EVERY`]).
     pub fn with_work_budget(mut self, nodes: u64) -> WinnerSearch {
         self.max_nodes = Some(nodes);
+        self.next_check = self.next_check.min(nodes.saturating_add(1));
         self
     }
 
@@ -297,7 +302,9 @@ impl WinnerSearch {
 
     fn search(&mut self, node: Node) -> Result<bool, Unsolved> {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(CLOCK_EVERY) {
+        if self.nodes >= self.next_check {
+            let work = self.max_nodes.map_or(u64::MAX, |max| max.saturating_add(1));
+            self.next_check = self.nodes.saturating_add(CLOCK_EVERY).min(work.max(self.nodes + 1));
             if let Some(why) = self.out_of_budget() {
                 return Err(why);
             }
