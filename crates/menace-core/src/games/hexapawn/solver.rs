@@ -155,7 +155,7 @@ impl WinnerSearch {
     }
 
     /// Give up after searching `nodes` positions in all (checked at every
-    /// position, where the clock is read every [`CLOCK_EVERY`]).
+    /// position, where the clock is read every 16 384 positions).
     pub fn with_work_budget(mut self, nodes: u64) -> WinnerSearch {
         self.max_nodes = Some(nodes);
         self.next_check = self.next_check.min(nodes.saturating_add(1));
