@@ -344,7 +344,28 @@ pub fn open_regular(path: &Path) -> Result<fs::File, FileError> {
     Ok(file)
 }
 
-fn read_open(file: fs::File, path: &Path) -> Result<String, FileError> {
+/// A file opened to be read as a stream (a state file, read a box at a
+/// time, never held whole): `Ok(Err(file))` for anything but a regular
+/// file, to read with [`read_open`] as [`read_text`] would (it cannot be
+/// read twice, nor its size known), and a regular file larger than
+/// [`read_text`] reads refused as it would refuse it.
+pub fn open_stream(path: &Path) -> Result<Result<fs::File, fs::File>, FileError> {
+    let file = fs::File::open(path).map_err(|e| FileError::io("read", path, e))?;
+    let meta = file.metadata().map_err(|e| FileError::io("read", path, e))?;
+    if !meta.is_file() {
+        return Ok(Err(file));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(FileError::TooLarge {
+            path: path.to_path_buf(),
+            limit: MAX_FILE_BYTES,
+        });
+    }
+    Ok(Ok(file))
+}
+
+/// [`read_text`] of a file already open.
+pub fn read_open(file: fs::File, path: &Path) -> Result<String, FileError> {
     let mut bytes = Vec::new();
     file.take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)

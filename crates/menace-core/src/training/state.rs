@@ -6,33 +6,21 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::FieldError;
 use crate::game::{Game, Player};
-use crate::machine::beads::Beads;
 use crate::machine::settings::MachineSettings;
-use crate::machine::{bead_colours, Machine, MatchBox};
-use crate::symmetry::Symmetry;
+use crate::machine::{Machine, MatchBox};
 use crate::training::opponent::{Opponent, OpponentSpec};
 use crate::training::trainer::Trainer;
 
-/// A state file that could not be read back.
-#[derive(Debug, thiserror::Error)]
-pub enum StateError {
-    /// Not JSON, or not shaped like a state file.
-    #[error("not a valid state file: {}", crate::error::shown_to(&.0.to_string(), crate::error::REASON_CHARS))]
-    Json(#[from] serde_json::Error),
-    /// A field holds something impossible for this game.
-    #[error(transparent)]
-    Field(#[from] FieldError),
-    /// A field is beyond the reader's [`ReadLimits`] (too many boxes, a box
-    /// set too large to check).
-    #[error("{0}")]
-    OverLimit(FieldError),
-}
+mod read;
+
+use read::{over_box_limit, BoxFile};
+pub use read::{ReadLimits, StateError};
 
 /// The format tag written into every state file.
 pub const FORMAT: &str = "menace-state/1";
 
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// The file as written ([`read`] reads it back, checking as it goes).
+#[derive(Serialize)]
 struct StateFile {
     format: String,
     game: String,
@@ -48,21 +36,12 @@ struct StateFile {
     opponent_machine: Option<MachineFile>,
 }
 
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Serialize)]
 struct MachineFile {
     side: String,
     settings: MachineSettings,
     enumerated: bool,
     boxes: Vec<BoxFile>,
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct BoxFile {
-    position: String,
-    own_move: u32,
-    beads: Vec<(String, u32)>,
 }
 
 /// Only the fields needed to tell which game a state file is for.
@@ -74,7 +53,10 @@ struct Header {
 
 /// The game spec a state file is for, read before the rest (to pick the game type).
 pub fn peek_game(text: &str) -> Result<String, StateError> {
-    let header: Header = serde_json::from_str(text)?;
+    header_game(serde_json::from_str(text)?)
+}
+
+fn header_game(header: Header) -> Result<String, StateError> {
     if header.format.as_deref() != Some(FORMAT) {
         return Err(FieldError::new("format", format!("expected \"{FORMAT}\"")).into());
     }
@@ -112,30 +94,6 @@ fn machine_file_of<G: Game>(
                 }
             })
             .collect(),
-    }
-}
-
-/// How far reading a state file may go: the most positions enumerating
-/// an `enumerated` machine's box set may store, and whether a program
-/// opponent (a perfect player: a solve) is made now or left to the caller.
-#[derive(Clone, Copy, Debug)]
-pub struct ReadLimits {
-    /// Positions the check of an enumerated box set may store.
-    pub enumerate: usize,
-    /// The most boxes a machine in the file may have.
-    pub boxes: usize,
-    /// Make the opponent the file names (false: [`Opponent::Human`] stands
-    /// in for any but a learning one, whose boxes are in the file).
-    pub make_opponent: bool,
-}
-
-impl Default for ReadLimits {
-    fn default() -> ReadLimits {
-        ReadLimits {
-            enumerate: crate::search::solver::DEFAULT_LIMIT,
-            boxes: usize::MAX,
-            make_opponent: true,
-        }
     }
 }
 
@@ -225,160 +183,6 @@ fn check_census(census: Census, limit: usize) -> Result<(), StateError> {
         }
     }
     Ok(())
-}
-
-fn over_box_limit(field: &str, boxes: usize, limit: usize) -> FieldError {
-    FieldError::new(
-        format!("{field}.boxes"),
-        format!("{boxes} boxes, more than the {limit} accepted here"),
-    )
-}
-
-fn read_machine<G: Game>(
-    game: &G,
-    file: MachineFile,
-    field: &str,
-    limits: ReadLimits,
-) -> Result<Machine<G>, StateError> {
-    if file.boxes.len() > limits.boxes {
-        return Err(StateError::OverLimit(over_box_limit(
-            field,
-            file.boxes.len(),
-            limits.boxes,
-        )));
-    }
-    let machine = read_boxes(game, file, field)?;
-    if machine.is_enumerated() {
-        let boxes = machine.boxes();
-        let side = machine.side();
-        let settings = machine.settings();
-        let symmetry = settings.symmetry;
-        let seen: std::collections::HashSet<&G::BoxKey> = boxes.iter().map(|b| &b.key).collect();
-        // A machine made up front must hold exactly the boxes of its box set;
-        // a set many times larger than the file's boxes cannot match, so the
-        // enumeration stops long before it would fill memory.
-        let sized = boxes
-            .len()
-            .saturating_mul(4 * G::Symmetry::ALL.len())
-            .saturating_add(10_000);
-        let expected =
-            crate::machine::boxes::enumerate(game, side, settings.box_set, symmetry, sized.min(limits.enumerate))
-                .map_err(|e| StateError::OverLimit(FieldError::new(format!("{field}.enumerated"), e)))?;
-        if expected.len() != boxes.len() || expected.iter().any(|b| !seen.contains(&game.box_key(&b.position))) {
-            return Err(FieldError::new(format!("{field}.boxes"), format!("{} boxes, but the '{}' box set of this game has {} (set enumerated to false for boxes opened on first visit)",
-                boxes.len(),
-                settings.box_set.name(),
-                expected.len()
-            )).into());
-        }
-    }
-    Ok(machine)
-}
-
-fn read_boxes<G: Game>(game: &G, file: MachineFile, field: &str) -> Result<Machine<G>, FieldError> {
-    let side = game
-        .parse_player(&file.side)
-        .map_err(|e| FieldError::new(format!("{field}.side"), e))?;
-    file.settings
-        .validate()
-        .map_err(|e| e.within(&format!("{field}.settings")))?;
-    let symmetry = file.settings.symmetry;
-    let mut seen = std::collections::HashSet::new();
-    let mut boxes = Vec::with_capacity(file.boxes.len());
-    for (i, b) in file.boxes.into_iter().enumerate() {
-        let at = format!("{field}.boxes[{i}]");
-        let position = game
-            .parse_position(&b.position)
-            .map_err(|e| FieldError::new(format!("{at}.position"), e))?;
-        // A box is keyed by board and side to move (history a file may carry is dropped).
-        let key = game.box_key(&position);
-        let position = game.key_position(&key);
-        if game.turn(&position) != side {
-            return Err(FieldError::new(
-                format!("{at}.position"),
-                format!("it is not {}'s turn there", file.side),
-            ));
-        }
-        if game.outcome(&position).is_over() {
-            return Err(FieldError::new(format!("{at}.position"), "the game is over there"));
-        }
-        if symmetry && game.canonical(&position).0 != position {
-            return Err(FieldError::new(
-                format!("{at}.position"),
-                format!(
-                    "not in canonical form (expected '{}')",
-                    game.position_string(&game.canonical(&position).0)
-                ),
-            ));
-        }
-        if !seen.insert(position.clone()) {
-            return Err(FieldError::new(
-                format!("{at}.position"),
-                "a second box for the same position",
-            ));
-        }
-        let mut moves = Vec::new();
-        let mut beads = Vec::new();
-        for (j, (name, n)) in b.beads.into_iter().enumerate() {
-            let mv = game
-                .parse_move(&position, &name)
-                .map_err(|e| FieldError::new(format!("{at}.beads[{j}]"), e))?;
-            if moves.contains(&mv) {
-                return Err(FieldError::new(
-                    format!("{at}.beads[{j}]"),
-                    format!("a second colour for move '{name}'"),
-                ));
-            }
-            moves.push(mv);
-            beads.push(n);
-        }
-        if moves.is_empty() {
-            return Err(FieldError::new(
-                format!("{at}.beads"),
-                "a box needs at least one bead colour",
-            ));
-        }
-        // A box holds a colour for every legal move (one per class of moves a
-        // symmetry of the position merges), and no other: a missing colour
-        // could never be played again.
-        let colours = bead_colours(game, &position, symmetry);
-        if let Some(j) = moves.iter().position(|m| !colours.contains(m)) {
-            return Err(FieldError::new(
-                format!("{at}.beads[{j}]"),
-                format!(
-                    "move '{}' is not a bead colour of this box (its colours: {})",
-                    game.move_name(&position, moves[j]),
-                    colours
-                        .iter()
-                        .map(|&m| game.move_name(&position, m))
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                ),
-            ));
-        }
-        if let Some(&missing) = colours.iter().find(|m| !moves.contains(m)) {
-            return Err(FieldError::new(
-                format!("{at}.beads"),
-                format!(
-                    "no colour for the legal move '{}': a box holds one for every move",
-                    game.move_name(&position, missing)
-                ),
-            ));
-        }
-        boxes.push(MatchBox {
-            key,
-            own_move: b.own_move.max(1),
-            moves: moves.into_boxed_slice(),
-            beads: Beads::from(beads),
-        });
-    }
-    Ok(Machine::from_boxes(
-        game.clone(),
-        side,
-        file.settings,
-        file.enumerated,
-        boxes,
-    ))
 }
 
 /// The JSON text of a trainer's whole state.
@@ -475,24 +279,57 @@ pub fn from_json<G: Game>(game: &G, text: &str) -> Result<Trainer<G>, StateError
 
 /// [`from_json`] within `limits` (a server's, for files from anyone).
 pub fn from_json_within<G: Game>(game: &G, text: &str, limits: ReadLimits) -> Result<Trainer<G>, StateError> {
-    let spec = peek_game(text)?;
+    check_spec(game, peek_game(text)?)?;
+    if limits.boxes < usize::MAX {
+        count_boxes(text, limits.boxes)?;
+    }
+    trainer_of(
+        read::read(game, limits, serde_json::Deserializer::from_str(text))?,
+        limits,
+    )
+}
+
+/// [`from_json_within`] of a state file read from `reader` as a stream,
+/// never held whole: the header is read first (which game), then from the
+/// start again the machines, each box checked as it arrives, so a file
+/// is refused at its first bad box, and a file read costs about the
+/// machine it holds (the command line's `--resume` and `--state`).
+pub fn from_reader_within<G: Game, R: std::io::Read + std::io::Seek>(
+    game: &G,
+    mut reader: R,
+    limits: ReadLimits,
+) -> Result<Trainer<G>, StateError> {
+    let header: Header = serde_json::from_reader(std::io::BufReader::new(&mut reader))?;
+    check_spec(game, header_game(header)?)?;
+    reader
+        .seek(std::io::SeekFrom::Start(0))
+        .map_err(serde_json::Error::io)?;
+    if limits.boxes < usize::MAX {
+        check_boxes_in(&mut reader, limits.boxes)?;
+        reader
+            .seek(std::io::SeekFrom::Start(0))
+            .map_err(serde_json::Error::io)?;
+    }
+    let de = serde_json::Deserializer::from_reader(std::io::BufReader::new(reader));
+    trainer_of(read::read(game, limits, de)?, limits)
+}
+
+fn check_spec<G: Game>(game: &G, spec: String) -> Result<(), StateError> {
     if spec != game.spec() {
         let reason = format!("the file is for '{spec}', not '{}'", game.spec());
         return Err(FieldError::new("game", reason).into());
     }
-    if limits.boxes < usize::MAX {
-        count_boxes(text, limits.boxes)?;
-    }
-    let file: StateFile = serde_json::from_str(text)?;
+    Ok(())
+}
+
+/// The trainer a state file read by [`read::read`] makes.
+fn trainer_of<G: Game>(file: read::Read<G>, limits: ReadLimits) -> Result<Trainer<G>, StateError> {
     let opponent_spec = OpponentSpec::parse(&file.opponent).map_err(|e| FieldError::new("opponent", e))?;
-    let machine = read_machine(game, file.machine, "machine", limits)?;
+    let machine = file.machine;
     // The opponent as saved, or `None` for one made afresh from its name.
     let saved = match (file.opponent_machine, &opponent_spec) {
-        (Some(m), OpponentSpec::Menace(_)) => {
-            let opponent = read_machine(game, m, "opponent_machine", limits)?;
-            Some(Opponent::Menace(Box::new(opponent)))
-        }
-        (None, OpponentSpec::Menace(_)) => {
+        (Some(Some(opponent)), OpponentSpec::Menace(_)) => Some(Opponent::Menace(Box::new(opponent))),
+        (None | Some(None), OpponentSpec::Menace(_)) => {
             return Err(FieldError::new("opponent_machine", "missing for opponent menace").into())
         }
         (Some(_), _) => {
