@@ -820,6 +820,11 @@ fn solve_falls_back_on_the_winner_only_search_and_agrees_with_the_exact_solver()
     // With too few positions for the exact solve, `solve` answers who wins
     // each first move by Hexapawn's own winner-only search, and says so; the
     // exact solver (with distances, given room) is the second implementation.
+    // --max-positions bounds both: the positions the exact solver stores,
+    // the positions the winner-only search searches. A third of what the
+    // exact solve stores is too few for it and room enough for the
+    // winner-only search on every board here (it needs 7 of 3x3's 37
+    // positions, 899 of 5x4's 92 258).
     let json = |args: &[&str]| -> serde_json::Value {
         let out = menace(args);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -835,8 +840,9 @@ fn solve_falls_back_on_the_winner_only_search_and_agrees_with_the_exact_solver()
         "hexapawn:4x5",
     ] {
         let exact = json(&["solve", board, "--json"]);
-        let fallback = json(&["solve", board, "--json", "--max-positions", "10"]);
-        assert!(fallback["value"].is_null(), "{board}: {fallback}");
+        let budget = (exact["positions"].as_u64().unwrap() / 3).to_string();
+        let fallback = json(&["solve", board, "--json", "--max-positions", &budget]);
+        assert!(fallback["value"].is_null(), "{board} within {budget}: {fallback}");
         let mover = fallback["to_move"].as_str().unwrap().to_string();
         let mut winning = 0;
         for m in exact["first_moves"].as_array().unwrap() {
@@ -857,4 +863,13 @@ fn solve_falls_back_on_the_winner_only_search_and_agrees_with_the_exact_solver()
     let out = menace(&["solve", "hexapawn:4x4", "--max-positions", "1000"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("winners found by the game's own solver"), "{text}");
+    // Too few for either search: the winner-only search stops too, and
+    // says which budget stopped it; nothing is claimed solved.
+    let out = menace(&["solve", "hexapawn:4x4", "--max-positions", "10"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim_end(),
+        "Error: hexapawn:4x4: not solved within the budget of 10 positions searched (--max-positions); raise --max-seconds or --max-positions"
+    );
 }
