@@ -25,8 +25,8 @@ pub struct SolveArgs {
     pub(super) decide_cells: u8,
     /// Give up once the solver would store more positions than this
     /// [default: 20000000; lowered to keep a search under a gigabyte]; the
-    /// winner-only search of Hexapawn boards too large to solve exactly
-    /// gives up after searching this many.
+    /// winner-only search Hexapawn falls back on where the exact solve
+    /// gives up (or would) gives up after searching this many in all.
     #[arg(long, conflicts_with = "table")]
     pub(super) max_positions: Option<usize>,
     /// With --table: the pawns (normal, berolina, berolina-plus).
@@ -40,7 +40,7 @@ pub struct SolveArgs {
     #[arg(long, value_name = "POS", conflicts_with_all = ["table", "random"])]
     pub(super) position: Option<String>,
     /// Give up after this many seconds: the Hex solver, the winner-only
-    /// search of Hexapawn boards too large to solve exactly, and each board
+    /// search Hexapawn falls back on (counted from the solve's start), and each board
     /// of --table over --decide-cells cells [default there: 10]; the exact
     /// solver stops at --max-positions.
     #[arg(long, value_name = "SECONDS")]
