@@ -51,8 +51,9 @@ pub struct ReadLimits {
     pub enumerate: usize,
     /// The most boxes a machine in the file may have.
     pub boxes: usize,
-    /// Make the opponent the file names (false: [`Opponent::Human`] stands
-    /// in for any but a learning one, whose boxes are in the file).
+    /// Make the opponent the file names (false:
+    /// [`Opponent::Human`](crate::training::opponent::Opponent::Human)
+    /// stands in for any but a learning one, whose boxes are in the file).
     pub make_opponent: bool,
 }
 
