@@ -734,9 +734,8 @@ mod tests {
             black: 0b11 << 23,
             turn: Player::One,
         };
-        // The budget is for all its searches: spent, any search stops at once.
+        // The budget is for all its searches: spent, any stops at once; given more, it answers.
         assert_eq!(search.wins(&race), Err(Unsolved::Work(1000)));
-        // Given more, it answers as a fresh search does.
         let mut search = search.with_work_budget(1_000_000);
         let mut fresh = WinnerSearch::new(game, 8);
         assert_eq!(search.wins(&race), fresh.wins(&race));
