@@ -4,6 +4,7 @@
 //! in order; each kind of row is measured in a file of its own, and they
 //! share only [`row::Row`].
 
+mod first_visit;
 mod hex;
 mod light;
 mod merge;
@@ -16,7 +17,7 @@ use clap::Args;
 use serde_json::json;
 
 use menace::machine::settings::{BoxMode, EmptyBox, MachineSettings};
-use menace::{Chessapawn, Hexapawn, MiniHexchess, Player, TicTacToe};
+use menace::{Chessapawn, Game, Hex, Hexapawn, MiniHexchess, Player, TicTacToe};
 
 use crate::cli::output::{print_json, StdoutError};
 use row::{print_row, resident_mb, Row};
@@ -150,30 +151,16 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         Chessapawn,
         if args.quick { 4 } else { 6 },
     ))?;
-    add(training::games(
-        "train chessapawn, MENACE (first visit, restock) vs random",
-        Chessapawn,
-        Player::One,
-        first_visit.clone(),
-        "random",
-        scale(50_000),
-        None,
-    )?)?;
     let mini = MiniHexchess::new();
     add(perft::perft_row(
         "Mini Hexchess perft from the start",
         mini.clone(),
         if args.quick { 3 } else { 7 },
     ))?;
-    add(training::games(
-        "train minihexchess, MENACE (first visit, restock) vs random",
-        mini,
-        Player::One,
-        first_visit,
-        "random",
-        scale(2_000),
-        None,
-    )?)?;
+    let eleven = Hex::new(11, true, None)?;
+    first_visit_rows(&mut add, "chessapawn", Chessapawn, &first_visit, scale(50_000))?;
+    first_visit_rows(&mut add, "minihexchess", mini, &first_visit, scale(2_000))?;
+    first_visit_rows(&mut add, "hex:11", eleven, &first_visit, scale(10_000))?;
 
     for row in hex::rows(args.quick)? {
         add(row)?;
@@ -189,5 +176,45 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
             .collect();
         print_json(&json!({ "quick": args.quick, "threads": rayon::current_num_threads(), "rows": rows }))?;
     }
+    Ok(())
+}
+
+/// A large game's first-visit training against random (`n` games, seed 1),
+/// its speed of light ([`first_visit::row`]), and how far the one is from
+/// the other.
+fn first_visit_rows<G: Game>(
+    add: &mut impl FnMut(Row) -> Result<(), StdoutError>,
+    name: &str,
+    game: G,
+    settings: &MachineSettings,
+    n: u64,
+) -> anyhow::Result<()> {
+    let trained = training::games(
+        &format!("train {name}, MENACE (first visit, restock) vs random"),
+        game.clone(),
+        Player::One,
+        settings.clone(),
+        "random",
+        n,
+        None,
+    )?;
+    let light = first_visit::row(
+        "  the same games' boxes in a speed-of-light loop",
+        &game,
+        Player::One,
+        settings,
+        n,
+    );
+    let ratio = light.rate / trained.rate;
+    add(trained)?;
+    add(light)?;
+    add(Row {
+        what: "  training's rate against the speed of light".into(),
+        work: String::new(),
+        rate: ratio,
+        unit: "x slower",
+        seconds: 0.0,
+        note: "the goal: within 2x".into(),
+    })?;
     Ok(())
 }
