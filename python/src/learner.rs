@@ -139,13 +139,14 @@ where
         let game = m.game();
         m.boxes()
             .iter()
-            .map(|b| {
+            .enumerate()
+            .map(|(i, b)| {
                 let pos = b.position(game);
                 BoxView {
                     position: game.position_string(&pos),
                     diagram: game.diagram(&pos),
                     own_move: b.own_move,
-                    moves: b.moves.iter().map(|&mv| game.move_name(&pos, mv)).collect(),
+                    moves: m.box_moves(i as u32).into_iter().map(|mv| game.move_name(&pos, mv)).collect(),
                     beads: b.beads.to_vec(),
                 }
             })

@@ -178,12 +178,13 @@ fn show_state<G: Game>(game: &G, path: &Path, json: bool, name: &str) -> anyhow:
         let boxes: Vec<_> = m
             .boxes()
             .iter()
-            .map(|b| {
-                let beads: Vec<_> = b
-                    .moves
-                    .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                let beads: Vec<_> = m
+                    .box_moves(i as u32)
+                    .into_iter()
                     .zip(b.beads.iter())
-                    .map(|(&mv, n)| json!({"move": game.move_name(&b.position(game), mv), "beads": n}))
+                    .map(|(mv, n)| json!({"move": game.move_name(&b.position(game), mv), "beads": n}))
                     .collect();
                 json!({"position": game.position_string(&b.position(game)), "own_move": b.own_move, "beads": beads})
             })
@@ -206,7 +207,7 @@ fn show_state<G: Game>(game: &G, path: &Path, json: bool, name: &str) -> anyhow:
     let order = numbered(m);
     let mut current = 0;
     for (n, i) in order.into_iter().enumerate() {
-        let b = &m.boxes()[i];
+        let b = m.boxes().get(i);
         if b.own_move != current {
             current = b.own_move;
             let count = m.boxes().iter().filter(|x| x.own_move == current).count();
@@ -214,11 +215,11 @@ fn show_state<G: Game>(game: &G, path: &Path, json: bool, name: &str) -> anyhow:
         }
         outln!("\nbox {} ({})", n + 1, game.position_string(&b.position(game)));
         out!("{}", game.diagram(&b.position(game)));
-        let beads: Vec<String> = b
-            .moves
-            .iter()
+        let beads: Vec<String> = m
+            .box_moves(i as u32)
+            .into_iter()
             .zip(b.beads.iter())
-            .map(|(&mv, k)| format!("{}: {k}", game.move_name(&b.position(game), mv)))
+            .map(|(mv, k)| format!("{}: {k}", game.move_name(&b.position(game), mv)))
             .collect();
         outln!("beads  {}", beads.join("   "));
     }

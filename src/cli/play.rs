@@ -375,8 +375,8 @@ fn report_changes<G: Game>(
         return Ok(());
     }
     for c in changes {
-        let b = &trainer.machine().boxes()[c.box_index as usize];
-        let stored = b.moves[c.colour as usize];
+        let b = trainer.machine().boxes().get(c.box_index as usize);
+        let stored = trainer.machine().box_moves(c.box_index)[c.colour as usize];
         let (mv, position) = match drawn.iter().rev().find(|d| d.0 == c.box_index) {
             Some((_, sym, played)) => {
                 if !sym.is_identity() && !*told_mirrors {
@@ -407,13 +407,14 @@ fn report_changes<G: Game>(
 /// The machine's box for `pos` as "move: beads" on the real board, marking `drawn`.
 fn box_line<G: Game>(game: &G, trainer: &Trainer<G>, pos: &G::Position, drawn: Option<G::Move>) -> Option<String> {
     let (i, sym) = trainer.machine().box_for(pos)?;
-    let b = &trainer.machine().boxes()[i as usize];
+    let b = trainer.machine().boxes().get(i as usize);
     let inverse = sym.inverse();
-    let parts: Vec<String> = b
-        .moves
-        .iter()
+    let parts: Vec<String> = trainer
+        .machine()
+        .box_moves(i)
+        .into_iter()
         .zip(b.beads.iter())
-        .map(|(&m, n)| {
+        .map(|(m, n)| {
             let real = game.map_move(m, inverse);
             let mark = if Some(real) == drawn { " <- drawn" } else { "" };
             format!("{}: {n}{mark}", game.move_name(pos, real))

@@ -196,7 +196,7 @@ fn train<G: Game>(
         }
     }
     outln!(
-        "boxes: {} ({}, about {} bytes each), beads: {} (started with {})",
+        "boxes: {} ({}, about {} bytes each; key and a byte a move {}), beads: {} (started with {})",
         m.boxes().len(),
         if m.is_enumerated() {
             "all made up front"
@@ -204,6 +204,7 @@ fn train<G: Game>(
             "opened on first visit"
         },
         m.memory_bytes() / m.boxes().len().max(1),
+        m.key_and_bead_bytes() / m.boxes().len().max(1),
         m.total_beads(),
         m.initial_total()
     );

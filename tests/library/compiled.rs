@@ -50,7 +50,7 @@ fn agree<G: Game>(
 
 /// The same beads in every box, and the random streams at the same point.
 fn same_state<G: Game>(fast: &Trainer<G>, general: &Trainer<G>) {
-    let beads = |t: &Trainer<G>| t.machine().boxes().iter().map(|b| b.beads.clone()).collect::<Vec<_>>();
+    let beads = |t: &Trainer<G>| t.machine().boxes().iter().map(|b| b.beads.to_vec()).collect::<Vec<_>>();
     assert_eq!(beads(fast), beads(general));
     assert_eq!(fast.rng(), general.rng(), "the random streams part");
 }
@@ -192,7 +192,7 @@ fn a_changed_machine_or_opponent_never_plays_on_an_old_table() {
     // order: a table kept for these would draw from the wrong boxes.
     for t in [&mut fast, &mut general] {
         let m = t.machine();
-        let boxes = m.boxes().iter().rev().cloned().collect();
+        let boxes = m.boxes().iter().rev().map(|b| b.to_box()).collect();
         let reversed = Machine::from_boxes(m.game().clone(), m.side(), m.settings().clone(), true, boxes);
         *t.machine_mut() = reversed;
     }

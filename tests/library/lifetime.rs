@@ -212,9 +212,9 @@ fn brute_force(symmetry: bool, best: f64, games: usize) -> Vec<f64> {
     let game = Hexapawn::new(3, 3).unwrap();
     let machine = her(symmetry);
     let mut beads = Beads::new();
-    for b in machine.boxes() {
+    for (i, b) in machine.boxes().iter().enumerate() {
         let pos = b.position(&game);
-        for (&mv, n) in b.moves.iter().zip(b.beads.iter()) {
+        for (mv, n) in machine.box_moves(i as u32).into_iter().zip(b.beads.iter()) {
             beads.insert((game.position_string(&pos), game.move_name(&pos, mv)), n);
         }
     }

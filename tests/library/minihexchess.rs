@@ -768,6 +768,6 @@ fn two_move_orders_reaching_the_same_board_share_one_box() {
     // The key is the packed board (37 cells, four bits each) and the side to
     // move: no history, nothing like the position's 101 words.
     assert_eq!(std::mem::size_of::<<MiniHexchess as Boxes>::BoxKey>(), 19 + 1);
-    assert_eq!(m.boxes()[0].position(&g), start);
+    assert_eq!(m.boxes().get(0).position(&g), start);
     assert_eq!(m.box_for(&start).map(|b| b.0), m.box_for(&again).map(|b| b.0));
 }

@@ -72,10 +72,10 @@ fn tables() -> anyhow::Result<Tables> {
                 t.kind.push(MACHINE);
                 t.bead_at.push(box_at[b as usize]);
                 let inverse = sym.inverse();
-                machine.boxes()[b as usize]
-                    .moves
-                    .iter()
-                    .map(|&m| game.play(&pos, game.map_move(m, inverse)))
+                machine
+                    .box_moves(b)
+                    .into_iter()
+                    .map(|m| game.play(&pos, game.map_move(m, inverse)))
                     .collect()
             }
             Outcome::Ongoing => {

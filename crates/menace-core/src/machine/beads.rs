@@ -17,12 +17,88 @@ enum Store {
     Wide(Box<[u32]>),
 }
 
-/// The counts as stored, for loops that run once over them: one match
-/// before the loop instead of one a count.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Counts<'a> {
+/// The bead counts of one box as stored, a byte or four a count, borrowed:
+/// how a machine's boxes show their beads (see [`crate::machine::BoxRef`]).
+/// Loops that run once over them match once, before the loop.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Counts<'a> {
+    /// A byte a count.
     Narrow(&'a [u8]),
+    /// Four bytes a count: some count has passed 255.
     Wide(&'a [u32]),
+}
+
+impl<'a> Counts<'a> {
+    /// How many colours.
+    pub fn len(self) -> usize {
+        match self {
+            Counts::Narrow(c) => c.len(),
+            Counts::Wide(c) => c.len(),
+        }
+    }
+
+    /// Whether there are no colours at all (never so in a machine's box).
+    pub fn is_empty(self) -> bool {
+        self.len() == 0
+    }
+
+    /// The beads of one colour.
+    ///
+    /// # Panics
+    /// If `colour` is not below [`Counts::len`], as a slice index would.
+    #[inline]
+    pub fn get(self, colour: usize) -> u32 {
+        match self {
+            Counts::Narrow(c) => u32::from(c[colour]),
+            Counts::Wide(c) => c[colour],
+        }
+    }
+
+    /// The counts, colour by colour.
+    pub fn iter(self) -> impl ExactSizeIterator<Item = u32> + Clone + 'a {
+        (0..self.len()).map(move |c| self.get(c))
+    }
+
+    /// All the beads (a u64: each colour may hold up to u32::MAX).
+    #[inline]
+    pub fn total(self) -> u64 {
+        match self {
+            Counts::Narrow(c) => c.iter().map(|&n| u64::from(n)).sum(),
+            Counts::Wide(c) => c.iter().map(|&n| u64::from(n)).sum(),
+        }
+    }
+
+    /// The counts as a list.
+    pub fn to_vec(self) -> Vec<u32> {
+        self.iter().collect()
+    }
+
+    /// The colour of bead number `r` (from 0, below [`Counts::total`]),
+    /// counting the beads colour by colour: the number of colours whose
+    /// running total is still at most `r`. Counted without a branch, as a
+    /// random `r` would make a loop's exit unpredictable.
+    #[inline]
+    pub(crate) fn colour_of_bead(self, r: u64) -> u32 {
+        fn count<T: Copy + Into<u64>>(counts: &[T], r: u64) -> u32 {
+            let mut below = 0u64;
+            let mut colour = 0;
+            for &n in counts {
+                below += n.into();
+                colour += u32::from(below <= r);
+            }
+            colour
+        }
+        match self {
+            Counts::Narrow(c) => count(c, r),
+            Counts::Wide(c) => count(c, r),
+        }
+    }
+}
+
+impl fmt::Debug for Counts<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
 }
 
 impl Beads {
@@ -110,30 +186,9 @@ impl Beads {
         }
     }
 
-    /// The colour of bead number `r` (from 0, below [`Beads::total`]),
-    /// counting the beads colour by colour: the number of colours whose
-    /// running total is still at most `r`. Counted without a branch, as a
-    /// random `r` would make a loop's exit unpredictable.
-    #[inline]
-    pub(crate) fn colour_of_bead(&self, r: u64) -> u32 {
-        fn count<T: Copy + Into<u64>>(counts: &[T], r: u64) -> u32 {
-            let mut below = 0u64;
-            let mut colour = 0;
-            for &n in counts {
-                below += n.into();
-                colour += u32::from(below <= r);
-            }
-            colour
-        }
-        match self.counts() {
-            Counts::Narrow(c) => count(c, r),
-            Counts::Wide(c) => count(c, r),
-        }
-    }
-
     /// The counts as stored.
     #[inline]
-    pub(crate) fn counts(&self) -> Counts<'_> {
+    pub fn counts(&self) -> Counts<'_> {
         match &self.0 {
             Store::Narrow(c) => Counts::Narrow(c),
             Store::Wide(c) => Counts::Wide(c),
@@ -206,7 +261,7 @@ mod tests {
             wide.set(1, 0);
             wide
         }] {
-            let colours: Vec<u32> = (0..5).map(|r| b.colour_of_bead(r)).collect();
+            let colours: Vec<u32> = (0..5).map(|r| b.counts().colour_of_bead(r)).collect();
             assert_eq!(colours, vec![0, 0, 2, 2, 2], "{b:?}");
         }
     }

@@ -3,22 +3,23 @@
 
 pub mod beads;
 pub mod boxes;
+mod matchbox;
 pub mod settings;
+mod shelf;
 pub mod words;
 
-use hashbrown::HashTable;
 use rand::Rng;
-use rustc_hash::FxBuildHasher;
 use serde::{Deserialize, Serialize};
-use std::borrow::Cow;
-use std::hash::BuildHasher;
 
 use crate::game::{Game, Outcome, Player};
 use crate::search::solver::TooLarge;
 use crate::symmetry::Symmetry;
 use beads::Beads;
 use boxes::{enumerate, BoxSet};
+use matchbox::colours_of_moves;
+pub use matchbox::{bead_colours, BoxList, BoxRef, MatchBox};
 use settings::{BoxMode, EmptyBox, MachineSettings, Scope};
+use shelf::Shelf;
 
 /// Enumerate boxes up front in `auto` mode when the game has at most this many positions.
 pub const AUTO_ENUMERATE_LIMIT: usize = 200_000;
@@ -52,35 +53,6 @@ impl GameResult {
             GameResult::Draw => GameResult::Draw,
             GameResult::Loss => GameResult::Win,
         }
-    }
-}
-
-/// One matchbox: the key of a board and side to move (of the canonical
-/// image when symmetry is on), and a bead colour for each class of moves,
-/// with its bead count.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MatchBox<G: Game> {
-    /// The key of the position this box stands for (see [`Boxes::BoxKey`](crate::Boxes::BoxKey)).
-    pub key: G::BoxKey,
-    /// The machine's own move number here (1 = its first move).
-    pub own_move: u32,
-    /// One move per bead colour, in the frame of the box's position. Moves that a
-    /// symmetry fixing the position maps onto each other share one colour.
-    pub moves: Box<[G::Move]>,
-    /// Beads of each colour, in the order of `moves`.
-    pub beads: Beads,
-}
-
-impl<G: Game> MatchBox<G> {
-    /// The position the box stands for ([`Boxes::key_position`](crate::Boxes::key_position) of its key):
-    /// its moves are in this position's frame.
-    pub fn position(&self, game: &G) -> G::Position {
-        game.key_position(&self.key)
-    }
-
-    /// All the beads in the box (a u64: each colour may hold up to u32::MAX).
-    pub fn total(&self) -> u64 {
-        self.beads.total()
     }
 }
 
@@ -128,31 +100,6 @@ impl BeadRule {
     pub(crate) fn after(self, before: u32) -> u32 {
         (i64::from(before) + i64::from(self.delta)).clamp(i64::from(self.floor.min(before)), i64::from(u32::MAX)) as u32
     }
-}
-
-/// The moves a box for `position` holds a bead colour for: every legal move,
-/// where moves that a symmetry fixing the position maps onto each other
-/// (with `symmetry` on) share one colour, represented by the least of them.
-pub fn bead_colours<G: Game>(game: &G, position: &G::Position, symmetry: bool) -> Vec<G::Move> {
-    let mut legal = game.moves(position);
-    legal.sort();
-    let fixing: Vec<G::Symmetry> = if symmetry {
-        G::Symmetry::ALL[1..]
-            .iter()
-            .copied()
-            .filter(|&s| game.map_position(position, s) == *position)
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let mut moves: Vec<G::Move> = Vec::with_capacity(legal.len());
-    for m in legal {
-        let rep = fixing.iter().map(|&s| game.map_move(m, s)).fold(m, |a, b| a.min(b));
-        if !moves.contains(&rep) {
-            moves.push(rep);
-        }
-    }
-    moves
 }
 
 /// One of `items`, uniformly at random, with one draw from `rng`: the
@@ -215,15 +162,13 @@ pub struct Machine<G: Game> {
     game: G,
     side: Player,
     settings: MachineSettings,
-    boxes: Vec<MatchBox<G>>,
-    /// Box indices by the hash of their key, with the hash kept beside the
-    /// index: growing the table then rehashes nothing, and a lookup compares
-    /// a whole key (hundreds of bytes in Mini Hexchess) only where the hashes
-    /// agree. The key itself is stored once, in the box.
-    index: HashTable<(u64, u32)>,
+    boxes: Shelf<G::BoxKey>,
     enumerated: bool,
     history: Vec<Draw>,
+    /// A buffer for legal moves and bead colours; where `colours_of` names
+    /// a box, the buffer holds that box's colours.
     moves: Vec<G::Move>,
+    colours_of: Option<u32>,
     /// Running totals, kept up to date so that reporting them costs nothing a game.
     beads: u64,
     first_move_beads: u64,
@@ -258,8 +203,8 @@ impl<G: Game> Machine<G> {
                 let own_move = (b.move_number - 1) / 2 + 1;
                 let key = machine.game.box_key(&b.position);
                 if machine.find(&key).is_none() {
-                    let made = machine.make_box(key, own_move);
-                    machine.insert(made);
+                    let colours = bead_colours(&machine.game, &b.position, machine.settings.symmetry).len();
+                    machine.insert_filled(key, own_move, colours);
                 }
             }
             machine.enumerated = true;
@@ -287,11 +232,11 @@ impl<G: Game> Machine<G> {
             game,
             side,
             settings,
-            boxes: Vec::new(),
-            index: HashTable::new(),
+            boxes: Shelf::new(),
             enumerated,
             history: Vec::new(),
             moves: Vec::new(),
+            colours_of: None,
             beads: 0,
             first_move_beads: 0,
             initial_beads: 0,
@@ -299,13 +244,22 @@ impl<G: Game> Machine<G> {
     }
 
     fn insert(&mut self, b: MatchBox<G>) -> u32 {
-        let i = self.boxes.len() as u32;
-        self.add_beads(&b, b.total() as i64);
-        self.initial_beads += u64::from(self.settings.beads.beads(b.own_move)) * b.moves.len() as u64;
-        let hash = FxBuildHasher.hash_one(&b.key);
-        self.index.insert_unique(hash, (hash, i), |&(h, _)| h);
-        self.boxes.push(b);
-        i
+        self.count_in(b.own_move, b.total(), b.beads.len());
+        self.boxes.push(b.key, b.own_move, b.beads.counts())
+    }
+
+    /// Add a new box for `key` with the initial beads for `own_move` in
+    /// each of its `colours`: its number.
+    fn insert_filled(&mut self, key: G::BoxKey, own_move: u32, colours: usize) -> u32 {
+        let n = self.settings.beads.beads(own_move);
+        self.count_in(own_move, u64::from(n) * colours as u64, colours);
+        self.boxes.push_filled(key, own_move, n, colours)
+    }
+
+    /// Count a new box's beads in the running totals.
+    fn count_in(&mut self, own_move: u32, beads: u64, colours: usize) {
+        self.add_beads(own_move, beads as i64);
+        self.initial_beads += u64::from(self.settings.beads.beads(own_move)) * colours as u64;
     }
 
     /// The game.
@@ -329,8 +283,8 @@ impl<G: Game> Machine<G> {
     }
 
     /// Every box, in the order made.
-    pub fn boxes(&self) -> &[MatchBox<G>] {
-        &self.boxes
+    pub fn boxes(&self) -> BoxList<'_, G> {
+        BoxList::new(&self.boxes)
     }
 
     /// The draws made so far in the game in progress.
@@ -348,15 +302,38 @@ impl<G: Game> Machine<G> {
         self.initial_beads
     }
 
-    /// Roughly how many bytes the boxes and their index take in memory: a
-    /// box (its key inside), its moves and beads, and an index slot (its
-    /// key's hash, its index and a control byte).
+    /// Roughly how many bytes the boxes take in memory, their index
+    /// included.
     pub fn memory_bytes(&self) -> usize {
-        let per_box = std::mem::size_of::<MatchBox<G>>() + std::mem::size_of::<(u64, u32)>() + 1;
-        self.boxes
-            .iter()
-            .map(|b| per_box + std::mem::size_of_val(&*b.moves) + b.beads.heap_bytes())
-            .sum()
+        self.boxes.memory_bytes()
+    }
+
+    /// What the boxes cannot take less than: each box's key and a byte a
+    /// bead colour.
+    pub fn key_and_bead_bytes(&self) -> usize {
+        self.boxes.len() * std::mem::size_of::<G::BoxKey>() + self.boxes().iter().map(|b| b.beads.len()).sum::<usize>()
+    }
+
+    /// One move per bead colour of box `i`, in the frame of its position
+    /// (see [`MatchBox::moves`]).
+    ///
+    /// # Panics
+    /// If there is no box `i`.
+    pub fn box_moves(&self, i: u32) -> Vec<G::Move> {
+        self.boxes().get(i as usize).moves(&self.game, self.settings.symmetry)
+    }
+
+    /// The move of colour `colour` in box `i`, in the frame of its
+    /// position: from the buffer where it holds that box's colours (a box
+    /// just opened), else worked out into it.
+    fn colour_move(&mut self, i: u32, colour: u32) -> G::Move {
+        if self.colours_of != Some(i) {
+            let position = self.game.key_position(self.boxes.key(i));
+            self.game.legal_moves(&position, &mut self.moves);
+            colours_of_moves(&self.game, &position, self.settings.symmetry, &mut self.moves);
+            self.colours_of = Some(i);
+        }
+        self.moves[colour as usize]
     }
 
     /// Beads in the boxes of the machine's first move.
@@ -364,9 +341,9 @@ impl<G: Game> Machine<G> {
         self.first_move_beads
     }
 
-    fn add_beads(&mut self, b: &MatchBox<G>, delta: i64) {
+    fn add_beads(&mut self, own_move: u32, delta: i64) {
         self.beads = self.beads.wrapping_add_signed(delta);
-        if b.own_move == 1 {
+        if own_move == 1 {
             self.first_move_beads = self.first_move_beads.wrapping_add_signed(delta);
         }
     }
@@ -384,10 +361,7 @@ impl<G: Game> Machine<G> {
 
     /// The index of the box with this key.
     pub(crate) fn find(&self, key: &G::BoxKey) -> Option<u32> {
-        let hash = FxBuildHasher.hash_one(key);
-        self.index
-            .find(hash, |&(h, i)| h == hash && self.boxes[i as usize].key == *key)
-            .map(|&(_, i)| i)
+        self.boxes.find(key)
     }
 
     /// The index of the box for a real position, if the machine has one.
@@ -398,14 +372,11 @@ impl<G: Game> Machine<G> {
 
     /// A new box for a key, with the initial beads for `own_move`.
     fn make_box(&self, key: G::BoxKey, own_move: u32) -> MatchBox<G> {
-        let position = self.game.key_position(&key);
-        let moves = bead_colours(&self.game, &position, self.settings.symmetry);
-        let beads = Beads::filled(self.settings.beads.beads(own_move), moves.len());
+        let colours = bead_colours(&self.game, &self.game.key_position(&key), self.settings.symmetry).len();
         MatchBox {
             key,
             own_move,
-            moves: moves.into_boxed_slice(),
-            beads,
+            beads: Beads::filled(self.settings.beads.beads(own_move), colours),
         }
     }
 
@@ -433,12 +404,13 @@ impl<G: Game> Machine<G> {
             self.game.legal_moves(pos, &mut moves);
             let mv = uniform(&moves, rng);
             self.moves = moves;
+            self.colours_of = None;
             return Choice::Play(mv);
         };
         let Some(colour) = self.draw(i, rng) else {
             return Choice::Resign;
         };
-        let stored = self.boxes[i as usize].moves[colour as usize];
+        let stored = self.colour_move(i, colour);
         Choice::Play(self.game.map_move(stored, sym.inverse()))
     }
 
@@ -459,17 +431,17 @@ impl<G: Game> Machine<G> {
         let Some(i) = index else {
             return Err(GivenDrawError::NoBox);
         };
-        if self.boxes[i as usize].total() == 0 && self.settings.empty_box == EmptyBox::Restock {
+        if self.boxes.counts(i).total() == 0 && self.settings.empty_box == EmptyBox::Restock {
             self.restock(i);
         }
-        let b = &self.boxes[i as usize];
+        let b = self.boxes().get(i as usize);
         match colour {
             None if b.total() == 0 => Ok(Choice::Resign),
             None => Err(GivenDrawError::NotEmpty { beads: b.total() }),
-            Some(c) if c as usize >= b.moves.len() => Err(GivenDrawError::NoSuchColour { colours: b.moves.len() }),
+            Some(c) if c as usize >= b.beads.len() => Err(GivenDrawError::NoSuchColour { colours: b.beads.len() }),
             Some(c) if b.beads.get(c as usize) == 0 => Err(GivenDrawError::NoBead),
             Some(c) => {
-                let stored = b.moves[c as usize];
+                let stored = self.colour_move(i, c);
                 self.history.push(Draw {
                     box_index: i,
                     colour: c,
@@ -491,7 +463,7 @@ impl<G: Game> Machine<G> {
         let (key, sym) = self.key(pos);
         let index = match self.find(&key) {
             Some(i) => Some(i),
-            None => self.open_box(pos, key, own_move),
+            None => self.open_box(pos, key, sym, own_move),
         };
         (index, sym)
     }
@@ -501,21 +473,19 @@ impl<G: Game> Machine<G> {
     /// box is restocked first under [`EmptyBox::Restock`].
     #[inline]
     pub(crate) fn draw<R: Rng>(&mut self, i: u32, rng: &mut R) -> Option<u32> {
-        let b = &mut self.boxes[i as usize];
-        let mut total = b.total();
+        let mut total = self.boxes.counts(i).total();
         if total == 0 {
             match self.settings.empty_box {
                 EmptyBox::Resign | EmptyBox::Floor(_) => return None,
                 EmptyBox::Restock => total = self.restock(i),
             }
         }
-        let b = &self.boxes[i as usize];
         // Draw in u32 while the total fits, so the random stream is the same as ever.
         let r = match u32::try_from(total) {
             Ok(t) => u64::from(rng.random_range(0..t)),
             Err(_) => rng.random_range(0..total),
         };
-        let colour = b.beads.colour_of_bead(r);
+        let colour = self.boxes.counts(i).colour_of_bead(r);
         self.history.push(Draw { box_index: i, colour });
         Some(colour)
     }
@@ -523,10 +493,9 @@ impl<G: Game> Machine<G> {
     /// Fill empty box `i` again with its starting beads (the restock rule),
     /// counted in the machine's totals: the beads it now holds.
     fn restock(&mut self, i: u32) -> u64 {
-        let b = &mut self.boxes[i as usize];
-        let initial = self.settings.beads.beads(b.own_move);
-        b.beads.fill(initial);
-        let (total, own) = (b.total(), b.own_move);
+        let own = self.boxes.own_move(i);
+        self.boxes.fill(i, self.settings.beads.beads(own));
+        let total = self.boxes.counts(i).total();
         self.beads += total;
         if own == 1 {
             self.first_move_beads += total;
@@ -536,18 +505,31 @@ impl<G: Game> Machine<G> {
 
     /// Open a box on first visit if the settings allow; `None` if the
     /// position is played without a box.
-    fn open_box(&mut self, pos: &G::Position, key: G::BoxKey, own_move: u32) -> Option<u32> {
+    /// Its colours are left in the buffer of moves.
+    fn open_box(&mut self, pos: &G::Position, key: G::BoxKey, sym: G::Symmetry, own_move: u32) -> Option<u32> {
         if self.enumerated {
             return None;
         }
         let mut moves = std::mem::take(&mut self.moves);
+        self.colours_of = None;
         let included = self.box_set_takes(pos, &mut moves);
+        if included {
+            // The legal moves of `pos` are those of the box's position, the
+            // same board, where no symmetry takes the one to the other.
+            let position = self.game.key_position(&key);
+            if sym != G::Symmetry::identity() {
+                self.game.legal_moves(&position, &mut moves);
+            }
+            colours_of_moves(&self.game, &position, self.settings.symmetry, &mut moves);
+        }
+        let colours = moves.len();
         self.moves = moves;
         if !included {
             return None;
         }
-        let made = self.make_box(key, own_move);
-        Some(self.insert(made))
+        let i = self.insert_filled(key, own_move, colours);
+        self.colours_of = Some(i);
+        Some(i)
     }
 
     /// Reinforce the moves of the game just played, and start afresh.
@@ -565,17 +547,14 @@ impl<G: Game> Machine<G> {
 
     fn reinforce_each(&mut self, result: GameResult, mut changed: impl FnMut(BeadChange)) {
         let rule = BeadRule::of(&self.settings, result);
-        for d in rule.touched(&self.history) {
-            let b = &mut self.boxes[d.box_index as usize];
-            let before = b.beads.get(d.colour as usize);
+        let history = std::mem::take(&mut self.history);
+        for d in rule.touched(&history) {
+            let before = self.boxes.counts(d.box_index).get(d.colour as usize);
             let after = rule.after(before);
             if after != before {
-                b.beads.set(d.colour as usize, after);
+                self.boxes.set(d.box_index, d.colour as usize, after);
                 let delta = i64::from(after) - i64::from(before);
-                self.beads = self.beads.wrapping_add_signed(delta);
-                if b.own_move == 1 {
-                    self.first_move_beads = self.first_move_beads.wrapping_add_signed(delta);
-                }
+                self.add_beads(self.boxes.own_move(d.box_index), delta);
                 changed(BeadChange {
                     box_index: d.box_index,
                     colour: d.colour,
@@ -584,6 +563,7 @@ impl<G: Game> Machine<G> {
                 });
             }
         }
+        self.history = history;
         self.history.clear();
     }
 
@@ -592,15 +572,15 @@ impl<G: Game> Machine<G> {
     /// symmetry taking its moves back to the real board; `None` where it
     /// plays without a box, uniformly among the legal moves (see
     /// [`Machine::choose`]).
-    pub fn box_to_draw(&self, pos: &G::Position) -> Option<(Cow<'_, MatchBox<G>>, G::Symmetry)> {
+    pub fn box_to_draw(&self, pos: &G::Position) -> Option<(ToDraw<'_, G>, G::Symmetry)> {
         let (key, sym) = self.key(pos);
         if let Some(i) = self.find(&key) {
-            return Some((Cow::Borrowed(&self.boxes[i as usize]), sym));
+            return Some((ToDraw::Kept(self.boxes().get(i as usize)), sym));
         }
         if self.enumerated || !self.settings.box_set.includes(&self.game, pos, &self.game.moves(pos)) {
             return None;
         }
-        Some((Cow::Owned(self.make_box(key, 1)), sym))
+        Some((ToDraw::New(self.make_box(key, 1)), sym))
     }
 
     /// Forget the draws of a game in progress without reinforcing.
@@ -613,6 +593,26 @@ impl<G: Game> Machine<G> {
         self.settings.box_set
     }
 }
+/// The box [`Machine::box_to_draw`] finds: one the machine has, or one it
+/// would make.
+#[derive(Debug)]
+pub enum ToDraw<'a, G: Game> {
+    /// A box the machine has.
+    Kept(BoxRef<'a, G>),
+    /// A box not opened yet, as it would be made.
+    New(MatchBox<G>),
+}
+
+impl<G: Game> ToDraw<'_, G> {
+    /// The box, either way.
+    pub fn view(&self) -> BoxRef<'_, G> {
+        match self {
+            ToDraw::Kept(b) => *b,
+            ToDraw::New(b) => b.view(),
+        }
+    }
+}
+
 /// Why a bead said to be drawn from a real box (the referee's page) is
 /// refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

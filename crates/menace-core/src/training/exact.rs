@@ -11,7 +11,7 @@ use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::game::{Game, Outcome};
-use crate::machine::beads::{Beads, Counts};
+use crate::machine::beads::Counts;
 use crate::machine::settings::EmptyBox;
 use crate::machine::{GameResult, Machine};
 use crate::search::solver::TooLarge;
@@ -105,7 +105,7 @@ pub(crate) enum Odds<'a> {
     /// As the machine draws (see [`Machine::choose`]): by the beads of its
     /// box, one count a way out. An empty box resigns, or under
     /// [`EmptyBox::Restock`] is drawn from as if full, uniformly.
-    Beads(&'a Beads, EmptyBox),
+    Beads(Counts<'a>, EmptyBox),
     /// Each its own chance (a mixed opponent, see [`Reference::Mixed`]).
     Chances(&'a [f64]),
 }
@@ -137,7 +137,7 @@ pub(crate) fn weigh<W: Copy, E>(
             }
         }
         Odds::Beads(beads, empty_box) => {
-            let weighed = match beads.counts() {
+            let weighed = match beads {
                 Counts::Narrow(counts) => weigh_beads(counts, empty_box, ways, value)?,
                 Counts::Wide(counts) => weigh_beads(counts, empty_box, ways, value)?,
             };
@@ -231,8 +231,8 @@ fn value<G: Game>(
             Some((b, sym)) => {
                 let inverse = sym.inverse();
                 weigh(
-                    Odds::Beads(&b.beads, machine.settings().empty_box),
-                    &b.moves,
+                    Odds::Beads(b.view().beads, machine.settings().empty_box),
+                    &b.view().moves(game, machine.settings().symmetry),
                     |stored| {
                         let child = game.play(pos, game.map_move(stored, inverse));
                         value(game, machine, opponent, &child, memo, limit)

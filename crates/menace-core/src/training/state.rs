@@ -5,9 +5,9 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::error::FieldError;
-use crate::game::{Game, Player};
+use crate::game::Game;
 use crate::machine::settings::MachineSettings;
-use crate::machine::{Machine, MatchBox};
+use crate::machine::Machine;
 use crate::training::opponent::{Opponent, OpponentSpec};
 use crate::training::trainer::Trainer;
 
@@ -64,21 +64,13 @@ fn header_game(header: Header) -> Result<String, StateError> {
 }
 
 fn machine_file<G: Game>(m: &Machine<G>) -> MachineFile {
-    machine_file_of(m.game(), m.side(), m.settings(), m.is_enumerated(), m.boxes())
-}
-
-fn machine_file_of<G: Game>(
-    game: &G,
-    side: Player,
-    settings: &MachineSettings,
-    enumerated: bool,
-    boxes: &[MatchBox<G>],
-) -> MachineFile {
+    let (game, settings) = (m.game(), m.settings());
     MachineFile {
-        side: game.player_name(side).to_ascii_lowercase(),
+        side: game.player_name(m.side()).to_ascii_lowercase(),
         settings: settings.clone(),
-        enumerated,
-        boxes: boxes
+        enumerated: m.is_enumerated(),
+        boxes: m
+            .boxes()
             .iter()
             .map(|b| {
                 let position = b.position(game);
@@ -86,10 +78,10 @@ fn machine_file_of<G: Game>(
                     position: game.position_string(&position),
                     own_move: b.own_move,
                     beads: b
-                        .moves
-                        .iter()
+                        .moves(game, settings.symmetry)
+                        .into_iter()
                         .zip(b.beads.iter())
-                        .map(|(&mv, n)| (game.move_name(&position, mv), n))
+                        .map(|(mv, n)| (game.move_name(&position, mv), n))
                         .collect(),
                 }
             })
@@ -219,27 +211,17 @@ pub struct Frozen<G: Game> {
     opponent_machine: Option<FrozenMachine<G>>,
 }
 
-struct FrozenMachine<G: Game> {
-    game: G,
-    side: Player,
-    settings: MachineSettings,
-    enumerated: bool,
-    boxes: Vec<MatchBox<G>>,
-}
+/// A machine as it stood, to be written apart: a copy of it (its boxes
+/// are three runs of memory, copied in one go each).
+struct FrozenMachine<G: Game>(Machine<G>);
 
 impl<G: Game> FrozenMachine<G> {
     fn of(m: &Machine<G>) -> FrozenMachine<G> {
-        FrozenMachine {
-            game: m.game().clone(),
-            side: m.side(),
-            settings: m.settings().clone(),
-            enumerated: m.is_enumerated(),
-            boxes: m.boxes().to_vec(),
-        }
+        FrozenMachine(m.clone())
     }
 
     fn file(&self) -> MachineFile {
-        machine_file_of(&self.game, self.side, &self.settings, self.enumerated, &self.boxes)
+        machine_file(&self.0)
     }
 }
 
@@ -260,7 +242,7 @@ impl<G: Game> Frozen<G> {
     pub fn to_json(&self) -> String {
         StateFile {
             format: FORMAT.to_string(),
-            game: self.machine.game.spec(),
+            game: self.machine.0.game().spec(),
             games_played: self.games_played,
             opponent: self.opponent.clone(),
             seed: self.seed,

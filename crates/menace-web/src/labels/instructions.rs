@@ -310,7 +310,9 @@ pub(super) fn pages<G: Picture>(
         flow.step(2, "Glue one label on the top of each matchbox.");
         let placements = machine.boxes().iter().any(|b| {
             let pos = b.position(*game);
-            b.moves.iter().any(|&mv| game.move_cells(&pos, mv).from.is_none())
+            b.moves(*game, machine.settings().symmetry)
+                .into_iter()
+                .any(|mv| game.move_cells(&pos, mv).from.is_none())
         });
         flow.step(
             3,

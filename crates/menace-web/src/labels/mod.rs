@@ -58,7 +58,7 @@ pub struct Sheet {
 /// Boxes in the order sheets and listings number them: by the machine's move.
 pub fn numbered<G: Game>(machine: &Machine<G>) -> Vec<usize> {
     let mut order: Vec<usize> = (0..machine.boxes().len()).collect();
-    order.sort_by_key(|&i| (machine.boxes()[i].own_move, i));
+    order.sort_by_key(|&i| (machine.boxes().get(i).own_move, i));
     order
 }
 
@@ -67,7 +67,7 @@ pub fn numbered<G: Game>(machine: &Machine<G>) -> Vec<usize> {
 /// made), from 1. The page names boxes by it too.
 pub fn label_number<G: Game>(machine: &Machine<G>, index: u32) -> u32 {
     let boxes = machine.boxes();
-    let key = (boxes[index as usize].own_move, index);
+    let key = (boxes.get(index as usize).own_move, index);
     let before = boxes
         .iter()
         .enumerate()
@@ -262,18 +262,18 @@ pub fn sheet<G: Picture>(subject: &Subject<'_, G>, layout: Layout) -> Result<She
         .iter()
         .enumerate()
         .map(|(k, &i)| {
-            let b = &machine.boxes()[i];
+            let b = machine.boxes().get(i);
             let pos = b.position(*game);
+            let moves = machine.box_moves(i as u32);
             letters |= game.pieces(&pos).iter().any(|p| matches!(p.look, Look::Letter(_)));
             LabelText {
                 number: format!("Box {}", k + 1),
                 position: game.position_string(&pos),
                 moves: move_words_short(name, machine.side(), b.own_move),
-                legend: b
-                    .moves
+                legend: moves
                     .iter()
                     .zip(b.beads.iter())
-                    .zip(box_colours(*game, &pos, &b.moves))
+                    .zip(box_colours(*game, &pos, &moves))
                     .map(|((&mv, beads), c)| (c, game.move_name(&pos, mv), format!("×{beads}")))
                     .collect(),
             }
@@ -387,8 +387,12 @@ pub fn sheet<G: Picture>(subject: &Subject<'_, G>, layout: Layout) -> Result<She
 /// Beads of each colour over all the boxes, as the labels list them.
 fn texts_beads<G: Picture>(subject: &Subject<'_, G>) -> Vec<(BeadColour, u64)> {
     let mut counts: std::collections::BTreeMap<BeadColour, u64> = std::collections::BTreeMap::new();
-    for b in subject.machine.boxes() {
-        let colours = box_colours(subject.game, &b.position(subject.game), &b.moves);
+    for (i, b) in subject.machine.boxes().iter().enumerate() {
+        let colours = box_colours(
+            subject.game,
+            &b.position(subject.game),
+            &subject.machine.box_moves(i as u32),
+        );
         for (c, beads) in colours.into_iter().zip(b.beads.iter()) {
             *counts.entry(c).or_default() += u64::from(beads);
         }
@@ -437,7 +441,7 @@ fn one_label<G: Picture>(
     x: f64,
     y: f64,
 ) -> String {
-    let b = &machine.boxes()[index];
+    let b = machine.boxes().get(index);
     let pos = b.position(game);
     let size = g.label;
     let mut out = format!(
@@ -459,12 +463,12 @@ fn one_label<G: Picture>(
         &fitted(&text.position, MIN_PT, room),
     ));
     out.push_str(&text_at(x + PAD, line1 + 3.3, MIN_PT, "start", "#222", &text.moves));
+    let moves = machine.box_moves(index as u32);
     let options = Options {
-        arrows: b
-            .moves
+        arrows: moves
             .iter()
             .zip(b.beads.iter())
-            .zip(box_colours(game, &pos, &b.moves))
+            .zip(box_colours(game, &pos, &moves))
             .map(|((&mv, beads), c)| (game.move_cells(&pos, mv), c, beads, false))
             .collect(),
         bare_arrows: true,

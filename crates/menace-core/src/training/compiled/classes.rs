@@ -129,6 +129,9 @@ impl<P: Clone + Sync> Classes<P> {
         }
         drop(grouped.keyed);
         // The child each colour leads to, on every core.
+        let box_moves: Vec<Vec<G::Move>> = (0..machine.boxes().len() as u32)
+            .map(|b| machine.box_moves(b))
+            .collect();
         let colours = Flat::par_rows(n, Vec::new, |moves, i, row| {
             let c = class_of[i as usize];
             if c == NONE {
@@ -136,7 +139,7 @@ impl<P: Clone + Sync> Classes<P> {
             }
             let stored: &[G::Move] = match class_box[c as usize] {
                 NONE => &fresh_moves[c as usize],
-                b => &machine.boxes()[b as usize].moves,
+                b => &box_moves[b as usize],
             };
             game.legal_moves(&positions[i as usize], moves);
             let kids = children.get(i);

@@ -148,8 +148,8 @@ impl<G: Game> Table<G> {
                 } else {
                     let colours = self.colours.get(i);
                     let beads = match self.class_box[c as usize] {
-                        NONE => &self.fresh[colours.len()],
-                        b => &machine.boxes()[b as usize].beads,
+                        NONE => self.fresh[colours.len()].counts(),
+                        b => machine.boxes().get(b as usize).beads,
                     };
                     weigh_known(Odds::Beads(beads, empty_box), colours, known)
                 };

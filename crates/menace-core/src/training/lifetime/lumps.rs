@@ -398,10 +398,10 @@ fn image<G: Game>(
             continue;
         }
         let real = moves_on_board(machine, j, sym);
-        if real.len() != b.moves.len() {
+        if real.len() != b.beads.len() {
             return None;
         }
-        for (c, &m) in b.moves.iter().enumerate() {
+        for (c, m) in machine.box_moves(i as u32).into_iter().enumerate() {
             let k = real.iter().position(|&r| r == game.map_move(m, s))?;
             to[offsets[i] + c] = offsets[j] + k;
         }

@@ -421,9 +421,9 @@ fn up_front<G: Game>(machine: &Machine<G>) -> Result<std::borrow::Cow<'_, Machin
     let boxes = fresh
         .boxes()
         .iter()
-        .map(|b| match machine.find(&b.key) {
-            Some(i) => machine.boxes()[i as usize].clone(),
-            None => b.clone(),
+        .map(|b| match machine.find(b.key) {
+            Some(i) => machine.boxes().get(i as usize).to_box(),
+            None => b.to_box(),
         })
         .collect();
     let made = Machine::from_boxes(machine.game().clone(), machine.side(), settings, true, boxes);

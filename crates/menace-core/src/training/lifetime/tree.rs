@@ -219,9 +219,9 @@ impl<G: Game, F: FnMut(&G::Position, &mut Reference<'_, G>) -> Rc<Node<G>>> Walk
 /// found it at with symmetry `sym` (the box keeps them in its own frame).
 pub(super) fn moves_on_board<G: Game>(machine: &Machine<G>, i: usize, sym: G::Symmetry) -> Vec<G::Move> {
     let back = sym.inverse();
-    machine.boxes()[i]
-        .moves
-        .iter()
-        .map(|&m| machine.game().map_move(m, back))
+    machine
+        .box_moves(i as u32)
+        .into_iter()
+        .map(|m| machine.game().map_move(m, back))
         .collect()
 }

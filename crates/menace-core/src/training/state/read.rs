@@ -327,7 +327,7 @@ fn check_machine<G: Game>(machine: &Machine<G>, field: &str, limits: ReadLimits)
         let side = machine.side();
         let settings = machine.settings();
         let symmetry = settings.symmetry;
-        let seen: HashSet<&G::BoxKey> = boxes.iter().map(|b| &b.key).collect();
+        let seen: HashSet<&G::BoxKey> = boxes.iter().map(|b| b.key).collect();
         // A machine made up front must hold exactly the boxes of its box set;
         // a set many times larger than the file's boxes cannot match, so the
         // enumeration stops long before it would fill memory.
@@ -419,59 +419,58 @@ impl<'a, G: Game> Checker<'a, G> {
                 "a second box for the same position",
             ));
         }
-        let mut moves = Vec::new();
-        let mut beads = Vec::new();
-        for (j, (name, n)) in b.beads.into_iter().enumerate() {
-            let mv = game
-                .parse_move(&position, &name)
-                .map_err(|e| FieldError::new(format!("{at}.beads[{j}]"), e))?;
-            if moves.contains(&mv) {
-                return Err(FieldError::new(
-                    format!("{at}.beads[{j}]"),
-                    format!("a second colour for move '{name}'"),
-                ));
-            }
-            moves.push(mv);
-            beads.push(n);
-        }
-        if moves.is_empty() {
+        // A box holds a colour for every legal move (one per class of moves a
+        // symmetry of the position merges), and no other: a missing colour
+        // could never be played again. The colours are sorted, so each
+        // move of the file is found among them by halving.
+        let colours = bead_colours(game, &position, self.symmetry);
+        let mut beads: Vec<Option<u32>> = vec![None; colours.len()];
+        if b.beads.is_empty() {
             return Err(FieldError::new(
                 format!("{at}.beads"),
                 "a box needs at least one bead colour",
             ));
         }
-        // A box holds a colour for every legal move (one per class of moves a
-        // symmetry of the position merges), and no other: a missing colour
-        // could never be played again.
-        let colours = bead_colours(game, &position, self.symmetry);
-        if let Some(j) = moves.iter().position(|m| !colours.contains(m)) {
-            return Err(FieldError::new(
-                format!("{at}.beads[{j}]"),
-                format!(
-                    "move '{}' is not a bead colour of this box (its colours: {})",
-                    game.move_name(&position, moves[j]),
-                    colours
-                        .iter()
-                        .map(|&m| game.move_name(&position, m))
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                ),
-            ));
+        for (j, (name, n)) in b.beads.into_iter().enumerate() {
+            let mv = game
+                .parse_move(&position, &name)
+                .map_err(|e| FieldError::new(format!("{at}.beads[{j}]"), e))?;
+            let Ok(c) = colours.binary_search(&mv) else {
+                return Err(FieldError::new(
+                    format!("{at}.beads[{j}]"),
+                    format!(
+                        "move '{}' is not a bead colour of this box (its colours: {})",
+                        game.move_name(&position, mv),
+                        colours
+                            .iter()
+                            .map(|&m| game.move_name(&position, m))
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    ),
+                ));
+            };
+            if beads[c].replace(n).is_some() {
+                return Err(FieldError::new(
+                    format!("{at}.beads[{j}]"),
+                    format!("a second colour for move '{name}'"),
+                ));
+            }
         }
-        if let Some(&missing) = colours.iter().find(|m| !moves.contains(m)) {
+        if let Some(c) = beads.iter().position(Option::is_none) {
             return Err(FieldError::new(
                 format!("{at}.beads"),
                 format!(
                     "no colour for the legal move '{}': a box holds one for every move",
-                    game.move_name(&position, missing)
+                    game.move_name(&position, colours[c])
                 ),
             ));
         }
         self.seen.insert(position);
+        // The beads in the order of the box's colours, whatever the file's.
+        let beads: Vec<u32> = beads.into_iter().flatten().collect();
         self.boxes.push(MatchBox {
             key,
             own_move: b.own_move.max(1),
-            moves: moves.into_boxed_slice(),
             beads: Beads::from(beads),
         });
         Ok(())

@@ -325,7 +325,7 @@ impl<G: Picture> GameSession<G> {
         );
         let found = machine.boxes().iter().enumerate().take(50).find_map(|(i, b)| {
             let legal = game.moves(&b.position(game)).len();
-            (b.moves.len() < legal).then_some((i, b.moves.len(), legal))
+            (b.beads.len() < legal).then_some((i, b.beads.len(), legal))
         });
         Some(match found {
             Some((i, colours, legal)) => format!(
@@ -527,8 +527,8 @@ impl<G: Picture> GameSession<G> {
         let (index, _) = machine
             .box_for(&before)
             .ok_or_else(|| SessionError::NotNow("no box".to_string()))?;
-        let b = &machine.boxes()[index as usize];
-        let names: Vec<String> = crate::svg::box_colours(&game, &b.position(&game), &b.moves)
+        let b = machine.boxes().get(index as usize);
+        let names: Vec<String> = crate::svg::box_colours(&game, &b.position(&game), &machine.box_moves(index))
             .into_iter()
             .map(|c| c.name())
             .collect();

@@ -107,10 +107,10 @@ impl<G: Picture> GameSession<G> {
             .collect();
         last.dedup();
         let mut matched: Vec<usize> = (0..all.len())
-            .filter(|&i| query.own_move.is_none_or(|m| all[i].own_move == m))
-            .filter(|&i| find.is_none_or(|f| game.position_string(&all[i].position(game)).contains(f)))
+            .filter(|&i| query.own_move.is_none_or(|m| all.get(i).own_move == m))
+            .filter(|&i| find.is_none_or(|f| game.position_string(&all.get(i).position(game)).contains(f)))
             .collect();
-        matched.sort_by_key(|&i| (all[i].own_move, i));
+        matched.sort_by_key(|&i| (all.get(i).own_move, i));
         let pages = matched.len().div_ceil(per_page).max(1);
         let page = query.page.unwrap_or(1).clamp(1, pages);
         let mut moves: Vec<(u32, usize)> = Vec::new();
@@ -125,7 +125,7 @@ impl<G: Picture> GameSession<G> {
         let copy = |&i: &usize| {
             let number = label_number(machine, i as u32);
             Listed {
-                b: all[i].clone(),
+                b: all.get(i).to_box(),
                 in_last_game: last_game.contains(&(i as u32)),
                 changed: changed.contains(&u64::from(number)),
                 number,
@@ -154,14 +154,14 @@ impl<G: Picture> GameSession<G> {
             last_game: Vec::new(),
             boxes: Vec::new(),
         };
-        let (game, turned) = (game.clone(), self.turned);
+        let (game, turned, symmetry) = (game.clone(), self.turned, machine.settings().symmetry);
         Ok(Deferred::new(move || {
             let card = |l: &Listed<G>| {
                 let b = &l.b;
                 let pos = b.position(&game);
-                let colours = box_colours(&game, &pos, &b.moves);
-                let marks: Vec<BeadMark<G::Move>> = b
-                    .moves
+                let moves = b.moves(&game, symmetry);
+                let colours = box_colours(&game, &pos, &moves);
+                let marks: Vec<BeadMark<G::Move>> = moves
                     .iter()
                     .zip(b.beads.iter())
                     .zip(colours)
@@ -219,11 +219,12 @@ impl<G: Picture> GameSession<G> {
         drawn: impl Fn(G::Move, usize) -> bool,
     ) -> Vec<BeadMark<G::Move>> {
         let game = self.game();
-        let b = &self.trainer.machine().boxes()[index as usize];
+        let b = self.trainer.machine().boxes().get(index as usize);
         let inverse = sym.inverse();
         // Colours are the box's own (a cell's colour is its cell in the box's position).
-        let colours = box_colours(game, &b.position(game), &b.moves);
-        b.moves
+        let moves = self.trainer.machine().box_moves(index);
+        let colours = box_colours(game, &b.position(game), &moves);
+        moves
             .iter()
             .zip(b.beads.iter())
             .zip(colours)
@@ -271,7 +272,7 @@ impl<G: Picture> GameSession<G> {
                 note: format!("{} has no box for this position and plays without one.", self.name),
             };
         };
-        let b = &machine.boxes()[index as usize];
+        let b = machine.boxes().get(index as usize);
         let marks = self.real_marks(index, sym, |real, _| Some(real) == mv);
         let beads = marks
             .iter()
@@ -305,7 +306,7 @@ impl<G: Picture> GameSession<G> {
         changes
             .iter()
             .map(|c| {
-                let b = &boxes[c.box_index as usize];
+                let b = boxes.get(c.box_index as usize);
                 let colour_index = c.colour as usize;
                 let seen = self.drawn.iter().rev().find(|d| d.index == c.box_index);
                 let (pos, sym, moment) = match seen {
