@@ -120,7 +120,7 @@ fn write_sheet<G: Picture>(
     let sheet = labels::sheet(&subject, layout(args)?).map_err(|e| anyhow!(e))?;
     let label_pages = sheet.pages.len() - sheet.front_pages;
     let what = format!(
-        "{} labels of {} × {} mm on {label_pages} page{} of {} ({} a page), after the instructions and a board ({} pages)",
+        "{} labels of {} × {} mm on {label_pages} page{} of {} ({} a page), after {} ({} pages)",
         sheet.labels,
         sheet.label.width,
         sheet.label.height,
@@ -130,6 +130,12 @@ fn write_sheet<G: Picture>(
             Paper::Letter => "Letter",
         },
         sheet.per_page,
+        // More than a page of labels gets an index of the boxes by position.
+        if label_pages > 1 {
+            "the instructions, a board, a tally sheet and an index"
+        } else {
+            "the instructions, a board and a tally sheet"
+        },
         sheet.front_pages
     );
     if let Some(pdf) = &args.pdf {

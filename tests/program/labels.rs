@@ -298,10 +298,13 @@ fn hers_19_boxes_on_a4_and_letter() {
         // By hand: 53 × 36 mm labels, 3 across (159 mm) and 7 down (252 mm)
         // fit inside A4 (210 × 297) and Letter (216 × 279) with margins of
         // 11 mm for the cut marks and a footer: 21 a page, so HER's 19 take
-        // one page, after the instructions and the board.
-        assert_eq!(read.pages, 3, "{paper}");
-        assert!(read.boxes.values().all(|&p| p == 3));
-        let instructions = page_text(&pdf, 1);
+        // one page, the last, after the instructions (two pages, with the
+        // rules and the mirror rule's example), the board and the tally sheet.
+        assert_eq!(read.pages, 5, "{paper}");
+        assert!(read.boxes.values().all(|&p| p == 5));
+        assert!(page_text(&pdf, 3).contains("A board for Hexapawn"));
+        assert!(page_text(&pdf, 4).contains("Tally sheet: HER playing Hexapawn"));
+        let instructions = page_text(&pdf, 1) + &page_text(&pdf, 2);
         // HER's beads, one a move: 19 boxes have a first colour, the 17 with
         // a choice a second (the `choices` count of `menace boxes`), and by
         // hand from Gardner's boxes 7 have a third and 2 a fourth: 45 beads.
@@ -322,7 +325,7 @@ fn hers_19_boxes_on_a4_and_letter() {
                 "{paper}: the instructions do not say {said:?}:\n{instructions}"
             );
         }
-        let labels = page_text(&pdf, 3);
+        let labels = page_text(&pdf, 5);
         assert!(labels.contains("HER's move 1 · game move 2"), "{labels}");
         assert!(labels.contains("HER's move 3 · game move 6"), "{labels}");
     }
@@ -338,10 +341,12 @@ fn menaces_304_boxes_and_michies_rule() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     // LC_ALL=C names no country: A4.
     let read = check_sheet(&pdf, A4, 304, &dir);
-    // 21 labels a page: 14 pages hold 294, the 15th the last 10.
-    assert_eq!(read.pages, 2 + 15);
-    assert_eq!(read.boxes.values().filter(|&&p| p == 17).count(), 10);
-    let text = page_text(&pdf, 1).replace('\n', " ");
+    // 21 labels a page: 14 pages hold 294, the 15th the last 10; before
+    // them the instructions (2 pages), the board, the tally sheet and the
+    // index (2 pages: 304 entries and 4 headings, about 200 lines a page).
+    assert_eq!(read.pages, 6 + 15);
+    assert_eq!(read.boxes.values().filter(|&&p| p == 21).count(), 10);
+    let text = (page_text(&pdf, 1) + &page_text(&pdf, 2)).replace('\n', " ");
     for said in [
         "304 empty matchboxes",
         "Michie's rule",
@@ -361,9 +366,10 @@ fn menaces_304_boxes_and_michies_rule() {
 }
 
 /// No sheet spends a page on a few lines: a trained machine's instructions
-/// (a line longer than a fresh one's) still fit one page of A4 or Letter,
-/// so the sheet is the instructions, the board and the label pages
-/// (MENACE on Letter after 30 games took a page for its last 6 lines).
+/// (a line longer than a fresh one's) fill their last page at least a
+/// third (MENACE on Letter after 30 games once took a page for its last 6
+/// lines), and the sheet is the instructions, the board, the tally sheet,
+/// the index where there is more than one page of labels, and the labels.
 #[test]
 #[ignore = "needs poppler-utils (.ci/run installs it)"]
 fn no_sheet_has_a_near_empty_page() {
@@ -387,10 +393,21 @@ fn no_sheet_has_a_near_empty_page() {
             ]);
             assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
             // 21 labels a page (see hers_19_boxes_on_a4_and_letter).
-            let pages = page_sizes(&pdf).len();
-            assert_eq!(pages, 2 + usize::div_ceil(boxes, 21), "{game} on {paper}");
-            assert!(page_text(&pdf, 1).contains("after 30 games of training"));
-            assert!(page_text(&pdf, 2).contains("A board for"), "{game} on {paper}");
+            let pages = all_pages(&pdf);
+            let label_pages = usize::div_ceil(boxes, 21);
+            let board = pages.iter().position(|p| p.contains("A board for")).unwrap();
+            let index = if label_pages > 1 { 2 } else { 0 };
+            assert_eq!(pages.len(), board + 2 + index + label_pages, "{game} on {paper}");
+            assert!(pages[board + 1].contains("Tally sheet"), "{game} on {paper}");
+            assert!(pages[..board].concat().contains("after 30 games of training"));
+            // The instructions' last page used for a third of its height at least.
+            let last = words(&pdf)
+                .iter()
+                .filter(|w| w.page == board && w.y1 < page_sizes(&pdf)[0].1 - 15.0 * PT)
+                .map(|w| w.y1)
+                .fold(0.0, f64::max);
+            let (top, bottom) = (18.0 * PT, page_sizes(&pdf)[0].1 - 18.0 * PT);
+            assert!((last - top) / (bottom - top) > 0.3, "{game} on {paper}: {last}");
         }
     }
 }
@@ -478,11 +495,304 @@ fn the_page_downloads_its_machines_labels() {
         let pages = dir.join(format!("pages-{}", language.len() + query.len()));
         std::fs::create_dir_all(&pages).unwrap();
         let read = check_sheet(&pdf, size, 19, &pages);
-        assert_eq!(read.pages, 3);
+        assert_eq!(read.pages, 5);
         assert!(page_text(&pdf, 1).contains("19 empty matchboxes"));
     }
     let bad = common::http::call("GET", &format!("{base}/api/sessions/{id}/labels.pdf?paper=a5"), None);
     assert_eq!(bad.status, 400);
     assert!(bad.error().contains("paper 'a5'"), "{}", bad.body);
     running.shut_down();
+}
+
+/// Every page's text, one string a page.
+fn all_pages(pdf: &Path) -> Vec<String> {
+    (1..=page_sizes(pdf).len()).map(|p| page_text(pdf, p)).collect()
+}
+
+/// The words of a text that name a game's result as a draw ("draw",
+/// "draws", "drawn game"), leaving the beads' sense ("a drawn bead", "drawn
+/// dashed") alone.
+fn draw_words(text: &str) -> Vec<String> {
+    let words: Vec<String> = text
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase())
+        .collect();
+    words
+        .iter()
+        .enumerate()
+        .filter(|&(i, w)| {
+            let next = words.get(i + 1).map_or("", String::as_str);
+            w == "draw" || w == "draws" || w == "drew" || (w == "drawn" && !["bead", "beads", "dashed"].contains(&next))
+        })
+        .map(|(i, w)| format!("{w} (word {i})"))
+        .collect()
+}
+
+/// HER's kit for a class: Hexapawn's rules in the game's own words, a
+/// worked example of the mirror rule, a tally sheet, and no word of draws
+/// (Hexapawn has none), the game named by its title throughout.
+#[test]
+#[ignore = "needs poppler-utils (.ci/run installs it)"]
+fn hers_kit_has_the_rules_the_mirror_rule_and_a_tally_sheet() {
+    require_poppler();
+    let dir = scratch("her-kit");
+    let pdf = dir.join("her.pdf");
+    let out = menace(&["boxes", "hexapawn", "--side", "black", "--pdf", pdf.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let read = check_sheet(&pdf, A4, 19, &dir);
+    let pages = all_pages(&pdf);
+    let text = pages.join(" ").replace('\n', " ");
+    // The rules as Hexapawn's `About` words them (games/hexapawn/about.rs, pawn.rs).
+    for said in [
+        "The rules of Hexapawn",
+        "A board of three by three squares. White's three pawns start on the bottom rank, Black's on the top rank. White moves first.",
+        "A pawn moves one square straight forward onto an empty square, or captures an enemy pawn one square diagonally forward.",
+        "You win by moving a pawn onto the far rank, or when the other side cannot move on its turn",
+        "HER plays Black in Hexapawn",
+        "A board for Hexapawn",
+    ] {
+        assert!(text.contains(said), "the kit does not say {said:?}:\n{text}");
+    }
+    assert!(!text.to_lowercase().contains(" hexapawn;"), "{text}");
+    // The mirror rule's example: the label's move and the move on the
+    // mirrored board are each other's mirror images, a file for c file.
+    let example = text
+        .split("One box for a board mirrored left for right: an example")
+        .nth(1)
+        .expect("a worked example of the mirror rule");
+    let after = |cue: &str| -> String {
+        let at = example.find(cue).unwrap_or_else(|| panic!("no {cue:?} in {example}")) + cue.len();
+        example[at..].split_whitespace().next().unwrap().to_string()
+    };
+    // The captions under the two boards, and the sentence that says the same.
+    let here = after("'s label: ");
+    let there = after("the board you play on: ");
+    assert!(
+        example.contains(&format!("is {here} on the label's board; play that move mirrored left for right too: {there} on the board you play on.")),
+        "{example}"
+    );
+    let mirrored: String = here
+        .chars()
+        .map(|c| match c {
+            'a' => 'c',
+            'c' => 'a',
+            c => c,
+        })
+        .collect();
+    assert_ne!(here, there);
+    assert_eq!(there, mirrored, "{example}");
+    // The tally sheet: its headings in order along one line, rows numbered from 1.
+    let tally = pages
+        .iter()
+        .position(|p| p.contains("Tally sheet: HER playing Hexapawn"))
+        .expect("a tally sheet")
+        + 1;
+    let all = words(&pdf);
+    let on_tally: Vec<&Word> = all.iter().filter(|w| w.page == tally).collect();
+    let game = on_tally
+        .iter()
+        .filter(|w| w.text == "Game")
+        .max_by(|a, b| a.y0.total_cmp(&b.y0))
+        .unwrap();
+    let mut heads: Vec<&&Word> = on_tally.iter().filter(|w| (w.y0 - game.y0).abs() < 0.5).collect();
+    heads.sort_by(|a, b| a.x0.total_cmp(&b.x0));
+    let line: Vec<&str> = heads.iter().map(|w| w.text.as_str()).collect();
+    assert_eq!(
+        line,
+        ["Game", "Who", "played", "Result", "Bead", "taken", "Lost", "so", "far"]
+    );
+    let numbers: Vec<usize> = on_tally
+        .iter()
+        .filter(|w| w.y0 > game.y1 && w.x1 < heads[1].x0)
+        .map(|w| w.text.parse().unwrap())
+        .collect();
+    assert!(numbers.len() >= 20, "{numbers:?}");
+    assert_eq!(numbers, (1..=numbers.len()).collect::<Vec<_>>());
+    assert!(pages[tally - 1].contains("Result: HER won or lost."));
+    // Hexapawn cannot be drawn: the only draws named are the rule's "There are no draws."
+    let without_rule = text.replace("There are no draws.", "");
+    assert_eq!(draw_words(&without_rule), Vec::<String>::new(), "{text}");
+    // 19 labels fit one page: no index.
+    assert!(!text.contains("Index:"));
+    assert_eq!(read.boxes.values().collect::<std::collections::BTreeSet<_>>().len(), 1);
+    assert_eq!(*read.boxes.values().next().unwrap(), read.pages);
+}
+
+/// Noughts and crosses positions with X to move, the game not over and more
+/// than one move to choose from, reached by legal play: a second count of
+/// MENACE's boxes. Each as (X's move, the orbit's position strings under
+/// the square's 8 symmetries), one an orbit.
+fn menaces_positions() -> Vec<(usize, std::collections::BTreeSet<String>)> {
+    use std::collections::BTreeSet;
+    const LINES: [[usize; 3]; 8] = [
+        [0, 1, 2],
+        [3, 4, 5],
+        [6, 7, 8],
+        [0, 3, 6],
+        [1, 4, 7],
+        [2, 5, 8],
+        [0, 4, 8],
+        [2, 4, 6],
+    ];
+    // Cells 0..9 as the labels read them: row by row from the top.
+    fn won(b: &[u8; 9]) -> bool {
+        LINES
+            .iter()
+            .any(|l| b[l[0]] != b'.' && b[l[0]] == b[l[1]] && b[l[1]] == b[l[2]])
+    }
+    fn string(b: &[u8; 9]) -> String {
+        let s = String::from_utf8(b.to_vec()).unwrap();
+        format!("{}/{}/{}", &s[0..3], &s[3..6], &s[6..9])
+    }
+    fn orbit(b: &[u8; 9]) -> BTreeSet<String> {
+        let turn = |b: &[u8; 9]| std::array::from_fn(|i| b[(2 - i % 3) * 3 + i / 3]);
+        let flip = |b: &[u8; 9]| std::array::from_fn(|i| b[i / 3 * 3 + 2 - i % 3]);
+        let mut out = BTreeSet::new();
+        let mut c = *b;
+        for _ in 0..4 {
+            out.insert(string(&c));
+            out.insert(string(&flip(&c)));
+            c = turn(&c);
+        }
+        out
+    }
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    let mut layer = vec![[b'.'; 9]];
+    for ply in 0..9 {
+        let mover = if ply % 2 == 0 { b'x' } else { b'o' };
+        let mut next = Vec::new();
+        for b in layer {
+            let empty: Vec<usize> = (0..9).filter(|&i| b[i] == b'.').collect();
+            if mover == b'x' && empty.len() > 1 {
+                let o = orbit(&b);
+                if seen.insert(o.iter().next().unwrap().clone()) {
+                    out.push((ply / 2 + 1, o));
+                }
+            }
+            for i in empty {
+                let mut c = b;
+                c[i] = mover;
+                if !won(&c) {
+                    next.push(c);
+                }
+            }
+        }
+        next.sort_unstable();
+        next.dedup();
+        layer = next;
+    }
+    out
+}
+
+/// MENACE's kit: an index of its boxes by position, every box once, sorted
+/// under each of its moves, each entry the position its label prints; the
+/// game named one way throughout ("Noughts and crosses").
+#[test]
+#[ignore = "needs poppler-utils (.ci/run installs it)"]
+fn menaces_kit_indexes_every_box_by_position() {
+    require_poppler();
+    // The second count: 1 + 12 + 108 + 183 = 304 boxes, as docs/teaching.md
+    // gives for the `choices` set this machine uses (Michie's own 287 also
+    // leaves out hopeless positions).
+    let positions = menaces_positions();
+    let per_move: Vec<usize> = (1..=4)
+        .map(|m| positions.iter().filter(|(k, _)| *k == m).count())
+        .collect();
+    assert_eq!(per_move, [1, 12, 108, 183]);
+    let dir = scratch("menace-kit");
+    let pdf = dir.join("menace.pdf");
+    let out = menace(&["boxes", "tictactoe", "--pdf", pdf.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let read = check_sheet(&pdf, A4, 304, &dir);
+    let pages = all_pages(&pdf);
+    let text = pages.join(" ").replace('\n', " ");
+    assert!(!text.to_lowercase().contains("tictactoe"), "{text}");
+    assert!(text.contains("MENACE plays X in Noughts and crosses"));
+    assert!(text.contains("The rules of Noughts and crosses"));
+    // The index: each entry a position string and its box number on one line.
+    let first_label = *read.boxes.values().min().unwrap();
+    let index_pages: Vec<usize> = (1..first_label)
+        .filter(|&p| {
+            pages[p - 1].contains("Index: MENACE's 304 boxes by position") || pages[p - 1].contains("(continued)")
+        })
+        .collect();
+    assert!(!index_pages.is_empty(), "no index");
+    let all = words(&pdf);
+    let is_position = |s: &str| {
+        s.len() == 11
+            && s.chars()
+                .enumerate()
+                .all(|(i, c)| if i == 3 || i == 7 { c == '/' } else { ".xo".contains(c) })
+    };
+    let mut entries: Vec<(usize, f64, f64, String, usize)> = Vec::new();
+    for w in all
+        .iter()
+        .filter(|w| index_pages.contains(&w.page) && is_position(&w.text))
+    {
+        // After it, on its line, the side to move ("x"), then the number.
+        let number = all
+            .iter()
+            .filter(|n| n.page == w.page && (n.y0 - w.y0).abs() < 0.5 && n.x0 > w.x1 && n.x0 < w.x1 + 45.0 * PT)
+            .filter(|n| n.text.parse::<usize>().is_ok())
+            .min_by(|a, b| a.x0.total_cmp(&b.x0))
+            .unwrap_or_else(|| panic!("{w:?} has no box number"));
+        entries.push((w.page, w.x0, w.y0, w.text.clone(), number.text.parse().unwrap()));
+    }
+    let mut numbers: Vec<usize> = entries.iter().map(|e| e.4).collect();
+    numbers.sort_unstable();
+    assert_eq!(numbers, (1..=304).collect::<Vec<_>>(), "every box once");
+    // Each entry is the position its box's label prints (top right, on the "Box N" line).
+    let label_position: BTreeMap<usize, String> = all
+        .iter()
+        .filter(|w| w.text == "Box" && w.page >= first_label)
+        .map(|w| {
+            let on_line = |n: &&Word| n.page == w.page && (n.y1 - w.y1).abs() < 1.5;
+            let number: usize = all
+                .iter()
+                .filter(on_line)
+                .find(|n| n.x0 > w.x1)
+                .unwrap()
+                .text
+                .parse()
+                .unwrap();
+            let position = all
+                .iter()
+                .filter(on_line)
+                .find(|n| is_position(&n.text) && n.x0 > w.x1 && n.x0 < w.x0 + 53.0 * PT)
+                .unwrap_or_else(|| panic!("box {number} has no position"))
+                .text
+                .clone();
+            (number, position)
+        })
+        .collect();
+    assert_eq!(label_position.len(), 304);
+    for e in &entries {
+        assert_eq!(label_position[&e.4], e.3, "box {}", e.4);
+    }
+    // One entry an orbit of the second count: each of the 304 positions once.
+    let mut matched = vec![0; positions.len()];
+    for e in &entries {
+        let k = positions
+            .iter()
+            .position(|(_, o)| o.contains(&e.3))
+            .unwrap_or_else(|| panic!("{} is no box", e.3));
+        matched[k] += 1;
+    }
+    assert!(matched.iter().all(|&m| m == 1), "{matched:?}");
+    // Sorted for a person: within each of MENACE's moves, down each column
+    // then across, the strings in order ('.' before 'o' before 'x').
+    let own_move = |s: &str| s.chars().filter(|&c| c == 'x').count() + 1;
+    let mut reading = entries.clone();
+    reading.sort_by(|a, b| {
+        (a.0, own_move(&a.3))
+            .cmp(&(b.0, own_move(&b.3)))
+            .then(a.1.total_cmp(&b.1))
+            .then(a.2.total_cmp(&b.2))
+    });
+    for m in 1..=4 {
+        let strings: Vec<&String> = reading.iter().filter(|e| own_move(&e.3) == m).map(|e| &e.3).collect();
+        assert_eq!(strings.len(), per_move[m - 1]);
+        assert!(strings.windows(2).all(|w| w[0] < w[1]), "move {m}: {strings:?}");
+    }
 }

@@ -5,8 +5,8 @@
 use std::fmt::Write;
 
 use super::paper::{mm, move_words, move_words_short, page_svg, scaled_board, text_at, LabelSize, Paper, Subject};
-use super::text::wrap;
-use crate::svg::{board_size, n, BeadColour, Options};
+use super::text::{fitted, width, wrap};
+use crate::svg::{board_size, box_colours, n, BeadColour, Options};
 use menace_core::game::About;
 use menace_core::machine::settings::{EmptyBox, Reinforcement, Scope};
 use menace_core::picture::Picture;
@@ -238,8 +238,17 @@ fn kinds(counts: &[(BeadColour, u64)]) -> String {
     }
 }
 
-/// The instructions page (or pages) and the board page of a sheet, and
-/// the line their footers begin with.
+/// One box as the index lists it: the machine's move it is for, its
+/// position string (as its label prints it) and its number.
+pub(super) struct IndexEntry {
+    pub(super) own_move: u32,
+    pub(super) position: String,
+    pub(super) number: usize,
+}
+
+/// The instructions page (or pages), the board page, the tally sheet and,
+/// for a sheet of more than one page of labels, the index of boxes by
+/// position; and the line their footers begin with.
 pub(super) fn pages<G: Picture>(
     subject: &Subject<'_, G>,
     paper: Paper,
@@ -247,6 +256,7 @@ pub(super) fn pages<G: Picture>(
     per_page: usize,
     label_pages: usize,
     counts: &[(BeadColour, u64)],
+    index: &[IndexEntry],
 ) -> (Vec<String>, String) {
     let Subject {
         game,
@@ -254,8 +264,10 @@ pub(super) fn pages<G: Picture>(
         name,
         games_played,
     } = subject;
-    let spec = game.spec();
+    let title = game.title();
     let settings = machine.settings();
+    let draws = game.can_draw();
+    let with_index = label_pages > 1;
     let side = machine.side();
     let boxes = machine.boxes().len();
     // The instructions at full size; where their last page would hold only
@@ -266,10 +278,16 @@ pub(super) fn pages<G: Picture>(
             "{name}: build it from {boxes} matchboxes, and play it by hand"
         ));
         flow.para(&format!(
-            "{} {name} plays {} in {spec}; you, or a pupil, play the other side.",
+            "{} {name} plays {} in {title}; you, or a pupil, play the other side.",
             lineage(*game),
             game.player_name(side)
         ));
+
+        flow.heading(&format!("The rules of {title}"));
+        let history = game.history();
+        for rule in game.rules().iter().filter(|r| **r != history) {
+            flow.para(rule);
+        }
 
         flow.heading("What you need");
         let total: u64 = counts.iter().map(|&(_, b)| b).sum();
@@ -290,8 +308,9 @@ pub(super) fn pages<G: Picture>(
             flow.para("Each colour is one cell, the same in every box, as in Michie's MENACE: a bead of that colour plays on that cell of the box's own picture.");
         }
         let r = settings.reinforcement;
-        if r.win > 0 || r.draw > 0 {
-            flow.para("This rule adds beads after a win or a draw: keep a spare bag of each colour, at least as many again as the key says.");
+        if r.win > 0 || (draws && r.draw > 0) {
+            let after = if draws { "after a win or a draw" } else { "after a win" };
+            flow.para(&format!("This rule adds beads {after}: keep a spare bag of each colour, at least as many again as the key says."));
         } else {
             flow.para("This rule only ever takes beads away: you need no spares.");
         }
@@ -324,9 +343,10 @@ pub(super) fn pages<G: Picture>(
         flow.step(
             4,
             &format!(
-                "Stand the boxes in the order of their numbers. Each label says which of {name}'s moves it is for: \"{}\" on a label is {}. {name}'s moves are counted on their own; the game's moves count both players' moves, from the first.",
+                "Stand the boxes in the order of their numbers. Each label says which of {name}'s moves it is for: \"{}\" on a label is {}. {name}'s moves are counted on their own; the game's moves count both players' moves, from the first.{}",
                 move_words_short(name, side, example_move),
-                move_words(name, side, example_move)
+                move_words(name, side, example_move),
+                if with_index { " The index after the tally sheet lists every box by its position, to find one quickly." } else { "" }
             ),
         );
 
@@ -344,7 +364,7 @@ pub(super) fn pages<G: Picture>(
         let symmetries = <G::Symmetry as Symmetry>::ALL.len();
         let symmetry = if settings.symmetry && symmetries > 1 {
             format!(
-                " A box also stands for its board {}: if the table shows a label's board that way, play the bead's move that way too.",
+                " A box also stands for its board {}: if the board you play on shows a label's board that way, play the bead's move that way too (an example follows).",
                 symmetry_words(*game, symmetries)
             )
         } else {
@@ -357,6 +377,9 @@ pub(super) fn pages<G: Picture>(
         flow.step(3, "Shake the box, open it, and take out one bead without looking.");
         flow.step(4, &format!("Play the move of that bead's colour for {name} (its {} on the label). Put the bead on top of its box, or beside it with the box left open: after the game you need to know which bead came from which box.", if placements { "disc" } else { "arrow" }));
         flow.step(5, "Make the other side's move, and go on until the game ends.");
+        if settings.symmetry && symmetries > 1 {
+            mirror_example(&mut flow, subject);
+        }
 
         let rule = if r == Reinforcement::GARDNER {
             "Gardner's rule".to_string()
@@ -366,7 +389,7 @@ pub(super) fn pages<G: Picture>(
             format!("the rule {r}")
         };
         flow.heading(&format!("After the game: {rule}"));
-        for line in reinforcement_steps(&r, name, game.can_draw()) {
+        for line in reinforcement_steps(&r, name, draws) {
             flow.para(&line);
         }
 
@@ -393,7 +416,8 @@ pub(super) fn pages<G: Picture>(
         }
 
         flow.para(&format!(
-            "Keep a tally of wins, draws and losses: {name} should lose less and less often."
+            "Write every game on the tally sheet (after the board): who played, the result{} and, after a loss, the bead taken. {name} should lose less and less often.",
+            if draws { " (win, draw or loss)" } else { " (win or loss)" }
         ));
         flow
     };
@@ -408,12 +432,12 @@ pub(super) fn pages<G: Picture>(
             break;
         }
     }
-    let footer = format!("menace boxes {spec}: {}", settings.describe());
+    let footer = format!("{name} for {title}: {}", settings.describe());
 
     // The board to play on: the cells named, and the start position beside.
     let mut board_page = Flow::new(paper);
-    board_page.title(&format!("A board for {spec}"));
-    board_page.para("Play with coins or counters on this board; the start position is drawn below it.");
+    board_page.title(&format!("A board for {title}"));
+    board_page.para("Play with coins or counters on this board; the start position is shown below it.");
     let board = game.board();
     let (bw, bh) = board_size(&board, 1.0);
     let big = (board_page.width() / bw).min(150.0 / bh).min(45.0);
@@ -441,5 +465,254 @@ pub(super) fn pages<G: Picture>(
 
     let mut pages = flow.finish();
     pages.extend(board_page.finish());
+    pages.extend(tally_sheet(subject, paper));
+    if with_index {
+        pages.extend(index_pages(subject, paper, index));
+    }
     (pages, footer)
+}
+
+/// A box's board and the same board under one of the game's symmetries,
+/// side by side, with one bead's move on each: how one box serves both.
+fn mirror_example<G: Picture>(flow: &mut Flow, subject: &Subject<'_, G>) {
+    let Subject { game, machine, .. } = subject;
+    let game = *game;
+    // The first box, by number, with a choice and a move that reads
+    // differently on the board's image.
+    let found = super::numbered(machine).into_iter().enumerate().find_map(|(k, i)| {
+        let b = &machine.boxes()[i];
+        let pos = b.position(game);
+        let seen = game.position_string(&pos);
+        let colours = box_colours(game, &pos, &b.moves);
+        <G::Symmetry as Symmetry>::ALL
+            .iter()
+            .copied()
+            .filter(|s| !s.is_identity())
+            .find_map(|s| {
+                let image = game.map_position(&pos, s);
+                if b.moves.len() < 2 || game.position_string(&image) == seen {
+                    return None;
+                }
+                b.moves.iter().zip(&colours).find_map(|(&mv, &c)| {
+                    let there = game.map_move(mv, s);
+                    let (here_name, there_name) = (game.move_name(&pos, mv), game.move_name(&image, there));
+                    (here_name != there_name)
+                        .then(|| (k + 1, pos.clone(), image.clone(), (mv, there, c, here_name, there_name)))
+                })
+            })
+    });
+    let Some((number, pos, image, (mv, there, colour, here_name, there_name))) = found else {
+        return;
+    };
+    let words = symmetry_words(game, <G::Symmetry as Symmetry>::ALL.len());
+    let heading = format!("One box for a board {words}: an example");
+    let said = format!(
+        "On the left, the board of box {number}'s label. On the right, the same position {words}: it has no box of its own, so when the board you play on looks like it, open box {number}. A {} bead there is {here_name} on the label's board; play that move {words} too: {there_name} on the board you play on.",
+        colour.name()
+    );
+    let board = game.board();
+    let (bw, bh) = board_size(&board, 1.0);
+    let unit = (32.0 / bw).min(32.0 / bh);
+    let caption = mm(flow.pt(BODY_PT)) * 1.5;
+    // The words and the boards on one page.
+    let text_height = 4.0 * mm(flow.pt(HEAD_PT))
+        + wrap(&said, flow.pt(BODY_PT), flow.width()).len() as f64 * mm(flow.pt(BODY_PT)) * 1.3;
+    flow.room(text_height + caption + bh * unit + 4.0);
+    flow.heading(&heading);
+    flow.para(&said);
+    flow.room(caption + bh * unit + 4.0);
+    let half = flow.width() / 2.0;
+    for (k, (p, m, said)) in [
+        (&pos, mv, format!("box {number}'s label: {here_name}")),
+        (&image, there, format!("the board you play on: {there_name}")),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let centre = MARGIN + half * (k as f64 + 0.5);
+        flow.body.push_str(&text_at(
+            centre,
+            flow.y + mm(flow.pt(BODY_PT)),
+            flow.pt(BODY_PT),
+            "middle",
+            "#222",
+            &said,
+        ));
+        let options = Options {
+            arrows: vec![(game.move_cells(p, m), colour, 1, false)],
+            bare_arrows: true,
+            ..Options::default()
+        };
+        flow.body.push_str(&scaled_board(
+            &board,
+            &game.pieces(p),
+            options,
+            centre - bw * unit / 2.0,
+            flow.y + caption,
+            unit,
+        ));
+    }
+    flow.y += caption + bh * unit + 4.0;
+}
+
+/// A page to record the games on: one row a game, with who played, the
+/// result, the beads the rule changed and the losses so far.
+fn tally_sheet<G: Picture>(subject: &Subject<'_, G>, paper: Paper) -> Vec<String> {
+    let Subject {
+        game, machine, name, ..
+    } = subject;
+    let r = machine.settings().reinforcement;
+    let draws = game.can_draw();
+    let takes_one = r.scope == Scope::Last && r.win <= 0 && (!draws || r.draw <= 0);
+    let beads = if takes_one { "Bead taken" } else { "Beads changed" };
+    let mut page = Flow::new(paper);
+    page.title(&format!("Tally sheet: {name} playing {}", game.title()));
+    let result = if draws {
+        format!("{name} won, drew or lost")
+    } else {
+        format!("{name} won or lost")
+    };
+    let change = if takes_one {
+        "after a loss, the number of the box and the colour of the bead taken from it".to_string()
+    } else {
+        "the change the rule made to the beads, if any".to_string()
+    };
+    page.para(&format!(
+        "One row a game. Who played: the pupil's name, or the teacher's. Result: {result}. {beads}: {change}. Lost so far: {name}'s losses up to and including this game."
+    ));
+    let columns: [(&str, f64); 5] = [
+        ("Game", 0.1),
+        ("Who played", 0.3),
+        ("Result", 0.17),
+        (beads, 0.27),
+        ("Lost so far", 0.16),
+    ];
+    let width = page.width();
+    let row = 7.5;
+    let pt = page.pt(BODY_PT);
+    let top = page.y + 2.0;
+    let rows = ((page.bottom() - top) / row).floor() as usize;
+    let mut x = MARGIN;
+    let _ = write!(page.body, "<g stroke=\"#555\" stroke-width=\"0.25\">");
+    for r in 0..=rows {
+        let y = top + r as f64 * row;
+        let _ = write!(
+            page.body,
+            "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>",
+            n(MARGIN),
+            n(y),
+            n(MARGIN + width),
+            n(y)
+        );
+    }
+    let bottom = top + rows as f64 * row;
+    let mut edges = vec![MARGIN];
+    for &(_, share) in &columns {
+        x += share * width;
+        edges.push(x);
+    }
+    for &e in &edges {
+        let _ = write!(
+            page.body,
+            "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>",
+            n(e),
+            n(top),
+            n(e),
+            n(bottom)
+        );
+    }
+    page.body.push_str("</g>");
+    let base = |r: usize| top + r as f64 * row + row / 2.0 + 0.35 * mm(pt);
+    for (k, &(head, _)) in columns.iter().enumerate() {
+        page.body
+            .push_str(&text_at(edges[k] + 1.5, base(0), pt, "start", "#111", head));
+    }
+    for r in 1..rows {
+        page.body
+            .push_str(&text_at(edges[1] - 1.5, base(r), pt, "end", "#777", &r.to_string()));
+    }
+    page.y = bottom;
+    page.finish()
+}
+
+/// The index: every box once, under the machine's move it is for, in the
+/// order of its position string, with its number, in columns.
+fn index_pages<G: Picture>(subject: &Subject<'_, G>, paper: Paper, index: &[IndexEntry]) -> Vec<String> {
+    let Subject {
+        game, machine, name, ..
+    } = subject;
+    let side = machine.side();
+    let mut page = Flow::new(paper);
+    page.title(&format!("Index: {name}'s {} boxes by position", index.len()));
+    let mut characters: Vec<char> = index.iter().flat_map(|e| e.position.chars()).collect();
+    characters.sort_unstable();
+    characters.dedup();
+    let order: Vec<String> = characters
+        .iter()
+        .filter(|c| !c.is_whitespace())
+        .map(char::to_string)
+        .collect();
+    let symmetries = <G::Symmetry as Symmetry>::ALL.len();
+    let symmetry = if machine.settings().symmetry && symmetries > 1 {
+        format!(
+            " A box stands for its board {} too, but is listed once, as its label shows it: if the board you play on is not listed, turn or reflect it (or read it so) and look again.",
+            symmetry_words(*game, symmetries)
+        )
+    } else {
+        String::new()
+    };
+    page.para(&format!(
+        "Each box is listed under {name}'s move it is for, by its position string (the text at the top right of its label; the start position is {}), in the order of their characters: {}. The number after it is the box's.{symmetry}",
+        game.position_string(&game.start()),
+        order.join(" ")
+    ));
+    let pt = page.pt(BODY_PT);
+    let leading = mm(pt) * 1.35;
+    let widest = index.iter().map(|e| width(&e.position, pt)).fold(0.0, f64::max);
+    let number_width = width(&index.len().to_string(), pt);
+    let column = widest + number_width + 8.0;
+    let columns = ((page.width() / column).floor() as usize).max(1);
+    let column = page.width() / columns as f64;
+    let mut moves: Vec<u32> = index.iter().map(|e| e.own_move).collect();
+    moves.sort_unstable();
+    moves.dedup();
+    for m in moves {
+        let mut entries: Vec<&IndexEntry> = index.iter().filter(|e| e.own_move == m).collect();
+        entries.sort_by(|a, b| a.position.cmp(&b.position).then(a.number.cmp(&b.number)));
+        let mut heading = format!(
+            "{}: {} box{}",
+            move_words(name, side, m),
+            entries.len(),
+            if entries.len() == 1 { "" } else { "es" }
+        );
+        let mut rest = &entries[..];
+        while !rest.is_empty() {
+            page.heading(&heading);
+            let rows = (((page.bottom() - page.y) / leading).floor() as usize).max(1);
+            let take = rest.len().min(rows * columns);
+            let used = take.div_ceil(columns).min(rows);
+            for (k, e) in rest[..take].iter().enumerate() {
+                let (c, r) = (k / used, k % used);
+                let x = MARGIN + c as f64 * column;
+                let y = page.y + (r as f64 + 1.0) * leading - 0.25 * leading;
+                page.body.push_str(&text_at(
+                    x,
+                    y,
+                    pt,
+                    "start",
+                    "#222",
+                    &fitted(&e.position, pt, widest + 1.0),
+                ));
+                page.body
+                    .push_str(&text_at(x + column - 4.0, y, pt, "end", "#111", &e.number.to_string()));
+            }
+            page.y += used as f64 * leading + 1.0;
+            rest = &rest[take..];
+            heading = format!("{} (continued)", move_words(name, side, m));
+            if !rest.is_empty() {
+                page.room(f64::INFINITY);
+            }
+        }
+    }
+    page.finish()
 }

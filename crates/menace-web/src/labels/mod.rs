@@ -312,6 +312,16 @@ pub fn sheet<G: Picture>(subject: &Subject<'_, G>, layout: Layout) -> Result<She
         per_page,
         label_pages,
         &texts_beads(subject),
+        &order
+            .iter()
+            .zip(&texts)
+            .enumerate()
+            .map(|(k, (&i, t))| instructions::IndexEntry {
+                own_move: machine.boxes()[i].own_move,
+                position: t.position.clone(),
+                number: k + 1,
+            })
+            .collect::<Vec<_>>(),
     );
     let front_pages = front.len();
     let total_pages = front_pages + label_pages;
@@ -518,7 +528,8 @@ fn one_label<G: Picture>(
     out
 }
 
-/// The name a sheet goes by: `HER: 19 matchboxes for Black in hexapawn`.
+/// The name a sheet goes by: `HER: 19 matchboxes for Black in Hexapawn`,
+/// the game named by its own title.
 pub fn sheet_title<G: Game>(
     game: &G,
     machine_name: &str,
@@ -535,7 +546,7 @@ pub fn sheet_title<G: Game>(
     format!(
         "{machine_name}: {boxes} {matchboxes} for {} in {}{after}",
         game.player_name(side),
-        game.spec()
+        game.title()
     )
 }
 
@@ -576,15 +587,15 @@ mod tests {
         let her = menace_core::Hexapawn::new(3, 3).unwrap();
         assert_eq!(
             sheet_title(&her, "HER", Player::Two, 19, Some(1)),
-            "HER: 19 matchboxes for Black in hexapawn, after 1 game"
+            "HER: 19 matchboxes for Black in Hexapawn, after 1 game"
         );
         assert_eq!(
             sheet_title(&her, "HER", Player::Two, 1, Some(50)),
-            "HER: 1 matchbox for Black in hexapawn, after 50 games"
+            "HER: 1 matchbox for Black in Hexapawn, after 50 games"
         );
         assert_eq!(
             sheet_title(&her, "HER", Player::Two, 19, None),
-            "HER: 19 matchboxes for Black in hexapawn"
+            "HER: 19 matchboxes for Black in Hexapawn"
         );
     }
 
