@@ -40,6 +40,9 @@ pub struct Chart {
     pub log_x: bool,
     /// Whether the y axis is logarithmic (values at or below 0 are left out).
     pub log_y: bool,
+    /// Whether the y axis counts whole things (games, beads): its ticks are
+    /// labelled at whole numbers only.
+    pub whole_y: bool,
     /// Points, not curves: each point marked, its band an error bar, and
     /// the points of a series joined by a thin line.
     pub markers: bool,

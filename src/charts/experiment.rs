@@ -89,6 +89,11 @@ fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> 
     let mut games = distinct(|a| &a.game_spec);
     games.sort_unstable();
     games.dedup();
+    // A game that cannot be drawn gets no chart or words of draws.
+    let draws = games
+        .iter()
+        .any(|g| menace_core::registry::parse_spec(g).map_or(true, |g| g.can_draw()));
+    let window: f64 = table.window.parse().unwrap_or(1.0);
     let mut written = Vec::new();
     for name in names {
         let kind = CHARTS
@@ -98,6 +103,12 @@ fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> 
                 path: dir.join(name),
                 error: ChartError::Unknown(name.to_string()),
             })?;
+        if kind.metric == Metric::DrawRate && !draws {
+            continue;
+        }
+        // A rolling rate is drawn from its first full window: before it, a
+        // "share of the last 5 games" would be over fewer.
+        let from = if kind.metric.is_rate() { window } else { 0.0 };
         let mut series = Vec::new();
         for arm in &table.arms {
             let (Some(mean), Some(low), Some(high)) = (
@@ -108,13 +119,14 @@ fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> 
                 continue;
             };
             let points: Vec<_> = (0..arm.games.len())
-                .filter(|&i| !mean[i].is_nan())
+                .filter(|&i| !mean[i].is_nan() && arm.games[i] >= from)
                 .map(|i| (arm.games[i], mean[i], low[i], high[i]))
                 .collect();
             if points.is_empty() {
                 continue;
             }
-            let spread = split_seeds(arm, kind.metric);
+            let mut spread = split_seeds(arm, kind.metric);
+            spread.retain(|p| p.0 >= from);
             let mut label = arm.name.clone();
             let mut extra = Vec::new();
             if games.len() > 1 && !label.contains(&arm.game_spec) {
@@ -138,7 +150,7 @@ fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> 
                 .column(kind.metric, Stat::Exact)
                 .map(|e| {
                     (0..arm.games.len())
-                        .filter(|&i| e[i].is_finite())
+                        .filter(|&i| e[i].is_finite() && arm.games[i] >= from)
                         .map(|i| (arm.games[i], e[i]))
                         .collect()
                 })
@@ -183,13 +195,21 @@ fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> 
         } else {
             kind.y_label.to_string()
         };
+        if kind.metric.is_rate() && window > 1.0 {
+            sub.push(format!("from game {}, the first full window", table.window));
+        }
+        let title = if kind.metric == Metric::MichieScore && !draws {
+            "Score so far: +3 a win, −1 a loss"
+        } else {
+            kind.title
+        };
         // Probabilities and shares from 0 to 1, counts from 0.
         let (y_floor, y_ceiling) = {
             let (lo, hi) = kind.metric.bounds(0);
             (Some(lo).filter(|_| lo == 0.0), Some(hi).filter(|&h| h == 1.0))
         };
         let chart = Chart {
-            title: format!("{}: {}", table.title, kind.title),
+            title: format!("{}: {title}", table.title),
             subtitle: sub.join(" · "),
             x_label: "game number".to_string(),
             y_label,
@@ -198,6 +218,7 @@ fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> 
             y_ceiling,
             log_x: false,
             log_y: false,
+            whole_y: kind.metric.is_whole(),
             markers: false,
             notes: Vec::new(),
             trends: Vec::new(),
@@ -292,6 +313,7 @@ pub fn draw_safe_vs_boxes(
         y_ceiling: None,
         log_x: true,
         log_y: true,
+        whole_y: false,
         markers: true,
         notes,
         trends,
@@ -349,6 +371,7 @@ pub fn draw_loss_vs_boxes(
         y_ceiling: None,
         log_x: true,
         log_y: true,
+        whole_y: false,
         markers: true,
         notes,
         trends: Vec::new(),

@@ -66,8 +66,24 @@ where
     // On a logarithmic axis a tick's label needs the decimals of its own size.
     let span = |r: (f64, f64), log: bool| move |v: f64| if log { v.abs() } else { r.1 - r.0 };
     let (x_span, y_span) = (span(plan.x_range, chart.log_x), span(plan.y_range, chart.log_y));
-    let x_fmt = move |v: &f64| tick_label(*v, x_span(*v));
-    let y_fmt = move |v: &f64| tick_label(*v, y_span(*v));
+    // Games on a linear x axis, and counts on a whole y axis, are whole:
+    // a tick between two whole numbers is left unlabelled.
+    let whole = |v: f64| (v - v.round()).abs() < 1e-9;
+    let (linear_x, whole_y) = (!chart.log_x, chart.whole_y);
+    let x_fmt = move |v: &f64| {
+        if linear_x && !whole(*v) {
+            String::new()
+        } else {
+            tick_label(*v, x_span(*v))
+        }
+    };
+    let y_fmt = move |v: &f64| {
+        if whole_y && !whole(*v) {
+            String::new()
+        } else {
+            tick_label(*v, y_span(*v))
+        }
+    };
     ctx.configure_mesh()
         .x_label_formatter(&x_fmt)
         .y_label_formatter(&y_fmt)

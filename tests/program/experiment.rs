@@ -651,3 +651,97 @@ fn the_committed_scaling_study_has_no_ceiling_under_gardners_rule() {
     let within = trend["power_95"].as_array().unwrap();
     assert!(within[0].as_f64().unwrap() < power && power < within[1].as_f64().unwrap());
 }
+
+/// The games lost so far, per game: with a window of one game, each game's
+/// `loss_rate_mean` is the share of the seeds that lost it, so the losses
+/// so far are those shares added up game by game (and the exact line the
+/// exact chances of losing each game, added); the chart of them is drawn,
+/// and a game that cannot be drawn gets no draw chart.
+#[test]
+fn the_losses_so_far_are_each_games_losses_added() {
+    let dir = scratch("losses");
+    let file = write(
+        &dir,
+        "losses.json",
+        r#"{"name": "losses", "title": "HER", "game": "hexapawn", "games": 50, "seeds": 4, "window": 1,
+            "charts": ["losses", "loss_rate", "draw_rate", "michie_score"],
+            "arms": [
+              {"name": "random", "side": "black", "opponent": "random", "preset": "gardner"},
+              {"name": "perfect", "side": "black", "opponent": "perfect", "preset": "gardner"}
+            ]}"#,
+    );
+    let out_dir = dir.join("out");
+    let o = menace(&["run", &file, "--out", out_dir.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut reader = csv::Reader::from_path(out_dir.join("curves.csv")).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let col = |name: &str| {
+        header
+            .iter()
+            .position(|h| h == name)
+            .unwrap_or_else(|| panic!("no column {name}"))
+    };
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    let num = |r: &csv::StringRecord, c: &str| -> f64 { r[col(c)].parse().unwrap() };
+    for arm in ["random", "perfect"] {
+        let mine: Vec<&csv::StringRecord> = rows.iter().filter(|r| &r[col("arm")] == arm).collect();
+        assert_eq!(mine.len(), 51);
+        let (mut by_hand, mut exact_by_hand) = (0.0, 0.0);
+        for (g, r) in mine.iter().enumerate() {
+            assert_eq!(&r[col("game")], g.to_string());
+            if g > 0 {
+                by_hand += num(r, "loss_rate_mean");
+                exact_by_hand += num(r, "loss_rate_exact");
+            }
+            assert!((num(r, "losses_mean") - by_hand).abs() < 1e-5, "{arm} game {g}");
+            assert!((num(r, "losses_exact") - exact_by_hand).abs() < 1e-5, "{arm} game {g}");
+            // A count of games: its band within 0 and the games played.
+            assert!(num(r, "losses_low") >= 0.0 && num(r, "losses_high") <= g as f64);
+        }
+        assert_eq!(num(mine[0], "losses_mean"), 0.0);
+    }
+    // Against perfect play every machine loses exactly 3 games (the README's
+    // "3.00 losses per run; exactly 3.00"), all of them within 50 games.
+    let last = rows.iter().rfind(|r| &r[col("arm")] == "perfect").unwrap();
+    assert_eq!(
+        (
+            num(last, "losses_mean"),
+            num(last, "losses_low"),
+            num(last, "losses_high")
+        ),
+        (3.0, 3.0, 3.0)
+    );
+    assert!(out_dir.join("losses.png").is_file() && out_dir.join("losses.svg").is_file());
+    let svg = std::fs::read_to_string(out_dir.join("losses.svg")).unwrap();
+    assert!(
+        svg.contains("Games lost so far") && svg.contains("the exact expectation"),
+        "{svg}"
+    );
+    // Games and games lost are whole: on a chart of 0 to 3 losses over 8
+    // games every tick label is a whole number (plotters would put ticks at halves).
+    let file = write(
+        &dir,
+        "few.json",
+        r#"{"name": "few", "title": "HER", "game": "hexapawn", "games": 8, "seeds": 4, "window": 1,
+            "charts": ["losses"],
+            "arms": [{"name": "perfect", "side": "black", "opponent": "perfect", "preset": "gardner"}]}"#,
+    );
+    let few = dir.join("few");
+    let o = menace(&["run", &file, "--out", few.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let svg = std::fs::read_to_string(few.join("losses.svg")).unwrap();
+    let ticks: Vec<f64> = svg
+        .split("</text>")
+        .filter_map(|t| t.rsplit('>').next()?.trim().parse::<f64>().ok())
+        .collect();
+    assert!(ticks.len() >= 6, "{ticks:?}");
+    assert!(ticks.iter().all(|t| t.fract() == 0.0), "{ticks:?}");
+    // Hexapawn has no draws: no draw chart, no draw in the score's title.
+    assert!(!out_dir.join("draw_rate.png").exists());
+    let score = std::fs::read_to_string(out_dir.join("michie_score.svg")).unwrap();
+    assert!(
+        score.contains("+3 a win, −1 a loss") && !score.contains("draw"),
+        "{score}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

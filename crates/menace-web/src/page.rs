@@ -165,7 +165,7 @@ pub fn curves_table(view: &Json, curves: &Json) -> (Vec<String>, Vec<Vec<String>
                 curves["window"].as_u64().unwrap_or(1).to_string(),
             ];
             row.push(g.to_string());
-            let _ = curve_cells(g, &[metrics], None, &mut sorted, &mut cell, &mut |c: &str| {
+            let _ = curve_cells(g, &[metrics], [None, None], &mut sorted, &mut cell, &mut |c: &str| {
                 row.push(c.to_string());
                 Ok::<(), ()>(())
             });

@@ -18,7 +18,13 @@ pub struct ChartKind {
 }
 
 /// Every chart there is.
-pub const CHARTS: [ChartKind; 12] = [
+pub const CHARTS: [ChartKind; 13] = [
+    ChartKind {
+        name: "losses",
+        metric: Metric::Losses,
+        title: "Games lost so far",
+        y_label: "games lost so far",
+    },
     ChartKind {
         name: "loss_rate",
         metric: Metric::LossRate,

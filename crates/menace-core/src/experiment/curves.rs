@@ -36,6 +36,8 @@ pub enum Metric {
     WinsMinusLosses,
     /// Michie's score so far: 3 a win, 1 a draw, -1 a loss.
     MichieScore,
+    /// Games lost so far: what a class counts on its tally sheet.
+    Losses,
     /// All the beads in all the boxes.
     Beads,
     /// The beads in the boxes of the machine's first move.
@@ -58,12 +60,13 @@ pub enum Metric {
 
 impl Metric {
     /// Every metric, in the curves file's column order.
-    pub const ALL: [Metric; 14] = [
+    pub const ALL: [Metric; 15] = [
         Metric::WinRate,
         Metric::DrawRate,
         Metric::LossRate,
         Metric::WinsMinusLosses,
         Metric::MichieScore,
+        Metric::Losses,
         Metric::Beads,
         Metric::FirstBoxBeads,
         Metric::Boxes,
@@ -83,6 +86,7 @@ impl Metric {
             Metric::LossRate => "loss_rate",
             Metric::WinsMinusLosses => "wins_minus_losses",
             Metric::MichieScore => "michie_score",
+            Metric::Losses => "losses",
             Metric::Beads => "beads",
             Metric::FirstBoxBeads => "first_box_beads",
             Metric::Boxes => "boxes",
@@ -104,8 +108,19 @@ impl Metric {
     pub fn is_probability(self) -> bool {
         !matches!(
             self,
-            Metric::WinsMinusLosses | Metric::MichieScore | Metric::Beads | Metric::FirstBoxBeads | Metric::Boxes
+            Metric::WinsMinusLosses
+                | Metric::MichieScore
+                | Metric::Losses
+                | Metric::Beads
+                | Metric::FirstBoxBeads
+                | Metric::Boxes
         )
+    }
+
+    /// Whether each seed's value is a whole number (a count of games, beads
+    /// or boxes, a score): a chart of it has whole-number ticks.
+    pub fn is_whole(self) -> bool {
+        !self.is_probability()
     }
 
     /// What the metric can be after `games` games: a band never reaches past it.
@@ -114,6 +129,7 @@ impl Metric {
         match self {
             Metric::WinsMinusLosses => (-g, g),
             Metric::MichieScore => (-g, 3.0 * g),
+            Metric::Losses => (0.0, g),
             Metric::Beads | Metric::FirstBoxBeads | Metric::Boxes => (0.0, f64::INFINITY),
             _ => (0.0, 1.0),
         }
@@ -130,8 +146,7 @@ impl MetricRow {
     pub fn start(st: &Snapshot) -> MetricRow {
         row(
             [f64::NAN; 3],
-            0,
-            0,
+            [0, 0, 0],
             st.total_beads,
             st.first_box_beads,
             st.boxes,
@@ -270,10 +285,10 @@ pub fn quantile(sorted: &[f64], q: f64) -> f64 {
 }
 
 /// One game's row of the metrics (NaN: not recorded).
+/// `scores`: wins less losses, Michie's score and the losses so far.
 fn row(
     rates: [f64; 3],
-    wins_minus_losses: i64,
-    michie_score: i64,
+    scores: [i64; 3],
     beads: u64,
     first_box_beads: u64,
     boxes: usize,
@@ -286,8 +301,9 @@ fn row(
         rates[0],
         rates[1],
         rates[2],
-        wins_minus_losses as f64,
-        michie_score as f64,
+        scores[0] as f64,
+        scores[1] as f64,
+        scores[2] as f64,
         beads as f64,
         first_box_beads as f64,
         boxes as f64,
@@ -322,6 +338,7 @@ pub struct RunningCurves {
     in_window: [usize; 3],
     wins_minus_losses: i64,
     michie_score: i64,
+    losses: i64,
 }
 
 impl RunningCurves {
@@ -333,6 +350,7 @@ impl RunningCurves {
             in_window: [0; 3],
             wins_minus_losses: 0,
             michie_score: 0,
+            losses: 0,
         }
     }
 
@@ -352,6 +370,7 @@ impl RunningCurves {
             GameResult::Loss => {
                 self.wins_minus_losses -= 1;
                 self.michie_score -= 1;
+                self.losses += 1;
             }
         }
         let slot = |res: GameResult| match res {
@@ -368,8 +387,8 @@ impl RunningCurves {
         }
         let n = self.recent.len() as f64;
         let rates = self.in_window.map(|k| k as f64 / n);
-        let (wml, score) = (self.wins_minus_losses, self.michie_score);
-        row(rates, wml, score, r.total_beads, r.first_box_beads, r.boxes, r.exact)
+        let scores = [self.wins_minus_losses, self.michie_score, self.losses];
+        row(rates, scores, r.total_beads, r.first_box_beads, r.boxes, r.exact)
     }
 }
 

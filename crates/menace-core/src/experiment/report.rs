@@ -247,6 +247,7 @@ pub fn curve_columns() -> Vec<String> {
         header.extend(Stat::ALL.map(|s| s.column(m)));
     }
     header.push(Stat::Exact.column(Metric::LossRate));
+    header.push(Stat::Exact.column(Metric::Losses));
     header
 }
 
@@ -259,12 +260,13 @@ fn curves_header<W: std::io::Write>(out: W) -> Result<csv::Writer<W>, OutputErro
 
 /// The cells of one row of a curves file after its game column, each given
 /// to `put`: every curve's mean, band and spread over the seeds' `rows` at
-/// game `g`, then the exact expected loss rate (empty where unknown).
+/// game `g`, then the exact expected loss rate over the window and the
+/// exact expected losses so far (each empty where unknown).
 /// `sorted` and `cell` are scratch space, kept between rows.
 pub fn curve_cells<E>(
     g: u64,
     rows: &[MetricRow],
-    exact: Option<f64>,
+    exact: [Option<f64>; 2],
     sorted: &mut Vec<f64>,
     cell: &mut String,
     put: &mut impl FnMut(&str) -> Result<(), E>,
@@ -299,14 +301,17 @@ pub fn curve_cells<E>(
             }
         }
     }
-    match exact {
-        Some(rate) => {
-            cell.clear();
-            let _ = write!(cell, "{rate:.6}");
-            put(cell)
+    for value in exact {
+        match value {
+            Some(x) => {
+                cell.clear();
+                let _ = write!(cell, "{x:.6}");
+                put(cell)?;
+            }
+            None => put("")?,
         }
-        None => put(""),
     }
+    Ok(())
 }
 
 /// One arm's rows of the curves file: for every game, each curve's mean,
@@ -353,10 +358,13 @@ fn arm_rows<W: std::io::Write>(
         }
         w.write_field(g.to_string())?;
         // The exact expected loss rate over the same window as the seeds'.
-        let exact = loss_at.filter(|l| g >= 1 && g <= l.len()).map(|l| {
+        let exact_rate = loss_at.filter(|l| g >= 1 && g <= l.len()).map(|l| {
             let window = (exp.window as usize).clamp(1, g);
             l[g - window..g].iter().sum::<f64>() / window as f64
         });
+        // The expected losses so far: the chances of losing each game, added.
+        let exact_losses = loss_at.filter(|l| g <= l.len()).map(|l| l[..g].iter().sum::<f64>());
+        let exact = [exact_rate, exact_losses];
         curve_cells(g as u64, &now, exact, &mut sorted, &mut cell, &mut |c: &str| {
             w.write_field(c)
         })?;
