@@ -4,7 +4,9 @@
 
 use std::fmt::Write;
 
-use super::paper::{mm, move_words, move_words_short, page_svg, scaled_board, text_at, LabelSize, Paper, Subject};
+use super::paper::{
+    mm, move_words, move_words_short, numbered, page_svg, scaled_board, text_at, LabelSize, Paper, Subject,
+};
 use super::text::{fitted, width, wrap};
 use crate::svg::{board_size, box_colours, n, BeadColour, Options};
 use menace_core::game::About;
@@ -479,7 +481,7 @@ fn mirror_example<G: Picture>(flow: &mut Flow, subject: &Subject<'_, G>) {
     let game = *game;
     // The first box, by number, with a choice and a move that reads
     // differently on the board's image.
-    let found = super::numbered(machine).into_iter().enumerate().find_map(|(k, i)| {
+    let found = numbered(machine).into_iter().enumerate().find_map(|(k, i)| {
         let b = &machine.boxes()[i];
         let pos = b.position(game);
         let seen = game.position_string(&pos);

@@ -22,6 +22,7 @@ use crate::svg::{board_size, box_colours, n, BeadColour, Options};
 use menace_core::game::{Game, Player};
 use menace_core::machine::Machine;
 use menace_core::picture::{Board, Look, Picture};
+pub use paper::numbered;
 use paper::{mm, page_svg, scaled_board, text_at};
 pub use paper::{move_words, move_words_short, LabelError, LabelSize, Paper, Subject};
 use text::{fitted, width, MIN_PT};
@@ -53,13 +54,6 @@ pub struct Sheet {
     pub front_pages: usize,
     /// The sheet's title, as the PDF names it.
     pub title: String,
-}
-
-/// Boxes in the order sheets and listings number them: by the machine's move.
-pub fn numbered<G: Game>(machine: &Machine<G>) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..machine.boxes().len()).collect();
-    order.sort_by_key(|&i| (machine.boxes().get(i).own_move, i));
-    order
 }
 
 /// The number the labels give box `index` of `machine`: its place in

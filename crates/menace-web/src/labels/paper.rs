@@ -217,3 +217,10 @@ pub(super) fn scaled_board(
         board_group(board, pieces, &options, 0.0, 0.0)
     )
 }
+
+/// Boxes in the order sheets and listings number them: by the machine's move.
+pub fn numbered<G: Game>(machine: &Machine<G>) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..machine.boxes().len()).collect();
+    order.sort_by_key(|&i| (machine.boxes().get(i).own_move, i));
+    order
+}
