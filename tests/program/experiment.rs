@@ -699,6 +699,8 @@ fn the_losses_so_far_are_each_games_losses_added() {
             assert!(num(r, "losses_low") >= 0.0 && num(r, "losses_high") <= g as f64);
         }
         assert_eq!(num(mine[0], "losses_mean"), 0.0);
+        // No game, no loss: a plain 0 (an empty sum of floats is -0).
+        assert_eq!(&mine[0][col("losses_exact")], "0.000000", "{arm}");
     }
     // Against perfect play every machine loses exactly 3 games (the README's
     // "3.00 losses per run; exactly 3.00"), all of them within 50 games.

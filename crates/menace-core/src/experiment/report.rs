@@ -362,8 +362,11 @@ fn arm_rows<W: std::io::Write>(
             let window = (exp.window as usize).clamp(1, g);
             l[g - window..g].iter().sum::<f64>() / window as f64
         });
-        // The expected losses so far: the chances of losing each game, added.
-        let exact_losses = loss_at.filter(|l| g <= l.len()).map(|l| l[..g].iter().sum::<f64>());
+        // The expected losses so far: the chances of losing each game, added
+        // from +0 (an empty f64 sum is -0, printed "-0.000000" at game 0).
+        let exact_losses = loss_at
+            .filter(|l| g <= l.len())
+            .map(|l| l[..g].iter().fold(0.0, |sum, p| sum + p));
         let exact = [exact_rate, exact_losses];
         curve_cells(g as u64, &now, exact, &mut sorted, &mut cell, &mut |c: &str| {
             w.write_field(c)
