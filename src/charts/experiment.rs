@@ -94,6 +94,10 @@ fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> 
         .iter()
         .any(|g| menace_core::registry::parse_spec(g).map_or(true, |g| g.can_draw()));
     let window: f64 = table.window.parse().unwrap_or(1.0);
+    // A run shorter than its window has no full window: its rates are each
+    // over the games so far, and are drawn from the first game.
+    let last_game = table.arms.iter().filter_map(|a| a.games.last().copied()).fold(0.0, f64::max);
+    let full_window = window <= last_game;
     let mut written = Vec::new();
     for name in names {
         let kind = CHARTS
@@ -108,7 +112,7 @@ fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> 
         }
         // A rolling rate is drawn from its first full window: before it, a
         // "share of the last 5 games" would be over fewer.
-        let from = if kind.metric.is_rate() { window } else { 0.0 };
+        let from = if kind.metric.is_rate() && full_window { window } else { 0.0 };
         let mut series = Vec::new();
         for arm in &table.arms {
             let (Some(mean), Some(low), Some(high)) = (
@@ -190,13 +194,17 @@ fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> 
         } else {
             format!("mean and 95% band over {} seeds", table.seeds)
         });
-        let y_label = if kind.metric.is_rate() {
-            format!("share of the last {} games {}", table.window, kind.y_label)
-        } else {
-            kind.y_label.to_string()
+        let y_label = match (kind.metric.is_rate(), full_window) {
+            (true, true) => format!("share of the last {} games {}", table.window, kind.y_label),
+            (true, false) => format!("share of the games so far {}", kind.y_label),
+            (false, _) => kind.y_label.to_string(),
         };
         if kind.metric.is_rate() && window > 1.0 {
-            sub.push(format!("from game {}, the first full window", table.window));
+            sub.push(if full_window {
+                format!("from game {}, the first full window", table.window)
+            } else {
+                format!("over the games so far: the run is shorter than its window of {}", table.window)
+            });
         }
         let title = if kind.metric == Metric::MichieScore && !draws {
             "Score so far: +3 a win, −1 a loss"

@@ -747,3 +747,32 @@ fn the_losses_so_far_are_each_games_losses_added() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A rolling rate is drawn from its first full window, and a run shorter
+/// than its window (5 games against the default window of 10) has none:
+/// its rates, each over the games so far, are drawn all the same, and the
+/// chart says over what.
+#[test]
+fn a_run_shorter_than_its_window_still_draws_its_rates() {
+    let dir = scratch("short-run");
+    for (games, said, not_said) in [
+        (5, "share of the games so far lost", "the first full window"),
+        (30, "from game 10, the first full window", "the games so far"),
+    ] {
+        let file = write(
+            &dir,
+            "short.json",
+            &format!(
+                r#"{{"name": "short", "title": "HER", "game": "hexapawn", "games": {games}, "seeds": 2,
+                    "charts": ["loss_rate"], "arms": [{{"name": "a", "opponent": "random"}}]}}"#
+            ),
+        );
+        let out_dir = dir.join(format!("out-{games}"));
+        let o = menace(&["run", &file, "--out", out_dir.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(out_dir.join("loss_rate.png").is_file(), "{games} games: no loss_rate.png");
+        let svg = std::fs::read_to_string(out_dir.join("loss_rate.svg")).unwrap();
+        assert!(svg.contains(said) && !svg.contains(not_said), "{games} games:\n{svg}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
