@@ -450,11 +450,13 @@ fn svg_pages_in_millimetres() {
     let svg = dir.join("her.svg");
     let out = menace(&["boxes", "hexapawn", "--svg", svg.to_str().unwrap(), "--paper", "letter"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    for k in 1..=3 {
+    // The PDF's five pages (instructions on two, the board, the tally
+    // sheet, the labels), a file each.
+    for k in 1..=5 {
         let page = std::fs::read_to_string(dir.join(format!("her-{k}.svg"))).unwrap();
         assert!(page.contains("width=\"215.9mm\" height=\"279.4mm\" viewBox=\"0 0 215.9 279.4\""));
     }
-    assert!(!dir.join("her-4.svg").exists());
+    assert!(!dir.join("her-6.svg").exists());
 }
 
 /// The page's labels link: the tab's machine as the PDF the command writes,
@@ -751,10 +753,13 @@ fn menaces_kit_indexes_every_box_by_position() {
         .filter(|w| w.text == "Box" && w.page >= first_label)
         .map(|w| {
             let on_line = |n: &&Word| n.page == w.page && (n.y1 - w.y1).abs() < 1.5;
+            // The word nearest on its right (poppler lists a line's words in
+            // the order they were drawn, not always left to right).
             let number: usize = all
                 .iter()
                 .filter(on_line)
-                .find(|n| n.x0 > w.x1)
+                .filter(|n| n.x0 > w.x1)
+                .min_by(|a, b| a.x0.total_cmp(&b.x0))
                 .unwrap()
                 .text
                 .parse()

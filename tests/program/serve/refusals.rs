@@ -303,7 +303,8 @@ fn boxes_svg_writes_a_label_per_box() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    // One file a page: the instructions, the board, then the labels.
+    // One file a page: the instructions (two pages), the board, the tally
+    // sheet, then the labels.
     let pages = |stem: &str| -> Vec<String> {
         (1..)
             .map(|k| dir.join(format!("{stem}-{k}.svg")))
@@ -312,11 +313,13 @@ fn boxes_svg_writes_a_label_per_box() {
             .collect()
     };
     let her = pages("her");
-    assert_eq!(her.len(), 3);
+    assert_eq!(her.len(), 5);
     assert!(her.iter().all(|svg| svg.starts_with("<svg")));
-    assert_eq!(her[2].matches("class=\"label\"").count(), 19);
-    assert!(her[2].contains("HER: 19 matchboxes for Black in hexapawn"));
-    assert!(her[2].contains(">axb2</text>") && her[2].contains(">×1</text>"));
+    assert!(her[2].contains("A board for") && her[3].contains("Tally sheet"));
+    let labels: Vec<usize> = her.iter().map(|p| p.matches("class=\"label\"").count()).collect();
+    assert_eq!(labels, [0, 0, 0, 0, 19]);
+    assert!(her[4].contains("HER: 19 matchboxes for Black in Hexapawn"));
+    assert!(her[4].contains(">axb2</text>") && her[4].contains(">×1</text>"));
     // Michie's MENACE: 304 boxes.
     let path = dir.join("menace.svg");
     let out = Command::new(env!("CARGO_BIN_EXE_menace"))
