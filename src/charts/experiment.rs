@@ -96,7 +96,11 @@ fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> 
     let window: f64 = table.window.parse().unwrap_or(1.0);
     // A run shorter than its window has no full window: its rates are each
     // over the games so far, and are drawn from the first game.
-    let last_game = table.arms.iter().filter_map(|a| a.games.last().copied()).fold(0.0, f64::max);
+    let last_game = table
+        .arms
+        .iter()
+        .filter_map(|a| a.games.last().copied())
+        .fold(0.0, f64::max);
     let full_window = window <= last_game;
     let mut written = Vec::new();
     for name in names {
@@ -112,7 +116,11 @@ fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> 
         }
         // A rolling rate is drawn from its first full window: before it, a
         // "share of the last 5 games" would be over fewer.
-        let from = if kind.metric.is_rate() && full_window { window } else { 0.0 };
+        let from = if kind.metric.is_rate() && full_window {
+            window
+        } else {
+            0.0
+        };
         let mut series = Vec::new();
         for arm in &table.arms {
             let (Some(mean), Some(low), Some(high)) = (
@@ -203,7 +211,10 @@ fn draw_page(table: &CurveTable, names: &[String], dir: &Path, suffix: &str) -> 
             sub.push(if full_window {
                 format!("from game {}, the first full window", table.window)
             } else {
-                format!("over the games so far: the run is shorter than its window of {}", table.window)
+                format!(
+                    "over the games so far: the run is shorter than its window of {}",
+                    table.window
+                )
             });
         }
         let title = if kind.metric == Metric::MichieScore && !draws {

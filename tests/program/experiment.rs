@@ -770,7 +770,10 @@ fn a_run_shorter_than_its_window_still_draws_its_rates() {
         let out_dir = dir.join(format!("out-{games}"));
         let o = menace(&["run", &file, "--out", out_dir.to_str().unwrap()]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        assert!(out_dir.join("loss_rate.png").is_file(), "{games} games: no loss_rate.png");
+        assert!(
+            out_dir.join("loss_rate.png").is_file(),
+            "{games} games: no loss_rate.png"
+        );
         let svg = std::fs::read_to_string(out_dir.join("loss_rate.svg")).unwrap();
         assert!(svg.contains(said) && !svg.contains(not_said), "{games} games:\n{svg}");
     }
