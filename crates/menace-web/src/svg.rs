@@ -135,6 +135,9 @@ pub struct Options {
     /// Arrows and discs without their bead counts: a printed label lists the
     /// counts beside the board, in type large enough to read.
     pub bare_arrows: bool,
+    /// The bead counts' text height in pixels, where more than 0.18 of a
+    /// cell (the height by default): a box drawn small keeps them readable.
+    pub count_height: f64,
 }
 
 /// Fixed-precision numbers keep the SVG short.
@@ -295,6 +298,8 @@ pub fn board_group(
         out.push_str(&piece(board, p, px(c.x), py(c.y), u));
     }
     let any_drawn = options.arrows.iter().any(|a| a.3);
+    // How much larger than 0.18 of a cell the counts are (1 by default).
+    let grow = options.count_height.max(0.18 * u) / (0.18 * u);
     let mut placed: Vec<Badge> = Vec::new();
     // Placements first (their counts sit on their cells), then arrows, each
     // count moved along or beside its arrow until it overlaps no other.
@@ -310,9 +315,9 @@ pub fn board_group(
             from: cells.from.and_then(|f| board.cells.get(f)).map(|f| (px(f.x), py(f.y))),
             to: (px(to.x), py(to.y)),
         };
-        let badge = place_badge(&line, beads, u, &placed);
+        let badge = place_badge(&line, beads, u, grow, &placed);
         placed.push(badge);
-        drawn[k] = arrow(&line, colour, beads, is_drawn, any_drawn, u, badge);
+        drawn[k] = arrow(&line, colour, beads, is_drawn, any_drawn, u, grow, badge);
     }
     for (body, _) in &drawn {
         out.push_str(body);
@@ -407,13 +412,14 @@ struct Line {
     to: (f64, f64),
 }
 
-/// The count's size (wide enough for its digits), at the first place along
-/// or beside its arrow where it overlaps no label already placed.
-fn place_badge(line: &Line, beads: u32, u: f64, placed: &[Badge]) -> Badge {
+/// The count's size (wide enough for its digits, `grow` times the default),
+/// at the first place along or beside its arrow where it overlaps no label
+/// already placed.
+fn place_badge(line: &Line, beads: u32, u: f64, grow: f64, placed: &[Badge]) -> Badge {
     let digits = beads.to_string().len() as f64;
     // DejaVu Sans digits are 0.636 em wide; the text is 0.18 units high.
-    let half_w = (0.15 * u).max(digits * 0.636 * 0.18 * u / 2.0 + 0.05 * u);
-    let half_h = 0.15 * u;
+    let half_w = (0.15 * u * grow).max(digits * 0.636 * 0.18 * u * grow / 2.0 + 0.05 * u * grow);
+    let half_h = 0.15 * u * grow;
     let gap = 0.02 * u;
     let (tx, ty) = line.to;
     let Some((fx, fy)) = line.from else {
@@ -458,6 +464,7 @@ fn arrow(
     drawn: bool,
     any_drawn: bool,
     u: f64,
+    grow: f64,
     badge: Badge,
 ) -> (String, String) {
     let css = colour.css();
@@ -493,8 +500,8 @@ fn arrow(
         format!(
             "<g class=\"count\" pointer-events=\"none\">{shape}<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\" fill=\"#222\" font-family=\"{FONT}\">{beads}</text></g>",
             n(x),
-            n(y + 0.065 * u),
-            n(0.18 * u)
+            n(y + 0.065 * u * grow),
+            n(0.18 * u * grow)
         )
     };
     let Some((fx, fy)) = line.from else {
@@ -588,7 +595,17 @@ pub fn box_svg_as<G: Picture>(
     unit: f64,
     turned: bool,
 ) -> String {
-    let options = Options {
+    board_svg(game, pos, &box_options(game, pos, marks, unit, turned))
+}
+
+fn box_options<G: Picture>(
+    game: &G,
+    pos: &G::Position,
+    marks: &[BeadMark<G::Move>],
+    unit: f64,
+    turned: bool,
+) -> Options {
+    Options {
         unit,
         arrows: marks
             .iter()
@@ -596,6 +613,26 @@ pub fn box_svg_as<G: Picture>(
             .collect(),
         turned,
         ..Options::default()
+    }
+}
+
+/// The width in CSS pixels of a box on a box card of the page's default
+/// size: the card's 220 px less its padding (0.3em of 15 px) and border.
+pub const CARD_WIDTH_PX: f64 = 209.0;
+
+/// The least height in CSS pixels of a bead count on a box card of the
+/// default size, whatever the board: about the card's legend's 12.75 px.
+pub const CARD_COUNT_PX: f64 = 12.0;
+
+/// A box as the page's box cards draw it, scaled to the card's width: its
+/// bead counts at least [`CARD_COUNT_PX`] high on a card of the default
+/// size (a 4×4 board's were 9 px, an 8×8's under 5).
+pub fn box_card_svg<G: Picture>(game: &G, pos: &G::Position, marks: &[BeadMark<G::Move>], turned: bool) -> String {
+    let unit = 30.0;
+    let (width, _) = board_size(&game.board(), unit);
+    let options = Options {
+        count_height: CARD_COUNT_PX * width / CARD_WIDTH_PX,
+        ..box_options(game, pos, marks, unit, turned)
     };
     board_svg(game, pos, &options)
 }

@@ -385,3 +385,54 @@ fn reset_asks_first_and_undo_brings_the_machine_back() {
         assert_eq!(back, trained, "every box and bead as before the reset");
     });
 }
+
+/// The boxes view's cards draw a box to the card's width, whatever its
+/// board: on a card of the default size (220 px) the bead counts are at
+/// least 12 px high, as the card's legend is, on Octopawn's 4×4 board (they
+/// were 9 px) as on noughts and crosses' 3×3.
+#[test]
+#[ignore = "needs Chromium and chromedriver (.ci/run installs them)"]
+fn box_cards_counts_are_readable_at_the_default_size() {
+    on_one_tab("card-counts", async |b, _url, shots| {
+        // The default size, on the slider too (its steps of 40 from 160 showed 240).
+        assert_eq!(
+            b.js("return document.getElementById('box-size').value").await,
+            json!("220")
+        );
+        assert_eq!(
+            b.js("return document.getElementById('boxes-list').style.getPropertyValue('--card')")
+                .await,
+            json!("220px")
+        );
+        for spec in ["hexapawn:4x4", "tictactoe"] {
+            b.js("document.querySelector('#setup details').open = true").await;
+            b.type_into("#custom-game", spec).await;
+            b.js("document.getElementById('message').textContent = ''").await;
+            b.replace_machine("#new-machine").await;
+            b.wait_for_text("#message", "A new machine").await;
+            b.not_busy().await;
+            b.until("document.querySelectorAll('#boxes-list .box-card .count text').length > 0")
+                .await;
+            // Each count's height on screen: its font size in the box's
+            // units, times the card's pixels to a unit.
+            let heights = b
+                .js("return [...document.querySelectorAll('#boxes-list .box-card svg')].flatMap(svg => {
+                       const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+                       return [...svg.querySelectorAll('.count text')].map(t => parseFloat(t.getAttribute('font-size')) * scale);
+                     })")
+                .await;
+            let heights: Vec<f64> = heights
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_f64().unwrap())
+                .collect();
+            assert!(
+                !heights.is_empty() && heights.iter().all(|&h| h >= 12.0 - 0.05),
+                "{spec}: count heights {heights:?}"
+            );
+            b.screenshot(&shots.join(format!("cards-{}.png", spec.replace(':', "-"))))
+                .await;
+        }
+    });
+}

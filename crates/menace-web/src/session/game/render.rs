@@ -12,7 +12,7 @@ use crate::session::game::views::{
 };
 use crate::session::game::{GameSession, Listed};
 use crate::session::requests::BoxQuery;
-use crate::svg::{board_svg, box_colours, box_svg_as, BeadMark, Options};
+use crate::svg::{board_svg, box_card_svg, box_colours, box_svg_as, BeadMark, Options};
 use menace_core::game::Player;
 use menace_core::machine::BeadChange;
 use menace_core::picture::Picture;
@@ -185,7 +185,7 @@ impl<G: Picture> GameSession<G> {
                     number: l.number as usize,
                     own_move: b.own_move,
                     position: game.position_string(&pos),
-                    svg: box_svg_as(&game, &pos, &marks, 30.0, turned),
+                    svg: box_card_svg(&game, &pos, &marks, turned),
                     beads,
                     in_last_game: l.in_last_game,
                     changed: l.changed,
