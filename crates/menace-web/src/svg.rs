@@ -317,7 +317,7 @@ pub fn board_group(
         };
         let badge = place_badge(&line, beads, u, grow, &placed);
         placed.push(badge);
-        drawn[k] = arrow(&line, colour, beads, is_drawn, any_drawn, u, grow, badge);
+        drawn[k] = arrow(&line, colour, beads, is_drawn, any_drawn, u, badge);
     }
     for (body, _) in &drawn {
         out.push_str(body);
@@ -390,13 +390,15 @@ fn piece(board: &Board, p: &menace_core::picture::Piece, x: f64, y: f64, u: f64)
     }
 }
 
-/// A bead count's label: its centre and half sizes, in pixels.
+/// A bead count's label: its centre and half sizes, in pixels, and how
+/// much larger than 0.18 of a cell its text is.
 #[derive(Clone, Copy, Debug)]
 struct Badge {
     x: f64,
     y: f64,
     half_w: f64,
     half_h: f64,
+    grow: f64,
 }
 
 impl Badge {
@@ -428,6 +430,7 @@ fn place_badge(line: &Line, beads: u32, u: f64, grow: f64, placed: &[Badge]) -> 
             y: ty,
             half_w,
             half_h,
+            grow,
         };
     };
     let (dx, dy) = (tx - fx, ty - fy);
@@ -440,6 +443,7 @@ fn place_badge(line: &Line, beads: u32, u: f64, grow: f64, placed: &[Badge]) -> 
                 y: fy + dy * t + ny * side * u,
                 half_w,
                 half_h,
+                grow,
             };
             if !placed.iter().any(|p| p.overlaps(&b, gap)) {
                 return b;
@@ -453,6 +457,7 @@ fn place_badge(line: &Line, beads: u32, u: f64, grow: f64, placed: &[Badge]) -> 
         y: below + gap + half_h,
         half_w,
         half_h,
+        grow,
     }
 }
 
@@ -464,7 +469,6 @@ fn arrow(
     drawn: bool,
     any_drawn: bool,
     u: f64,
-    grow: f64,
     badge: Badge,
 ) -> (String, String) {
     let css = colour.css();
@@ -477,7 +481,13 @@ fn arrow(
     let class = if drawn { " class=\"drawn\"" } else { "" };
     let (tx, ty) = line.to;
     let count = {
-        let Badge { x, y, half_w, half_h } = badge;
+        let Badge {
+            x,
+            y,
+            half_w,
+            half_h,
+            grow,
+        } = badge;
         let shape = if half_w > half_h {
             format!(
                 "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\" fill=\"#fff\" stroke=\"{css}\" stroke-width=\"{}\"/>",
