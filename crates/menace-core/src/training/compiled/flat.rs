@@ -72,14 +72,25 @@ impl Flat {
 
     /// The lists of the other direction: for each item (`ids`: how many
     /// distinct item ids, the lists of the result), the lists holding it,
-    /// in order.
+    /// in order. [`Flat::grouped`]'s counting sort, counted straight from
+    /// the items (a list's own number is not needed to count).
     pub(super) fn transposed(&self, ids: usize) -> Flat {
-        let lists = 0..self.at.len() as u32 - 1;
-        Flat::grouped(ids, || {
-            lists
-                .clone()
-                .flat_map(move |l| self.get(l).iter().map(move |&x| (x, l)))
-        })
+        let mut at = vec![0u32; ids + 1];
+        for &x in &self.items {
+            at[x as usize + 1] += 1;
+        }
+        for k in 0..ids {
+            at[k + 1] += at[k];
+        }
+        let mut items = vec![0u32; at[ids] as usize];
+        let mut next = at[..ids].to_vec();
+        for (l, w) in self.at.windows(2).enumerate() {
+            for &x in &self.items[w[0] as usize..w[1] as usize] {
+                items[next[x as usize] as usize] = l as u32;
+                next[x as usize] += 1;
+            }
+        }
+        Flat { at, items }
     }
 
     #[inline]
