@@ -26,7 +26,10 @@ impl<G: Game> Table<G> {
         let empty_box = machine.settings().empty_box;
         let cache = match self.exact.take() {
             None => {
-                // Against each opponent apart, at the same time: children first.
+                // Against each opponent apart, at the same time: children
+                // first; the lists to walk up by shared out so that the two
+                // sides take about as long (the values against random
+                // play, with every child to weigh, take the longest).
                 let values = |choices: &Flat| {
                     let mut values = Vec::with_capacity(n);
                     for i in 0..n as u32 {
@@ -34,9 +37,9 @@ impl<G: Game> Table<G> {
                     }
                     values
                 };
-                let ((random, perfect), (parents, members)) = crate::par::join(
-                    || crate::par::join(|| values(&self.children), || values(&self.best)),
-                    || (self.parents(), self.members()),
+                let ((random, members), (perfect, parents)) = crate::par::join(
+                    || (values(&self.children), self.members()),
+                    || (values(&self.best), self.parents()),
                 );
                 ExactCache {
                     random,
