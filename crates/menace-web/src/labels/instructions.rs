@@ -482,20 +482,21 @@ fn mirror_example<G: Picture>(flow: &mut Flow, subject: &Subject<'_, G>) {
     // The first box, by number, with a choice and a move that reads
     // differently on the board's image.
     let found = numbered(machine).into_iter().enumerate().find_map(|(k, i)| {
-        let b = &machine.boxes()[i];
+        let b = machine.boxes().get(i);
         let pos = b.position(game);
         let seen = game.position_string(&pos);
-        let colours = box_colours(game, &pos, &b.moves);
+        let moves = machine.box_moves(i as u32);
+        let colours = box_colours(game, &pos, &moves);
         <G::Symmetry as Symmetry>::ALL
             .iter()
             .copied()
             .filter(|s| !s.is_identity())
             .find_map(|s| {
                 let image = game.map_position(&pos, s);
-                if b.moves.len() < 2 || game.position_string(&image) == seen {
+                if moves.len() < 2 || game.position_string(&image) == seen {
                     return None;
                 }
-                b.moves.iter().zip(&colours).find_map(|(&mv, &c)| {
+                moves.iter().zip(&colours).find_map(|(&mv, &c)| {
                     let there = game.map_move(mv, s);
                     let (here_name, there_name) = (game.move_name(&pos, mv), game.move_name(&image, there));
                     (here_name != there_name)

@@ -311,7 +311,7 @@ pub fn sheet<G: Picture>(subject: &Subject<'_, G>, layout: Layout) -> Result<She
             .zip(&texts)
             .enumerate()
             .map(|(k, (&i, t))| instructions::IndexEntry {
-                own_move: machine.boxes()[i].own_move,
+                own_move: machine.boxes().get(i).own_move,
                 position: t.position.clone(),
                 number: k + 1,
             })
