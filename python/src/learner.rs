@@ -146,7 +146,11 @@ where
                     position: game.position_string(&pos),
                     diagram: game.diagram(&pos),
                     own_move: b.own_move,
-                    moves: m.box_moves(i as u32).into_iter().map(|mv| game.move_name(&pos, mv)).collect(),
+                    moves: m
+                        .box_moves(i as u32)
+                        .into_iter()
+                        .map(|mv| game.move_name(&pos, mv))
+                        .collect(),
                     beads: b.beads.to_vec(),
                 }
             })

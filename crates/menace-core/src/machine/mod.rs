@@ -514,11 +514,14 @@ impl<G: Game> Machine<G> {
         self.colours_of = None;
         let included = self.box_set_takes(pos, &mut moves);
         if included {
-            // The legal moves of `pos` are those of the box's position, the
-            // same board, where no symmetry takes the one to the other.
+            // The legal moves of the box's position are those of `pos`,
+            // taken there by the symmetry (the rules' suite checks that a
+            // symmetry maps the legal moves onto the image's).
             let position = self.game.key_position(&key);
             if sym != G::Symmetry::identity() {
-                self.game.legal_moves(&position, &mut moves);
+                for m in moves.iter_mut() {
+                    *m = self.game.map_move(*m, sym);
+                }
             }
             colours_of_moves(&self.game, &position, self.settings.symmetry, &mut moves);
         }
