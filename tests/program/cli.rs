@@ -492,7 +492,28 @@ fn bench_quick_runs_every_row() {
     assert!(out.status.success(), "{}", stderr(&out));
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     let rows = v["rows"].as_array().unwrap();
-    assert_eq!(rows.len(), 21);
+    assert_eq!(rows.len(), 28);
+    // Each large game's first-visit training, its speed of light and the ratio.
+    for game in ["chessapawn", "minihexchess", "hex:11"] {
+        let at = rows
+            .iter()
+            .position(|r| {
+                r["what"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with(&format!("train {game}, MENACE (first visit"))
+            })
+            .unwrap_or_else(|| panic!("a first-visit row for {game}"));
+        assert!(
+            rows[at + 1]["what"].as_str().unwrap().contains("speed-of-light loop"),
+            "{game}"
+        );
+        assert!(
+            rows[at + 1]["note"].as_str().unwrap().contains("a byte a move stored"),
+            "{game}"
+        );
+        assert_eq!(rows[at + 2]["unit"], "x slower", "{game}");
+    }
     let note = |what: &str| -> String {
         let row = rows
             .iter()

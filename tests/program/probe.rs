@@ -3,7 +3,7 @@
 //! error or success: no panic (exit 101 or "panicked"), no hang, and state
 //! files that still load.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
@@ -278,37 +278,90 @@ fn a_state_box_without_a_legal_move_is_refused() {
 /// own count for this child alone, from `wait4`) of `menace` with `args`,
 /// its output kept in files in `dir` (no pipe to fill). Fails the test if
 /// it outlives [`HANG`].
+///
+/// `menace` is started by a fresh copy of this test binary running
+/// [`a_measured_child_reports_its_own_peak`] alone: a child's peak as the
+/// kernel counts it includes the peak of the process it was forked from (it
+/// starts as a copy of it), and this process, running other tests at the
+/// same time, may have held more than the limits measured here.
 fn run_measured(args: &[&str], dir: &Path) -> (Option<i32>, String, u64) {
-    let err_path = dir.join("stderr.txt");
+    let mut starter = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "probe::a_measured_child_reports_its_own_peak",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("MENACE_MEASURE_ARGS", args.join("\u{1f}"))
+        .env("MENACE_MEASURE_DIR", dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = starter.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = out.read_to_string(&mut text);
+        let _ = tx.send(text);
+    });
+    let text = rx.recv_timeout(HANG).unwrap_or_else(|_| {
+        let _ = starter.kill();
+        panic!("{}: still running after {HANG:?}", args.join(" "));
+    });
+    let _ = starter.wait();
+    let line = text
+        .lines()
+        .find_map(|l| l.split_once("measured: ").map(|(_, m)| m))
+        .unwrap_or_else(|| panic!("no measurement from the starter: {text}"));
+    let mut parts = line.split(' ');
+    let code = parts.next().unwrap().parse().ok();
+    let peak = parts.next().unwrap().parse().unwrap();
+    (code, std::fs::read_to_string(dir.join("stderr.txt")).unwrap(), peak)
+}
+
+/// Run `menace` with the arguments [`run_measured`] gives and print its
+/// exit code and peak resident memory; run alone by this test binary
+/// (no arguments given), measure `menace --version` that way and check
+/// the measurement is of the child alone: a few megabytes.
+#[test]
+fn a_measured_child_reports_its_own_peak() {
+    let Ok(args) = std::env::var("MENACE_MEASURE_ARGS") else {
+        let dir = scratch("measured-child");
+        let (code, _, peak) = run_measured(&["--version"], &dir);
+        assert_eq!(code, Some(0));
+        assert!(
+            peak > 0 && peak < 30 << 20,
+            "menace --version: peak resident memory {} KB",
+            peak >> 10
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+        return;
+    };
+    let dir = PathBuf::from(std::env::var("MENACE_MEASURE_DIR").unwrap());
     let child = Command::new(env!("CARGO_BIN_EXE_menace"))
-        .args(args)
+        .args(args.split('\u{1f}'))
         .stdin(Stdio::null())
         .stdout(std::fs::File::create(dir.join("stdout.txt")).unwrap())
-        .stderr(std::fs::File::create(&err_path).unwrap())
+        .stderr(std::fs::File::create(dir.join("stderr.txt")).unwrap())
         .spawn()
         .unwrap();
     let pid = child.id() as i32;
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let mut status = 0;
-        // SAFETY: an all-zero rusage is a valid value for wait4 to fill.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        // SAFETY: waiting on our own child (std's handle never waits on it).
-        let got = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-        assert_eq!(got, pid, "wait4: {}", std::io::Error::last_os_error());
-        let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
-        // ru_maxrss is in kilobytes on Linux.
-        let _ = tx.send((code, usage.ru_maxrss as u64 * 1024));
-        drop(child);
-    });
-    let (code, peak) = rx.recv_timeout(HANG).unwrap_or_else(|_| {
-        // SAFETY: killing our own child, not yet reaped (it is still running).
-        unsafe {
-            libc::kill(pid, libc::SIGKILL);
-        }
-        panic!("{}: still running after {HANG:?}", args.join(" "));
-    });
-    (code, std::fs::read_to_string(err_path).unwrap(), peak)
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value for wait4 to fill.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waiting on our own child (std's handle never waits on it).
+    let got = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(got, pid, "wait4: {}", std::io::Error::last_os_error());
+    drop(child);
+    let code = if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status).to_string()
+    } else {
+        "none".to_string()
+    };
+    // ru_maxrss is in kilobytes on Linux.
+    println!("measured: {code} {}", usage.ru_maxrss as u64 * 1024);
 }
 
 /// A state file for Hexapawn whose machine holds `boxes` copies of one

@@ -132,7 +132,10 @@ fn a_reader_that_stops_reading_is_closed_after_the_write_timeout() {
     let addr: SocketAddr = addr_of(&s).parse().unwrap();
     let id = big_tab(&s);
     let mut stream = never_read("127.0.0.1", addr, &format!("/api/sessions/{id}/state"));
-    // Its answer is let go while the reader still holds the connection ...
+    // Its answer is held once the server is writing it (not before: read
+    // now, the reader would take it all) ...
+    wait_until("the download is held", PATIENCE, || large_held(&s.base) == 1);
+    // ... and let go while the reader still holds the connection ...
     wait_until("the unread download is let go", PATIENCE, || large_held(&s.base) == 0);
     // ... which the server has closed before the end of the answer.
     let mut out = Vec::new();
