@@ -7,8 +7,6 @@
 use hashbrown::HashTable;
 use rustc_hash::FxHashMap;
 
-use crate::par::*;
-
 use crate::game::{Game, Player};
 use crate::machine::beads::Beads;
 use crate::machine::{GameResult, Machine};
@@ -17,7 +15,7 @@ use crate::training::exact::EXACT_LIMIT;
 use crate::training::opponent::{Opponent, PerfectPlayer, PERFECT_LIMIT};
 
 use super::classes::{Classes, Grouped};
-use super::explore::{explore, PackedIds};
+use super::explore::{explore, Explored, PackedIds};
 use super::lists;
 use super::table::{Node, Table};
 
@@ -54,23 +52,32 @@ impl<G: Game> Table<G> {
         }
         let side = machine.side();
         let starts = game.starts();
-        let mut found = explore(game, &starts, limit)?;
+        // Each position's state (and the solver's score of those over)
+        // and, where the machine moves, its box key, worked out as its
+        // children are made.
+        let Explored {
+            mut found,
+            states,
+            keyed,
+        } = explore(game, &starts, limit, |pos, id| {
+            let state = state(game, side, pos);
+            let key = (state.0 == Node::Machine).then(|| {
+                let (key, sym) = machine.key(pos);
+                (key, id, sym)
+            });
+            (state, key)
+        })?;
         // The positions by value are not needed from here: their memory back before the tables are made.
         found.ids = HashTable::new();
         found.packed = PackedIds::new();
         found.over = FxHashMap::default();
         let n = found.positions.len();
         // The order children first, a walk on one core; at the same time,
-        // on the others, each position's state (and the solver's score of
-        // those over) and the machine's positions grouped by box key, each
+        // on the others, the machine's positions grouped by box key, each
         // key's box found, which need no order.
-        let (finished, (states, grouped)) = crate::par::join(
+        let (finished, grouped) = crate::par::join(
             || found.children_first(),
-            || {
-                let states: Vec<(Node, i32)> = found.positions.par_iter().map(|pos| state(game, side, pos)).collect();
-                let grouped = Grouped::new(machine, &found.positions, &states);
-                (states, grouped)
-            },
+            || Grouped::new(machine, &found.positions, keyed),
         );
         found.finished = finished?;
         // Renumber in the order finished: children before parents.

@@ -10,7 +10,7 @@ use crate::machine::{bead_colours, Machine};
 use crate::symmetry::Symmetry;
 
 use super::flat::Flat;
-use super::table::{Node, NONE};
+use super::table::NONE;
 
 /// The machine's boxes over the table's positions.
 pub(super) struct Classes<P> {
@@ -39,21 +39,18 @@ pub(super) struct Grouped<G: Game> {
 
 impl<G: Game> Grouped<G> {
     /// The positions (by their ids before renumbering) where the machine
-    /// moves, grouped by their box keys (by sorting, on every core, where
-    /// a map from keys met a cache miss a position), and each key's box,
-    /// as the key's first position (the lowest id) finds it: a key's
-    /// positions share a board and side to move, and differ at most in the
-    /// history a game's rules keep.
-    pub(super) fn new(machine: &Machine<G>, positions: &[G::Position], states: &[(Node, i32)]) -> Grouped<G> {
+    /// moves, `keyed` by their box keys (with the symmetry that takes each
+    /// to its key), grouped (by sorting, on every core, where a map from
+    /// keys met a cache miss a position), and each key's box, as the key's
+    /// first position (the lowest id) finds it: a key's positions share a
+    /// board and side to move, and differ at most in the history a game's
+    /// rules keep.
+    pub(super) fn new(
+        machine: &Machine<G>,
+        positions: &[G::Position],
+        mut keyed: Vec<(G::BoxKey, u32, G::Symmetry)>,
+    ) -> Grouped<G> {
         let game = machine.game();
-        let mut keyed: Vec<_> = (0..positions.len() as u32)
-            .into_par_iter()
-            .filter(|&i| states[i as usize].0 == Node::Machine)
-            .map(|i| {
-                let (key, sym) = machine.key(&positions[i as usize]);
-                (key, i, sym)
-            })
-            .collect();
         keyed.par_sort_unstable_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
         let groups: Vec<&[_]> = keyed.chunk_by(|a, b| a.0 == b.0).collect();
         let symmetry = machine.settings().symmetry;
@@ -106,8 +103,11 @@ impl<P: Clone + Sync> Classes<P> {
         let mut sym_of = vec![G::Symmetry::identity(); n];
         let mut class_box = Vec::new();
         let mut position = Vec::new();
-        // The moves of each class's colours, for classes not opened yet.
-        let mut fresh_moves: Vec<Vec<G::Move>> = Vec::new();
+        // The moves of each class's colours, for classes not opened yet,
+        // in one list: read in the positions' order, a class at random, so
+        // the fewer places to look the better.
+        let mut fresh_at: Vec<u32> = vec![0];
+        let mut fresh_moves: Vec<G::Move> = Vec::new();
         let mut start = 0;
         for (end, found_box) in grouped.keys {
             let group = &grouped.keyed[start as usize..end as usize];
@@ -117,7 +117,8 @@ impl<P: Clone + Sync> Classes<P> {
             };
             let c = class_box.len() as u32;
             class_box.push(b);
-            fresh_moves.push(fresh);
+            fresh_moves.extend_from_slice(&fresh);
+            fresh_at.push(fresh_moves.len() as u32);
             let mut first = u32::MAX;
             for &(_, old, sym) in group {
                 let i = new_id[old as usize];
@@ -138,7 +139,7 @@ impl<P: Clone + Sync> Classes<P> {
                 return Some(());
             }
             let stored: &[G::Move] = match class_box[c as usize] {
-                NONE => &fresh_moves[c as usize],
+                NONE => &fresh_moves[fresh_at[c as usize] as usize..fresh_at[c as usize + 1] as usize],
                 b => &box_moves[b as usize],
             };
             game.legal_moves(&positions[i as usize], moves);

@@ -26,10 +26,9 @@ impl<G: Game> Table<G> {
         let empty_box = machine.settings().empty_box;
         let cache = match self.exact.take() {
             None => {
-                // Against each opponent apart, at the same time: children
-                // first; the lists to walk up by shared out so that the two
-                // sides take about as long (the values against random
-                // play, with every child to weigh, take the longest).
+                // Against each opponent apart, at the same time, children
+                // first. The lists an update walks by are made at the first
+                // update: a run that evaluates once never needs them.
                 let values = |choices: &Flat| {
                     let mut values = Vec::with_capacity(n);
                     for i in 0..n as u32 {
@@ -37,15 +36,11 @@ impl<G: Game> Table<G> {
                     }
                     values
                 };
-                let ((random, members), (perfect, parents)) = crate::par::join(
-                    || (values(&self.children), self.members()),
-                    || (values(&self.best), self.parents()),
-                );
+                let (random, perfect) = crate::par::join(|| values(&self.children), || values(&self.best));
                 ExactCache {
                     random,
                     perfect,
-                    parents,
-                    members,
+                    walk: None,
                     touched: Vec::new(),
                     is_touched: Vec::new(),
                     queued: vec![false; n],
@@ -72,6 +67,9 @@ impl<G: Game> Table<G> {
     /// the parents of every position whose values changed, lowest id first
     /// (children before parents).
     fn update(&self, machine: &Machine<G>, empty_box: EmptyBox, cache: &mut ExactCache) {
+        let (members, parents) = cache
+            .walk
+            .get_or_insert_with(|| crate::par::join(|| self.members(), || self.parents()));
         let mut queue = BinaryHeap::new();
         for b in std::mem::take(&mut cache.touched) {
             cache.is_touched[b as usize] = false;
@@ -81,7 +79,7 @@ impl<G: Game> Table<G> {
             if c == NONE {
                 continue;
             }
-            for &i in cache.members.get(c) {
+            for &i in members.get(c) {
                 if !std::mem::replace(&mut cache.queued[i as usize], true) {
                     queue.push(Reverse(i));
                 }
@@ -101,7 +99,7 @@ impl<G: Game> Table<G> {
             }
             cache.random[i as usize] = random;
             cache.perfect[i as usize] = perfect;
-            for &p in cache.parents.get(i) {
+            for &p in parents.get(i) {
                 if !std::mem::replace(&mut cache.queued[p as usize], true) {
                     queue.push(Reverse(p));
                 }

@@ -91,34 +91,40 @@ impl<P> Found<P> {
     }
 }
 
-impl<P: Clone + Eq + std::hash::Hash> Found<P> {
-    /// The id of `pos`, numbered if new; `None` past the limit.
-    /// `code` is the position's packed number, if the game packs it.
-    fn number<G: Game<Position = P>>(&mut self, game: &G, pos: P, code: Option<u64>) -> Option<u32> {
-        // A packed position met before is found by its number alone.
-        if let Some(id) = code.and_then(|c| self.packed.get(c)) {
-            return Some(id);
+/// Where a position is kept, worked out without the ids (so on any core):
+/// over, by its kind (how it ended, and who would move); else by its
+/// packed number, where the game packs it; else by its hash and itself.
+#[derive(Clone, Copy)]
+enum Kept {
+    Over((Outcome, Player)),
+    Packed(u64),
+    /// The hash (spread from the tag) and the tag.
+    Hashed(u64, u32),
+}
+
+impl Kept {
+    fn of<G: Game>(game: &G, pos: &G::Position) -> Kept {
+        let outcome = game.outcome(pos);
+        if outcome != Outcome::Ongoing {
+            return Kept::Over((outcome, game.turn(pos)));
         }
-        let outcome = game.outcome(&pos);
-        let over = (outcome != Outcome::Ongoing).then(|| (outcome, game.turn(&pos)));
-        // Where a position is kept: over, by its kind; packed, by its
-        // number (not found above, so new); else by its hash and itself.
-        enum Kept {
-            Over((Outcome, Player)),
-            Packed(u64),
-            Hashed(u64, u32),
-        }
-        let kept = match (over, code) {
-            (Some(kind), _) => Kept::Over(kind),
-            (None, Some(code)) => Kept::Packed(code),
-            (None, None) => {
-                let tag = (FxBuildHasher.hash_one(&pos) >> 32) as u32;
+        match game.pack(pos) {
+            Some(code) => Kept::Packed(code),
+            None => {
+                let tag = (FxBuildHasher.hash_one(pos) >> 32) as u32;
                 Kept::Hashed(spread(tag), tag)
             }
-        };
+        }
+    }
+}
+
+impl<P: Clone + Eq + std::hash::Hash> Found<P> {
+    /// The id of `pos`, kept as `kept` says, numbered if new; `None` past
+    /// the limit.
+    fn number(&mut self, pos: P, kept: Kept) -> Option<u32> {
         let known = match kept {
             Kept::Over(kind) => self.over.get(&kind).copied(),
-            Kept::Packed(_) => None,
+            Kept::Packed(code) => self.packed.get(code),
             Kept::Hashed(hash, tag) => {
                 let positions = &self.positions;
                 self.ids
@@ -145,6 +151,33 @@ impl<P: Clone + Eq + std::hash::Hash> Found<P> {
         self.positions.push(pos);
         self.kids_at.push((0, 0));
         Some(id)
+    }
+
+    /// Number the children `made` of the positions from `first` on, each
+    /// parent's in legal-move order; `None` past the limit.
+    fn number_children<S, K>(&mut self, first: usize, made: Vec<Made<P, S, K>>) -> Option<()> {
+        let mut id = first;
+        for Made {
+            lens, children, kept, ..
+        } in made
+        {
+            let mut children = children.into_iter();
+            let mut k = 0;
+            for len in lens {
+                let at = self.kids.len() as u32;
+                for _ in 0..len {
+                    if let Some(&Kept::Packed(ahead)) = kept.get(k + AHEAD) {
+                        self.packed.prefetch(ahead);
+                    }
+                    let child = self.number(children.next().expect("a position for each"), kept[k])?;
+                    self.kids.push(child);
+                    k += 1;
+                }
+                self.kids_at[id] = (at, len);
+                id += 1;
+            }
+        }
+        Some(())
     }
 }
 
@@ -252,12 +285,12 @@ fn spread(tag: u32) -> u64 {
     u64::from(tag).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
-/// How many children ahead of the one being numbered its slot is loaded
-/// (where the game packs its positions), so a lookup seldom waits on memory.
-const AHEAD: usize = 16;
-
 /// The positions found from which a game counts as large.
 const LARGE: usize = 1 << 16;
+
+/// How many children ahead of the one being looked up its slot is loaded
+/// (where the game packs its positions), so a lookup seldom waits on memory.
+const AHEAD: usize = 16;
 
 /// Positions a core makes the children of at a time.
 const CHUNK: usize = 1 << 12;
@@ -267,10 +300,27 @@ const CHUNK: usize = 1 << 12;
 /// tens of megabytes, at most.
 const SLICE: usize = 1 << 18;
 
-/// Every position reachable from the starts, numbered breadth first;
-/// `None` for a game over the limit. Its order children first is left to
-/// [`Found::children_first`].
-pub(super) fn explore<G: Game>(game: &G, starts: &[(G::Position, f64)], limit: usize) -> Option<Found<G::Position>> {
+/// The positions of a game found by [`explore`], and what `describe`
+/// gave of them, in the order of their ids.
+pub(super) struct Explored<P, S, K> {
+    pub(super) found: Found<P>,
+    /// Of every position.
+    pub(super) states: Vec<S>,
+    /// Of the positions it gave one of.
+    pub(super) keyed: Vec<K>,
+}
+
+/// Every position reachable from the starts, numbered breadth first, and
+/// what `describe` gives of each (given the position and its id: a state,
+/// and maybe a key), worked out on whichever core makes the position's
+/// children; `None` for a game over the limit. Its order
+/// children first is left to [`Found::children_first`].
+pub(super) fn explore<G: Game, S: Send, K: Send>(
+    game: &G,
+    starts: &[(G::Position, f64)],
+    limit: usize,
+    describe: impl Fn(&G::Position, u32) -> (S, Option<K>) + Sync,
+) -> Option<Explored<G::Position, S, K>> {
     let mut f = Found {
         ids: HashTable::new(),
         packed: PackedIds::new(),
@@ -283,15 +333,20 @@ pub(super) fn explore<G: Game>(game: &G, starts: &[(G::Position, f64)], limit: u
         limit,
     };
     for (start, _) in starts {
-        let root = f.number(game, start.clone(), game.pack(start))?;
+        let root = f.number(start.clone(), Kept::of(game, start))?;
         f.roots.push(root);
     }
-    // A layer at a time: the children of the positions numbered in the
-    // last, made on every core, then numbered in order, each parent's in
-    // legal-move order.
+    let (mut states, mut keyed) = (Vec::new(), Vec::new());
+    // Breadth first, parents in order, each one's children in legal-move
+    // order, a slice of parents at a time: while one core numbers the
+    // children of a slice, the other makes those of the next, the
+    // positions numbered by then that follow it. Where there are none yet
+    // (as at a layer's end), every core makes the children of half of
+    // those waiting first, so that the other half can be made meanwhile.
     let mut begin = 0;
     let mut reserved = false;
-    while begin < f.positions.len() {
+    let mut ready: Option<Slice<G::Position, S, K>> = None;
+    loop {
         if !reserved && f.positions.len() >= LARGE {
             // A large game: room for as many positions as the limit lets
             // it have (and children in proportion), so the vectors are not
@@ -311,63 +366,85 @@ pub(super) fn explore<G: Game>(game: &G, starts: &[(G::Position, f64)], limit: u
                 f.packed.reserve(f.limit);
             }
         }
-        // A large layer a slice at a time, so that the children held at
-        // once stay few (the ids are the same: parents in order either way).
-        let end = f.positions.len().min(begin + SLICE);
-        let made = make_children(game, &f, begin..end);
-        for (k, Made { lens, children, codes }) in made.into_iter().enumerate() {
-            let mut children = children.into_iter().zip(codes.iter().copied());
-            let mut ahead = codes.iter().skip(AHEAD);
-            for (j, len) in lens.into_iter().enumerate() {
-                let id = begin + k * CHUNK + j;
-                let at = f.kids.len() as u32;
-                for (child, code) in children.by_ref().take(len as usize) {
-                    if let Some(&Some(code)) = ahead.next() {
-                        f.packed.prefetch(code);
-                    }
-                    let child = f.number(game, child, code)?;
-                    f.kids.push(child);
-                }
-                f.kids_at[id] = (at, len);
+        let (end, mut made) = match ready.take() {
+            Some(slice) => slice,
+            None if begin == f.positions.len() => break,
+            None => {
+                let waiting = f.positions.len() - begin;
+                let end = begin + waiting.min(SLICE).min(CHUNK.max(waiting / 2));
+                (end, make_children(game, &f.positions[begin..end], begin, &describe))
             }
+        };
+        for m in &mut made {
+            states.append(&mut m.states);
+            keyed.append(&mut m.keyed);
         }
+        // The next slice's parents, copied for the other core (the
+        // positions grow as this slice's children are numbered).
+        let next: Vec<G::Position> = f.positions[end..f.positions.len().min(end + SLICE)].to_vec();
+        let (numbered, made_next) = crate::par::join(
+            || f.number_children(begin, made),
+            || (!next.is_empty()).then(|| make_children(game, &next, end, &describe)),
+        );
+        numbered?;
+        ready = made_next.map(|made| (end + next.len(), made));
         begin = end;
     }
-    Some(f)
+    Some(Explored {
+        found: f,
+        states,
+        keyed,
+    })
 }
 
+/// A slice of parents whose children are made: where it ends, and them.
+type Slice<P, S, K> = (usize, Vec<Made<P, S, K>>);
+
 /// The children of a chunk of positions.
-struct Made<P> {
+struct Made<P, S, K> {
     /// How many each position has.
     lens: Vec<u32>,
     /// All of them, each position's in legal-move order.
     children: Vec<P>,
-    /// Their packed numbers, where the game packs them.
-    codes: Vec<Option<u64>>,
+    /// Where each is kept.
+    kept: Vec<Kept>,
+    /// What was said of the parents.
+    states: Vec<S>,
+    keyed: Vec<K>,
 }
 
-/// The children of the positions `range`, made on every core a chunk at a time.
-fn make_children<G: Game>(game: &G, f: &Found<G::Position>, range: std::ops::Range<usize>) -> Vec<Made<G::Position>> {
-    f.positions[range.clone()]
+/// The children of `parents` (the first numbered `first`), made on every
+/// core a chunk at a time (a position over has none), and what `describe`
+/// gives of the parents.
+fn make_children<G: Game, S: Send, K: Send>(
+    game: &G,
+    parents: &[G::Position],
+    first: usize,
+    describe: &(impl Fn(&G::Position, u32) -> (S, Option<K>) + Sync),
+) -> Vec<Made<G::Position, S, K>> {
+    parents
         .par_chunks(CHUNK)
         .enumerate()
         .map_init(Vec::new, |moves, (k, chunk)| {
             let mut made = Made {
                 lens: Vec::with_capacity(chunk.len()),
                 children: Vec::with_capacity(chunk.len() * 4),
-                codes: Vec::with_capacity(chunk.len() * 4),
+                kept: Vec::with_capacity(chunk.len() * 4),
+                states: Vec::with_capacity(chunk.len()),
+                keyed: Vec::new(),
             };
             for (j, pos) in chunk.iter().enumerate() {
-                let id = (range.start + k * CHUNK + j) as u32;
-                // The positions over are the few of `over` (one a kind).
-                if f.over.values().any(|&over| over == id) {
+                let (state, key) = describe(pos, (first + k * CHUNK + j) as u32);
+                made.states.push(state);
+                made.keyed.extend(key);
+                if game.outcome(pos) != Outcome::Ongoing {
                     made.lens.push(0);
                     continue;
                 }
                 game.legal_moves(pos, moves);
                 for &mv in moves.iter() {
                     let child = game.play(pos, mv);
-                    made.codes.push(game.pack(&child));
+                    made.kept.push(Kept::of(game, &child));
                     made.children.push(child);
                 }
                 made.lens.push(moves.len() as u32);
@@ -443,7 +520,9 @@ mod tests {
             }
         }
         let n = seen.len() + ends.len();
-        let found = explore(&game, &game.starts(), n).expect("within its limit");
+        let found = explore(&game, &game.starts(), n, |_, _| ((), None::<()>))
+            .expect("within its limit")
+            .found;
         assert_eq!(found.positions.len(), n);
         // Each position's children are its moves' positions, in legal-move order.
         for (id, pos) in found.positions.iter().enumerate() {
@@ -465,7 +544,7 @@ mod tests {
                 }
             }
         }
-        assert!(explore(&game, &game.starts(), n - 1).is_none());
+        assert!(explore(&game, &game.starts(), n - 1, |_, _| ((), None::<()>)).is_none());
         n
     }
 }

@@ -24,8 +24,8 @@
 //!
 //! Exact evaluation is incremental: the values of every position against
 //! random and perfect play are kept (with each position's parents and each
-//! class's positions, listed at the first evaluation: training without
-//! exact results never needs them), and afterwards only the positions of
+//! class's positions, listed at the first update: a run that evaluates
+//! once never needs them), and afterwards only the positions of
 //! the boxes drawn from since are worked out again, then their parents
 //! where a value changed, in the same order of additions as
 //! [`crate::training::exact::expected`], so the results agree to the last

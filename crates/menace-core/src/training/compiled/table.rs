@@ -54,14 +54,14 @@ pub(crate) struct Table<G: Game> {
 }
 
 /// Kept for incremental exact evaluation: the values, and the lists it
-/// walks up by (made with the first values: training without exact
-/// results never needs them).
+/// walks up by (made at the first update: a run that evaluates once
+/// never needs them).
 pub(super) struct ExactCache {
     pub(super) random: Vec<Expected>,
     pub(super) perfect: Vec<Expected>,
-    pub(super) parents: Flat,
-    /// Per class: its positions (several under symmetry).
-    pub(super) members: Flat,
+    /// Per class its positions (several under symmetry), and per
+    /// position its parents; `None` until the first update.
+    pub(super) walk: Option<(Flat, Flat)>,
     /// Boxes drawn from since the values were worked out, each once.
     pub(super) touched: Vec<u32>,
     /// Per box: whether it is in `touched`.
@@ -101,8 +101,9 @@ impl<G: Game> Table<G> {
         let exact = self.exact.as_ref().map_or(0, |c| {
             bytes(&c.random)
                 + bytes(&c.perfect)
-                + flat(&c.parents)
-                + flat(&c.members)
+                + c.walk
+                    .as_ref()
+                    .map_or(0, |(members, parents)| flat(members) + flat(parents))
                 + bytes(&c.touched)
                 + bytes(&c.is_touched)
                 + bytes(&c.queued)
