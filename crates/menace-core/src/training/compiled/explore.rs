@@ -259,18 +259,32 @@ impl PackedIds {
         self.grow_to((self.slots.len() * 2).max(1 << 12));
     }
 
-    /// Room for `n` numbers without growing: the table made once at its
-    /// final size, not copied each time it doubles.
-    pub(super) fn reserve(&mut self, n: usize) {
-        let size = (2 * n).next_power_of_two();
-        if size > self.slots.len() {
-            self.grow_to(size);
+    /// Empty slots for `n` numbers without growing, faulted in: made
+    /// apart (on another core), then taken by [`PackedIds::take_room`],
+    /// so that the table is made once at its final size, not copied each
+    /// time it doubles.
+    pub(super) fn room_for(n: usize) -> Vec<(u64, u32)> {
+        let slots = vec![(0, EMPTY); (2 * n).next_power_of_two()];
+        crate::memory::populate(&slots);
+        slots
+    }
+
+    /// Move the numbers into `slots` (from [`PackedIds::room_for`]) where
+    /// they are more than the table has now.
+    pub(super) fn take_room(&mut self, slots: Vec<(u64, u32)>) {
+        if slots.len() > self.slots.len() {
+            self.move_to(slots);
         }
     }
 
     fn grow_to(&mut self, size: usize) {
         let slots = vec![(0, EMPTY); size];
         crate::memory::populate(&slots);
+        self.move_to(slots);
+    }
+
+    fn move_to(&mut self, slots: Vec<(u64, u32)>) {
+        let size = slots.len();
         let old = std::mem::replace(&mut self.slots, slots);
         self.shift = 64 - size.trailing_zeros();
         for (code, id) in old.into_iter().filter(|&(_, id)| id != EMPTY) {
@@ -345,6 +359,8 @@ pub(super) fn explore<G: Game, S: Send, K: Send>(
     // those waiting first, so that the other half can be made meanwhile.
     let mut begin = 0;
     let mut reserved = false;
+    // Whether the packed ids' table is to be made at its final size.
+    let mut room = false;
     let mut ready: Option<Slice<G::Position, S, K>> = None;
     loop {
         if !reserved && f.positions.len() >= LARGE {
@@ -356,15 +372,17 @@ pub(super) fn explore<G: Game, S: Send, K: Send>(
             // compact memory for up to a second in one run in two.) The
             // packed ids' table is made at the limit's size and faulted in
             // at once: 64 MiB at the compiled limit, where a game just past
-            // `LARGE` (4×5, 76 563 positions) would need 4 MiB.
+            // `LARGE` (4×5, 76 563 positions) would need 4 MiB. That
+            // table is made on the core that makes children, in the next
+            // round, and taken after it. So are the described lists' room.
             reserved = true;
             let kids = f.limit * (f.kids.len().div_ceil(begin.max(1)) + 1);
             let _ = f.positions.try_reserve_exact(f.limit.saturating_sub(f.positions.len()));
             let _ = f.kids_at.try_reserve_exact(f.limit.saturating_sub(f.kids_at.len()));
             let _ = f.kids.try_reserve_exact(kids.saturating_sub(f.kids.len()));
-            if game.pack(&f.positions[0]).is_some() {
-                f.packed.reserve(f.limit);
-            }
+            let _ = states.try_reserve_exact(f.limit.saturating_sub(states.len()));
+            let _ = keyed.try_reserve_exact((f.limit / 2).saturating_sub(keyed.len()));
+            room = game.pack(&f.positions[0]).is_some();
         }
         let (end, mut made) = match ready.take() {
             Some(slice) => slice,
@@ -375,18 +393,34 @@ pub(super) fn explore<G: Game, S: Send, K: Send>(
                 (end, make_children(game, &f.positions[begin..end], begin, &describe))
             }
         };
-        for m in &mut made {
-            states.append(&mut m.states);
-            keyed.append(&mut m.keyed);
-        }
+        // What was said of this slice's parents, put in order on the core
+        // that makes children (which has time to spare).
+        let said: Vec<_> = made
+            .iter_mut()
+            .map(|m| (std::mem::take(&mut m.states), std::mem::take(&mut m.keyed)))
+            .collect();
         // The next slice's parents, copied for the other core (the
         // positions grow as this slice's children are numbered).
         let next: Vec<G::Position> = f.positions[end..f.positions.len().min(end + SLICE)].to_vec();
-        let (numbered, made_next) = crate::par::join(
+        let make_room = std::mem::take(&mut room);
+        let (numbered, (made_next, slots)) = crate::par::join(
             || f.number_children(begin, made),
-            || (!next.is_empty()).then(|| make_children(game, &next, end, &describe)),
+            || {
+                for (mut s, mut k) in said {
+                    states.append(&mut s);
+                    keyed.append(&mut k);
+                }
+                let slots = make_room.then(|| PackedIds::room_for(limit));
+                (
+                    (!next.is_empty()).then(|| make_children(game, &next, end, &describe)),
+                    slots,
+                )
+            },
         );
         numbered?;
+        if let Some(slots) = slots {
+            f.packed.take_room(slots);
+        }
         ready = made_next.map(|made| (end + next.len(), made));
         begin = end;
     }
