@@ -51,16 +51,14 @@ pub fn row<G: Game>(what: &str, game: &G, side: Player, settings: &MachineSettin
         }
     }
     let seconds = t.elapsed().as_secs_f64();
-    Row {
-        what: what.into(),
-        work: format!("{n} games"),
-        rate: n as f64 / seconds,
-        unit: "games/s",
+    Row::games(
+        what,
+        n,
         seconds,
-        note: format!(
+        format!(
             "{:.1} plies a game, {} boxes: key, legal moves and a byte a move stored, nothing else",
             plies as f64 / n as f64,
             boxes.len()
         ),
-    }
+    )
 }

@@ -270,17 +270,15 @@ pub fn whole_row(n: u64) -> anyhow::Result<Row> {
     let start = Instant::now();
     let wins = play_whole(&mut t, n, &mut rng);
     let seconds = start.elapsed().as_secs_f64();
-    Ok(Row {
-        what: "  the same rule, each game drawn whole".into(),
-        work: format!("{n} games"),
-        rate: n as f64 / seconds,
-        unit: "games/s",
+    Ok(Row::games(
+        "  the same rule, each game drawn whole",
+        n,
         seconds,
-        note: format!(
+        format!(
             "one ChaCha8 draw a game from an alias table of whole games, {:.3} of games won",
             wins as f64 / n as f64
         ),
-    })
+    ))
 }
 
 /// The row: `n` games of the speed-of-light loop, seed 1.
@@ -290,18 +288,16 @@ pub fn row(n: u64) -> anyhow::Result<Row> {
     let start = Instant::now();
     let wins = play(&mut t, n, &mut rng);
     let seconds = start.elapsed().as_secs_f64();
-    Ok(Row {
-        what: "  the same rule in a speed-of-light loop".into(),
-        work: format!("{n} games"),
-        rate: n as f64 / seconds,
-        unit: "games/s",
+    Ok(Row::games(
+        "  the same rule in a speed-of-light loop",
+        n,
         seconds,
-        note: format!(
+        format!(
             "one ChaCha8 draw a game, {} positions, {:.3} of games won",
             t.kind.len(),
             wins as f64 / n as f64
         ),
-    })
+    ))
 }
 
 #[cfg(test)]

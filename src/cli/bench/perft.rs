@@ -13,12 +13,12 @@ pub fn perft_row<G: Game>(what: &str, game: G, depth: u32) -> Row {
     let t = Instant::now();
     let leaves = perft(&game, &game.start(), depth);
     let seconds = t.elapsed().as_secs_f64();
-    Row {
-        what: what.into(),
-        work: format!("depth {depth}"),
-        rate: leaves as f64 / seconds,
-        unit: "leaves/s",
+    Row::new(
+        what,
+        format!("depth {depth}"),
+        leaves,
+        "leaves/s",
         seconds,
-        note: format!("{leaves} leaves"),
-    }
+        format!("{leaves} leaves"),
+    )
 }

@@ -12,6 +12,32 @@ pub struct Row {
     pub note: String,
 }
 
+impl Row {
+    /// `count` things done in `seconds` (the `work`): their rate in `unit`.
+    pub fn new(
+        what: impl Into<String>,
+        work: String,
+        count: u64,
+        unit: &'static str,
+        seconds: f64,
+        note: String,
+    ) -> Row {
+        Row {
+            what: what.into(),
+            work,
+            rate: count as f64 / seconds,
+            unit,
+            seconds,
+            note,
+        }
+    }
+
+    /// `n` games in `seconds`: their rate in games a second.
+    pub fn games(what: impl Into<String>, n: u64, seconds: f64, note: String) -> Row {
+        Row::new(what, format!("{n} games"), n, "games/s", seconds, note)
+    }
+}
+
 /// Print one row of the table.
 pub fn print_row(r: &Row) -> Result<(), StdoutError> {
     let rate = if r.rate >= 1e6 {

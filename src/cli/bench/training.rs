@@ -31,19 +31,17 @@ pub fn games<G: Game>(
         plies += u64::from(trainer.play_game(exact).plies);
     }
     let seconds = t.elapsed().as_secs_f64();
-    Ok(Row {
-        what: what.into(),
-        work: format!("{n} games"),
-        rate: n as f64 / seconds,
-        unit: "games/s",
+    Ok(Row::games(
+        what,
+        n,
         seconds,
-        note: format!(
+        format!(
             "{} path, {:.1} plies a game, {} boxes",
             if compiled { "compiled" } else { "general" },
             plies as f64 / n as f64,
             trainer.machine().boxes().len()
         ),
-    })
+    ))
 }
 
 /// What a row of [`games_set_up`] measures.
@@ -78,19 +76,17 @@ pub fn games_set_up(w: u8, h: u8, n: u64, exact_every: Option<u64>) -> anyhow::R
         (Some(b), Some(a)) => format!(", {:.0} MB more resident", a - b),
         _ => String::new(),
     };
-    Ok(Row {
-        what: set_up_what(w, h, exact_every),
-        work: format!("{n} games"),
-        rate: n as f64 / seconds,
-        unit: "games/s",
+    Ok(Row::games(
+        set_up_what(w, h, exact_every),
+        n,
         seconds,
-        note: format!(
+        format!(
             "{} path{table}, set-up {set_up:.2} s, {:.1} plies a game, {} boxes{memory}",
             if compiled { "compiled" } else { "general" },
             plies as f64 / n as f64,
             trainer.machine().boxes().len()
         ),
-    })
+    ))
 }
 
 /// `menace train hex:5 --games 1`: one game, then the exact evaluation,

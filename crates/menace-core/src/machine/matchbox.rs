@@ -126,18 +126,62 @@ impl<'a, G: Game> BoxList<'a, G> {
     }
 
     /// Every box, in order.
-    pub fn iter(self) -> impl DoubleEndedIterator<Item = BoxRef<'a, G>> + ExactSizeIterator + Clone + 'a {
-        (0..self.len()).map(move |i| self.get(i))
+    pub fn iter(self) -> BoxIter<'a, G> {
+        BoxIter {
+            list: self,
+            next: 0,
+            end: self.len(),
+        }
     }
 }
 
 impl<'a, G: Game> IntoIterator for BoxList<'a, G> {
     type Item = BoxRef<'a, G>;
-    type IntoIter = Box<dyn DoubleEndedIterator<Item = BoxRef<'a, G>> + 'a>;
-    fn into_iter(self) -> Self::IntoIter {
-        Box::new(self.iter())
+    type IntoIter = BoxIter<'a, G>;
+    fn into_iter(self) -> BoxIter<'a, G> {
+        self.iter()
     }
 }
+
+/// The boxes of a [`BoxList`] in order, each viewed as a [`BoxRef`].
+pub struct BoxIter<'a, G: Game> {
+    list: BoxList<'a, G>,
+    /// The next box from the front, and one past the last from the back.
+    next: usize,
+    end: usize,
+}
+
+impl<G: Game> Clone for BoxIter<'_, G> {
+    fn clone(&self) -> Self {
+        BoxIter { ..*self }
+    }
+}
+
+impl<'a, G: Game> Iterator for BoxIter<'a, G> {
+    type Item = BoxRef<'a, G>;
+
+    fn next(&mut self) -> Option<BoxRef<'a, G>> {
+        (self.next < self.end).then(|| {
+            self.next += 1;
+            self.list.get(self.next - 1)
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.end - self.next, Some(self.end - self.next))
+    }
+}
+
+impl<G: Game> DoubleEndedIterator for BoxIter<'_, G> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        (self.next < self.end).then(|| {
+            self.end -= 1;
+            self.list.get(self.end)
+        })
+    }
+}
+
+impl<G: Game> ExactSizeIterator for BoxIter<'_, G> {}
 
 /// One of a machine's boxes, as it stands: its key, the machine's move
 /// number there and its beads, borrowed from the machine.

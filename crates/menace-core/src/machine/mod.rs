@@ -17,7 +17,7 @@ use crate::symmetry::Symmetry;
 use beads::Beads;
 use boxes::{enumerate, BoxSet};
 use matchbox::colours_of_moves;
-pub use matchbox::{bead_colours, BoxList, BoxRef, MatchBox};
+pub use matchbox::{bead_colours, BoxIter, BoxList, BoxRef, MatchBox};
 use settings::{BoxMode, EmptyBox, MachineSettings, Scope};
 use shelf::Shelf;
 
